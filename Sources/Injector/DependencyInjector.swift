@@ -1,0 +1,70 @@
+/// A thread-safe container that builds dependencies by type.
+///
+/// ```swift
+/// let injector = DependencyInjector()
+/// injector.register(HTTPClient.self, scope: .singleton) { _ in URLSessionClient() }
+/// injector.register(PaymentService.self) { r in try StripePayments(http: r.resolve()) }
+///
+/// let payments = try injector.resolve(PaymentService.self)
+/// ```
+///
+/// Register and resolve from any thread or task at any time. Keys are types (plus an optional
+/// name), compared by identity: `A.Config` and `B.Config` never collide. Every failure is a
+/// typed ``InjectionError`` that names the types involved and says what to do.
+///
+/// A ``child()`` sees its parent's registrations and can override them without touching the
+/// parent, which is how tests swap in mocks.
+public final class DependencyInjector: Sendable {
+    /// The process-wide injector, which ``current`` returns unless a scope binds another.
+    public static let shared = DependencyInjector()
+
+    /// The injector that the property wrappers and the static conveniences use.
+    ///
+    /// It is ``shared`` unless a task-local scope binds another one, which is how each test
+    /// gets its own dependencies:
+    ///
+    /// ```swift
+    /// let injector = DependencyInjector.shared.child()
+    /// injector.register(MockPayments() as PaymentService)
+    /// DependencyInjector.$current.withValue(injector) {
+    ///     Checkout().pay()  // resolves MockPayments
+    /// }
+    /// ```
+    ///
+    /// While an injector runs a factory, it is `current` for that factory's work, so an object
+    /// built by a child's factory resolves from the child.
+    ///
+    /// > Important: Like every task-local value, the binding reaches `Task {}`, `async let` and
+    /// > task-group children, but not `Task.detached`, a `Thread` or a `DispatchQueue`.
+    @TaskLocal public static var current: DependencyInjector = .shared
+
+    /// The injector this one falls back to for keys it does not hold itself.
+    public let parent: DependencyInjector?
+
+    /// This injector's own registrations and the singletons it keeps.
+    let registry = Locked(Registry())
+
+    /// Creates an empty injector, independent of ``shared``.
+    public init() {
+        parent = nil
+    }
+
+    private init(parent: DependencyInjector) {
+        self.parent = parent
+    }
+
+    /// Creates an injector that sees this one's registrations and can override them locally.
+    ///
+    /// ```swift
+    /// let test = DependencyInjector.shared.child()
+    /// test.register(MockPayments() as PaymentService)  // the parent is untouched
+    /// ```
+    ///
+    /// A singleton registered in an ancestor is created and kept by that ancestor, with the
+    /// ancestor's registrations, so every child shares it and no child's override leaks into
+    /// it. A transient registered in an ancestor is built by the injector that resolves it,
+    /// so the child's overrides apply to its dependencies.
+    public func child() -> DependencyInjector {
+        DependencyInjector(parent: self)
+    }
+}

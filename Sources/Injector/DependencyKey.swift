@@ -1,0 +1,51 @@
+/// What a registration is stored under: a type's identity plus an optional name.
+///
+/// Two keys are equal when they name the same type (by identity, not by spelling) and the
+/// same name. `A.Config` and `B.Config` are different keys even though both print as
+/// `Config`; `Int?` and `Optional<Int>` are the same key.
+///
+/// ```swift
+/// let key = DependencyKey(String.self, name: "baseURL")
+/// print(key)  // Swift.String named "baseURL"
+/// ```
+///
+/// Messages show ``typeName``, which is module-qualified (`MyApp.FeatureA.Config`).
+public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
+    /// The registered type.
+    public let type: any Any.Type
+    /// The name that tells apart several registrations of one type, or `nil` for the unnamed one.
+    public let name: String?
+    // Hashing and equality use the identity only; `type` is there for display.
+    let typeID: ObjectIdentifier
+
+    /// Creates the key for `type` and `name`.
+    public init<T>(_ type: T.Type, name: String? = nil) {
+        self.type = type
+        self.name = name
+        self.typeID = ObjectIdentifier(type)
+    }
+
+    /// The module-qualified name of the type, as `String(reflecting:)` prints it
+    /// (`MyApp.PaymentService`).
+    ///
+    /// It is built when asked for, never on the resolution path.
+    public var typeName: String { String(reflecting: type) }
+
+    /// The type's module-qualified name, followed by the name in quotes when there is one:
+    /// `Swift.String named "baseURL"`.
+    public var description: String {
+        guard let name else { return typeName }
+        return "\(typeName) named \"\(name)\""
+    }
+
+    /// Whether two keys name the same type and the same name.
+    public static func == (lhs: DependencyKey, rhs: DependencyKey) -> Bool {
+        lhs.typeID == rhs.typeID && lhs.name == rhs.name
+    }
+
+    /// Hashes the type's identity and the name.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(typeID)
+        hasher.combine(name)
+    }
+}

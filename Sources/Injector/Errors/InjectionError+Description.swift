@@ -1,0 +1,61 @@
+extension InjectionError: CustomStringConvertible {
+    /// A message for a person: what was asked for, the chain of resolutions that led there,
+    /// what is registered instead, and a "To fix:" line.
+    ///
+    /// ```text
+    /// Injector could not resolve MyApp.PaymentService: nothing is registered for it.
+    /// Resolution path: MyApp.App → MyApp.Checkout → MyApp.PaymentService
+    /// Suggestion: MyApp.StripePayments is registered and conforms to MyApp.PaymentService; register
+    /// it as that type: `register(value as MyApp.PaymentService)` or `register(value, as: MyApp.PaymentService.self)`.
+    /// To fix: register MyApp.PaymentService before resolving it, e.g.
+    /// `injector.register(MyApp.PaymentService.self) { r in … }`.
+    /// ```
+    public var description: String {
+        var lines: [String]
+        switch self {
+        case .notRegistered(let key, let path, let suggestions):
+            lines = ["Injector could not resolve \(key): nothing is registered for it."]
+            lines += Self.pathLine(path)
+            lines += suggestions.map { "Suggestion: " + Self.sentence(for: $0, requested: key) }
+            lines.append("To fix: register \(key) before resolving it, e.g. \(Self.registrationExample(for: key)).")
+        case .circularDependency(let path):
+            lines = [
+                "Injector found a circular dependency: \(Self.arrows(path)).",
+                "To fix: break the cycle: let one of these types resolve the next one later "
+                    + "(with @LazyInject, or by resolving inside a method) instead of in its factory.",
+            ]
+        case .factoryFailed(let key, let path, let underlying):
+            lines = ["Injector could not resolve \(key): its factory threw \(String(reflecting: underlying))."]
+            lines += Self.pathLine(path)
+            lines.append("To fix: make the factory registered for \(key) succeed; the error above is its own.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func arrows(_ path: [DependencyKey]) -> String {
+        path.map(\.description).joined(separator: " → ")
+    }
+
+    /// A path of one key says nothing the first line has not said.
+    private static func pathLine(_ path: [DependencyKey]) -> [String] {
+        path.count > 1 ? ["Resolution path: \(arrows(path))"] : []
+    }
+
+    private static func registrationExample(for key: DependencyKey) -> String {
+        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+        return "`injector.register(\(key.typeName).self\(name)) { r in … }`"
+    }
+
+    private static func sentence(for suggestion: Suggestion, requested key: DependencyKey) -> String {
+        switch suggestion {
+        case .otherNames:
+            return suggestion.description
+        case .conformingRegistration(let registered):
+            let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+            return "\(registered) is registered and conforms to \(key.typeName); register it as that type: "
+                + "`register(value as \(key.typeName)\(name))` or `register(value, as: \(key.typeName).self\(name))`."
+        case .sameSimpleName(let registered):
+            return "\(registered) is registered; it has the same simple name as \(key.typeName) but is another type."
+        }
+    }
+}

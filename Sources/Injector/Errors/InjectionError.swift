@@ -1,0 +1,44 @@
+/// Why a dependency could not be resolved.
+///
+/// Every resolving API throws it as a typed error, so `catch` sees an `InjectionError`
+/// without casting, and each case can be matched on its own:
+///
+/// ```swift
+/// do {
+///     let payments = try injector.resolve(PaymentService.self)
+/// } catch .notRegistered(let key, let path, _) {
+///     print("missing \(key), needed by \(path)")
+/// } catch {
+///     print(error)  // a full sentence: what, the chain that led there, and how to fix it
+/// }
+/// ```
+///
+/// Every `path` runs from the outermost request to the key that failed, inclusive:
+/// `[App, Checkout, PaymentService]` when `App`'s factory resolved `Checkout`, whose factory
+/// resolved the missing `PaymentService`.
+public enum InjectionError: Error, Sendable {
+    /// Nothing is registered for the key, in the injector or any of its ancestors.
+    ///
+    /// `suggestions` holds what the injector found that the caller probably meant.
+    case notRegistered(DependencyKey, path: [DependencyKey], suggestions: [Suggestion])
+
+    /// Resolving the last key of `path` needs that same key again, through the factories in
+    /// between: `[A, B, A]`. A key that needs itself gives `[A, A]`.
+    case circularDependency(path: [DependencyKey])
+
+    /// The key's factory threw `underlying`, an error of its own (not an `InjectionError`:
+    /// those pass through unchanged, so a missing dependency deep in the graph is reported as
+    /// ``notRegistered(_:path:suggestions:)`` with the whole path).
+    case factoryFailed(DependencyKey, path: [DependencyKey], underlying: any Error)
+
+    /// The key whose resolution failed: the last element of ``path``.
+    public var key: DependencyKey? { path.last }
+
+    /// The chain of resolutions that led to the failure, outermost first.
+    public var path: [DependencyKey] {
+        switch self {
+        case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _):
+            path
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// A registration that is probably what the caller of a failed resolve meant.
+///
+/// ``InjectionError/notRegistered(_:path:suggestions:)`` carries these as data (for tools)
+/// and spells them out in its description (for people).
+public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
+    /// The requested type is registered, but under other names (`nil` is the unnamed
+    /// registration).
+    case otherNames([String?])
+
+    /// An instance (or an already created singleton) registered under this key conforms to
+    /// the requested type: it was probably registered as its concrete type instead of as the
+    /// protocol.
+    case conformingRegistration(DependencyKey)
+
+    /// A type with the same simple name, from another module or parent type, is registered
+    /// under this key.
+    case sameSimpleName(DependencyKey)
+
+    /// The suggestion as a sentence.
+    public var description: String {
+        switch self {
+        case .otherNames(let names):
+            let listed = names.map { $0.map { "\"\($0)\"" } ?? "without a name" }.joined(separator: ", ")
+            return "The same type is registered under other names: \(listed)."
+        case .conformingRegistration(let key):
+            return "\(key) is registered as \(key.typeName) and conforms to the requested type; "
+                + "register it as that type instead."
+        case .sameSimpleName(let key):
+            return "\(key) has the same simple name but is another type."
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// A stored value that is not of the type its key names. Keys are type identities, so this
+/// cannot happen through the public API; it exists so that a broken invariant is a typed
+/// error rather than a crash.
+struct UnexpectedValueType: Error, CustomStringConvertible {
+    let expected: any Any.Type
+    let actual: any Any.Type
+
+    var description: String {
+        "a value of type \(String(reflecting: actual)) where \(String(reflecting: expected)) was expected"
+    }
+}

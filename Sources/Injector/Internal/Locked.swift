@@ -1,0 +1,69 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// State guarded by a heap-allocated `pthread_mutex_t`, with a condition variable for the few
+/// callers that wait for another thread (singleton creation).
+///
+/// This is the package's one lock type. The mutex and condition live behind stable pointers
+/// (never inline and addressed with `&`), and the mutex is *not* recursive: no caller holds it
+/// while user code (a factory) runs, so nothing ever needs to re-enter it.
+final class Locked<State>: @unchecked Sendable {
+    // `state` is read and written only between `pthread_mutex_lock(mutex)` and
+    // `pthread_mutex_unlock(mutex)`, inside `withLock`. That is what makes the
+    // `@unchecked Sendable` honest.
+    private var state: State
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init(_ state: State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the state. `body` must not call user code.
+    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&state)
+    }
+
+    /// Runs `body` under the lock until it returns a value, sleeping between tries until
+    /// another thread calls `signalAll()`.
+    ///
+    /// `body` returns `nil` to wait. Each call is its own access to the state, so nothing read
+    /// before the wait is assumed to hold after it (wake-ups can also be spurious).
+    func withLockWaiting<Result>(until body: (inout State) -> Result?) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            if let result = body(&state) { return result }
+            pthread_cond_wait(condition, mutex)
+        }
+    }
+
+    /// Wakes every thread sleeping in `withLockWaiting(until:)` so it tries again.
+    func signalAll() {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        pthread_cond_broadcast(condition)
+    }
+}

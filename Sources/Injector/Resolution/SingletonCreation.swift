@@ -1,0 +1,101 @@
+/// Runs a singleton's (or weak instance's) factory once when several threads ask for it first.
+///
+/// The first thread to miss the cache becomes the creator; the others sleep until it has
+/// cached its value (they then return it) or failed (one of them then tries again). The lock
+/// here is held only for this bookkeeping, never while a factory runs, so a factory may
+/// resolve anything, from any thread.
+///
+/// Threads that wait for one another form a graph. Before a thread sleeps, it follows the
+/// graph from the creator it waits for; if the walk comes back to itself, sleeping would
+/// never end, and it throws `circularDependency` instead (A → B → A resolved from two threads
+/// at once, which on one thread the per-thread stack catches).
+final class SingletonCreation: Sendable {
+    static let shared = SingletonCreation()
+
+    /// A cache being filled: the injector that keeps the value, and the registration.
+    struct Key: Hashable {
+        let owner: ObjectIdentifier
+        let registration: ObjectIdentifier
+    }
+
+    private let creators = Locked<[Key: ResolutionContext]>([:])
+
+    private enum Step {
+        case ready(Any)
+        case stale
+        case create
+        case cycle([DependencyKey])
+    }
+
+    /// The value `registration` produced for `owner`'s cache, created now if need be, or
+    /// `nil` when `registration` is no longer the one stored under its key (the caller looks
+    /// the key up again).
+    func value(
+        of registration: Registration,
+        cachedBy owner: DependencyInjector,
+        context: ResolutionContext
+    ) throws(InjectionError) -> Any? {
+        let key = Key(owner: ObjectIdentifier(owner), registration: ObjectIdentifier(registration))
+        let step = creators.withLockWaiting { creators -> Step? in
+            context.waitingFor = nil
+            // Lock order: this lock, then an injector's. An injector never takes this one
+            // while holding its own.
+            guard case .factory(let current, let cache) = owner.registry.withLock({ $0[registration.key] }),
+                current === registration
+            else { return .stale }
+            if let value = cache.value { return .ready(value) }
+            guard creators[key] != nil else {
+                creators[key] = context
+                return .create
+            }
+            if let cycle = Self.cycle(from: context, waitingFor: key, of: registration.key, creators: creators) {
+                return .cycle(cycle)
+            }
+            context.waitingFor = key
+            context.waitingPath = context.path + [registration.key]
+            return nil
+        }
+
+        switch step {
+        case .ready(let value):
+            return value
+        case .stale:
+            return nil
+        case .cycle(let path):
+            throw .circularDependency(path: path)
+        case .create:
+            defer {
+                creators.withLock { $0[key] = nil }
+                creators.signalAll()
+            }
+            let value = try owner.run(registration, in: context)
+            owner.registry.withLock { $0.cache(value, producedBy: registration) }
+            return value
+        }
+    }
+
+    /// The cycle that waiting for `key` would close, as a path, or `nil` when waiting is safe.
+    private static func cycle(
+        from waiter: ResolutionContext,
+        waitingFor key: Key,
+        of dependency: DependencyKey,
+        creators: [Key: ResolutionContext]
+    ) -> [DependencyKey]? {
+        var path = waiter.path + [dependency]
+        var reached = dependency
+        var creator = creators[key]
+        // Each creator appears once in a chain; a longer walk means the chain does not lead back.
+        for _ in 0...creators.count {
+            guard let current = creator else { return nil }
+            if current === waiter { return path }
+            guard let next = current.waitingFor else { return nil }
+            // The creator's own chain from the key we reached to the key it waits for.
+            let theirs = current.waitingPath
+            let start = theirs.lastIndex(of: reached).map { $0 + 1 } ?? theirs.startIndex
+            path += theirs[start...]
+            reached = theirs.last ?? reached
+            creator = creators[next]
+        }
+        return nil
+    }
+}

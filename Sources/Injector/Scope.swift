@@ -1,0 +1,35 @@
+/// How long a registered factory's product lives.
+///
+/// ```swift
+/// injector.register(Database.self, scope: .singleton) { _ in try Database.open() }
+/// injector.register(Session.self, scope: .weak) { _ in Session() }
+/// injector.register(Request.self) { _ in Request() }  // .transient
+/// ```
+///
+/// An instance registered with ``DependencyInjector/register(_:as:name:)`` behaves as a
+/// singleton that already exists.
+public enum Scope: Hashable, Sendable, CustomStringConvertible {
+    /// A new value on every resolve. The default.
+    case transient
+    /// Created on the first resolve, then kept by the injector that holds the registration
+    /// for as long as that injector lives (or until the key is registered again or unregistered).
+    ///
+    /// The factory runs exactly once even when the first resolves race; if it throws, nothing
+    /// is kept and the next resolve runs it again.
+    case singleton
+    /// Shared while something else holds a strong reference to it; created again after the
+    /// last owner lets go.
+    ///
+    /// Only class instances can be held weakly: for a value type, `.weak` behaves like
+    /// ``transient``.
+    case weak
+
+    /// The scope's name as written in code: `transient`, `singleton` or `weak`.
+    public var description: String {
+        switch self {
+        case .transient: "transient"
+        case .singleton: "singleton"
+        case .weak: "weak"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Injector
+import Testing
+
+protocol PaymentService: Sendable {}
+struct StripePayments: PaymentService {}
+struct Checkout {}
+struct App {}
+
+@Suite struct InjectionErrorTests {
+    /// `App → Checkout → PaymentService`, with PaymentService missing.
+    private func appGraph() -> DependencyInjector {
+        let injector = DependencyInjector()
+        injector.register(App.self) { r in
+            _ = try r.resolve(Checkout.self)
+            return App()
+        }
+        injector.register(Checkout.self) { r in
+            _ = try r.resolve((any PaymentService).self)
+            return Checkout()
+        }
+        return injector
+    }
+
+    @Test func aMissingDependencyDeepInTheGraphNamesTheWholePath() {
+        let error = #expect(throws: InjectionError.self) { try appGraph().resolve(App.self) }
+        guard case .notRegistered(let key, let path, let suggestions) = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey((any PaymentService).self))
+        #expect(path == [DependencyKey(App.self), DependencyKey(Checkout.self), key])
+        #expect(suggestions.isEmpty)
+        #expect(
+            error?.description == """
+                Injector could not resolve InjectorTests.PaymentService: nothing is registered for it.
+                Resolution path: InjectorTests.App → InjectorTests.Checkout → InjectorTests.PaymentService
+                To fix: register InjectorTests.PaymentService before resolving it, \
+                e.g. `injector.register(InjectorTests.PaymentService.self) { r in … }`.
+                """
+        )
+    }
+
+    @Test func anInstanceRegisteredAsItsConcreteTypeIsSuggested() {
+        let injector = appGraph()
+        injector.register(StripePayments())
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(App.self) }
+        guard case .notRegistered(_, _, let suggestions) = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(suggestions == [.conformingRegistration(DependencyKey(StripePayments.self))])
+        #expect(
+            error?.description == """
+                Injector could not resolve InjectorTests.PaymentService: nothing is registered for it.
+                Resolution path: InjectorTests.App → InjectorTests.Checkout → InjectorTests.PaymentService
+                Suggestion: InjectorTests.StripePayments is registered and conforms to InjectorTests.PaymentService; \
+                register it as that type: `register(value as InjectorTests.PaymentService)` \
+                or `register(value, as: InjectorTests.PaymentService.self)`.
+                To fix: register InjectorTests.PaymentService before resolving it, \
+                e.g. `injector.register(InjectorTests.PaymentService.self) { r in … }`.
+                """
+        )
+    }
+
+    @Test func otherNamesOfTheSameTypeAreSuggested() {
+        let injector = DependencyInjector()
+        injector.register("a", name: "primary")
+        injector.register("b")
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(String.self, name: "secondary") }
+        guard case .notRegistered(_, _, let suggestions) = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(suggestions == [.otherNames([nil, "primary"])])
+        #expect(
+            error?.description == """
+                Injector could not resolve Swift.String named "secondary": nothing is registered for it.
+                Suggestion: The same type is registered under other names: without a name, "primary".
+                To fix: register Swift.String named "secondary" before resolving it, \
+                e.g. `injector.register(Swift.String.self, name: "secondary") { r in … }`.
+                """
+        )
+    }
+
+    @Test func aTypeWithTheSameSimpleNameIsSuggested() {
+        let injector = DependencyInjector()
+        injector.register(FeatureB.Config(value: "b"))
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(FeatureA.Config.self) }
+        guard case .notRegistered(_, _, let suggestions) = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(suggestions == [.sameSimpleName(DependencyKey(FeatureB.Config.self))])
+    }
+
+    @Test func aFailingFactoryKeepsItsOwnErrorAndThePath() {
+        let injector = DependencyInjector()
+        injector.register(App.self) { r in
+            _ = try r.resolve(Checkout.self)
+            return App()
+        }
+        injector.register(Checkout.self) { _ in throw SampleError(code: 42) }
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(App.self) }
+        guard case .factoryFailed(let key, let path, let underlying) = error else {
+            Issue.record("expected factoryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(Checkout.self))
+        #expect(path == [DependencyKey(App.self), key])
+        #expect(underlying as? SampleError == SampleError(code: 42))
+        #expect(
+            error?.description == """
+                Injector could not resolve InjectorTests.Checkout: its factory threw InjectorTests.SampleError(code: 42).
+                Resolution path: InjectorTests.App → InjectorTests.Checkout
+                To fix: make the factory registered for InjectorTests.Checkout succeed; the error above is its own.
+                """
+        )
+    }
+
+    @Test func aCycleExplainsHowToBreakIt() {
+        let injector = DependencyInjector()
+        injector.register(NodeA.self) { r in
+            _ = try r.resolve(NodeB.self)
+            return NodeA()
+        }
+        injector.register(NodeB.self) { r in
+            _ = try r.resolve(NodeA.self)
+            return NodeB()
+        }
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(NodeA.self) }
+        #expect(
+            error?.description == """
+                Injector found a circular dependency: InjectorTests.NodeA → InjectorTests.NodeB → InjectorTests.NodeA.
+                To fix: break the cycle: let one of these types resolve the next one later \
+                (with @LazyInject, or by resolving inside a method) instead of in its factory.
+                """
+        )
+        #expect(error?.key == DependencyKey(NodeA.self))
+    }
+
+    @Test func errorsAreTypedSoCatchNeedsNoCast() {
+        let injector = DependencyInjector()
+        do {
+            _ = try injector.resolve(Service.self)
+            Issue.record("resolve should have thrown")
+        } catch .notRegistered(let key, _, _) {
+            #expect(key.typeName == "InjectorTests.Service")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

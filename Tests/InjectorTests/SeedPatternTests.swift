@@ -1,0 +1,41 @@
+import Injector
+import Testing
+
+protocol FooService: Sendable {
+    func message() -> String
+}
+
+struct Foo: FooService {
+    let text: String
+    init(_ text: String) { self.text = text }
+    func message() -> String { text }
+}
+
+@Suite struct SeedPatternTests {
+    @Test func theClassicStaticCallsWorkUnchangedAgainstCurrent() throws {
+        try DependencyInjector.$current.withValue(DependencyInjector()) {
+            DependencyInjector.register(dependency: Foo("Hey there!") as FooService)
+            let foo: FooService = try DependencyInjector.resolve()
+            #expect(foo.message() == "Hey there!")
+        }
+        #expect(!DependencyInjector.shared.isRegistered((any FooService).self))
+    }
+
+    @Test func staticFactoryRegistrationGoesToCurrent() throws {
+        let injector = DependencyInjector()
+        try DependencyInjector.$current.withValue(injector) {
+            DependencyInjector.register(Service.self, scope: .singleton) { _ in Service(label: "static") }
+            let service: Service = try DependencyInjector.resolve()
+            #expect(service.label == "static")
+        }
+        #expect(try injector.resolve(Service.self).label == "static")
+    }
+
+    @Test func factoriesResolveTheirOwnDependencies() throws {
+        let injector = DependencyInjector()
+        injector.register(Service(label: "engine"))
+        injector.register(Dependent.self) { r in try Dependent(service: r.resolve()) }
+
+        #expect(try injector.resolve(Dependent.self).service.label == "engine")
+    }
+}
