@@ -1,0 +1,65 @@
+/// A property whose value the injector resolves when the owning object is initialised.
+///
+/// ```swift
+/// final class Checkout {
+///     @Inject var payments: PaymentService
+///     @Inject(name: "receipts") var mailer: Mailer
+///     @Inject(injector: appInjector) var logger: Logger
+/// }
+/// ```
+///
+/// The value comes from `injector:` when given, otherwise from ``DependencyInjector/current``
+/// at the moment the owner is created (so an object created inside a test's scope, or by a
+/// child injector's factory, resolves from that injector, and keeps what it resolved).
+///
+/// A failure does not stop the program at initialisation: the wrapper keeps the typed error,
+/// and `$payments` (a `Result<PaymentService, InjectionError>`) gives it:
+///
+/// ```swift
+/// switch checkout.$payments {
+/// case .success(let payments): payments.charge(10)
+/// case .failure(let error): print(error)  // what is missing, the path, how to fix it
+/// }
+/// let payments = try checkout.$payments.get()  // or as a typed throw
+/// ```
+///
+/// > Important: Reading `payments` after a failed resolution stops the program with the
+/// > error's full description, because a property cannot throw. Check `$payments` first
+/// > when the dependency may be missing, or use ``OptionalInject``.
+///
+/// Assigning to the property replaces the value for this object only, which tests use to
+/// swap in a stub.
+@propertyWrapper
+public struct Inject<Value> {
+    private var resolution: Result<Value, InjectionError>
+    private let site: DeclarationSite
+
+    /// Resolves `Value` (under `name`) from `injector`, or from
+    /// ``DependencyInjector/current`` when `injector` is `nil`.
+    public init(
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        site = DeclarationSite(fileID: fileID, line: line)
+        resolution = (injector ?? DependencyInjector.current).result(Value.self, name: name)
+    }
+
+    /// The resolved value. Reading it after a failed resolution stops the program; see
+    /// `$property`.
+    public var wrappedValue: Value {
+        get {
+            switch resolution {
+            case .success(let value): value
+            case .failure(let error): stopReading("@Inject", declaredAt: site, after: error)
+            }
+        }
+        set { resolution = .success(newValue) }
+    }
+
+    /// The outcome of the resolution: the value, or the typed error that says what is missing.
+    public var projectedValue: Result<Value, InjectionError> { resolution }
+}
+
+extension Inject: Sendable where Value: Sendable {}

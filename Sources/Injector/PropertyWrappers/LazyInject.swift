@@ -1,0 +1,132 @@
+/// A property whose value the injector resolves on first read, then keeps.
+///
+/// ```swift
+/// final class ReportScreen {
+///     @LazyInject var exporter: PDFExporter  // resolved the first time it is read
+/// }
+/// ```
+///
+/// The wrapper captures the injector when the owner is initialised (`injector:`, or
+/// ``DependencyInjector/current`` at that moment), so a later read from another task or
+/// thread resolves from the same injector. Registrations made after the owner was created
+/// but before the first read are seen.
+///
+/// The first read is thread-safe: when several threads read at once, one resolves and the
+/// others wait for its value. A failed resolution is not kept; the next read tries again.
+///
+/// `$exporter` (a `Result<PDFExporter, InjectionError>`) resolves too, and gives the typed
+/// error instead of stopping:
+///
+/// ```swift
+/// if case .failure(let error) = screen.$exporter { print(error) }
+/// ```
+///
+/// > Important: Reading `exporter` when its resolution fails stops the program with the
+/// > error's full description, because a property cannot throw. Check `$exporter` first
+/// > when the dependency may be missing.
+///
+/// Because resolution waits for the first read, `@LazyInject` on one side breaks a cycle
+/// between two types that need each other.
+@propertyWrapper
+public struct LazyInject<Value> {
+    private let box: LazyResolution<Value>
+
+    /// Captures `injector`, or ``DependencyInjector/current`` when `injector` is `nil`, to
+    /// resolve `Value` (under `name`) on first read.
+    public init(
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        box = LazyResolution(
+            injector: injector ?? DependencyInjector.current,
+            name: name,
+            site: DeclarationSite(fileID: fileID, line: line)
+        )
+    }
+
+    /// The value, resolved on first read. Reading it when resolution fails stops the program;
+    /// see `$property`. Assigning replaces the value for this object.
+    public var wrappedValue: Value {
+        get {
+            switch box.value() {
+            case .success(let value): value
+            case .failure(let error): stopReading("@LazyInject", declaredAt: box.site, after: error)
+            }
+        }
+        nonmutating set { box.replace(with: newValue) }
+    }
+
+    /// The value, resolved now if it has not been yet, or the typed error.
+    public var projectedValue: Result<Value, InjectionError> { box.value() }
+}
+
+extension LazyInject: Sendable where Value: Sendable {}
+
+/// The state shared by every copy of one `@LazyInject` property.
+final class LazyResolution<Value>: Sendable {
+    private enum State {
+        case unresolved
+        case resolving(ResolutionContext)
+        case resolved(Value)
+    }
+
+    private let state = Locked(State.unresolved)
+    private let injector: DependencyInjector
+    private let name: String?
+    let site: DeclarationSite
+
+    init(injector: DependencyInjector, name: String?, site: DeclarationSite) {
+        self.injector = injector
+        self.name = name
+        self.site = site
+    }
+
+    private enum Step {
+        case ready(Value)
+        case resolve
+        case reentered
+    }
+
+    func value() -> Result<Value, InjectionError> {
+        let context = ResolutionContext.current
+        // One thread resolves; the others sleep until it is done. The lock is not held
+        // while resolving, so the factories involved may do anything.
+        let step = state.withLockWaiting { state -> Step? in
+            switch state {
+            case .resolved(let value):
+                return .ready(value)
+            case .unresolved:
+                state = .resolving(context)
+                return .resolve
+            case .resolving(let resolver):
+                return resolver === context ? .reentered : nil
+            }
+        }
+        switch step {
+        case .ready(let value):
+            return .success(value)
+        case .reentered:
+            // Resolving this property's value reads the same property again.
+            return .failure(.circularDependency(path: context.path + [DependencyKey(Value.self, name: name)]))
+        case .resolve:
+            let result = injector.result(Value.self, name: name)
+            state.withLock { state in
+                // An assignment made meanwhile wins over what we resolved.
+                guard case .resolving = state else { return }
+                switch result {
+                case .success(let value): state = .resolved(value)
+                case .failure: state = .unresolved
+                }
+            }
+            state.signalAll()
+            return result
+        }
+    }
+
+    func replace(with value: Value) {
+        state.withLock { $0 = .resolved(value) }
+        state.signalAll()
+    }
+}

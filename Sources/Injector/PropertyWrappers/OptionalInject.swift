@@ -1,0 +1,58 @@
+/// A property that is `nil` when nothing is registered for its type, and never stops the
+/// program.
+///
+/// ```swift
+/// final class Checkout {
+///     @OptionalInject var analytics: Analytics?  // nil in apps that register none
+/// }
+/// ```
+///
+/// Resolved when the owner is initialised, from `injector:` or
+/// ``DependencyInjector/current``, like ``Inject``.
+///
+/// Absence and failure are told apart. When `Analytics` is registered but cannot be built
+/// (its factory throws, a dependency of it is missing, a cycle), the property is `nil` as
+/// well, but the error is not swallowed: `$analytics` is a `Result` that is
+/// `.success(nil)` for "nothing registered" and `.failure(error)` for a broken registration.
+///
+/// ```swift
+/// if case .failure(let error) = checkout.$analytics {
+///     logger.warning("analytics is registered but broken: \(error)")
+/// }
+/// ```
+@propertyWrapper
+public struct OptionalInject<Wrapped> {
+    private var resolution: Result<Wrapped?, InjectionError>
+
+    /// Resolves `Wrapped` (under `name`) from `injector`, or from
+    /// ``DependencyInjector/current`` when `injector` is `nil`; `nil` when it is not registered.
+    public init(name: String? = nil, injector: DependencyInjector? = nil) {
+        let injector = injector ?? DependencyInjector.current
+        // Checked first so that absence, the expected case, costs a lookup and builds no error.
+        guard injector.isRegistered(Wrapped.self, name: name) else {
+            resolution = .success(nil)
+            return
+        }
+        switch injector.result(Wrapped.self, name: name) {
+        case .success(let value):
+            resolution = .success(value)
+        case .failure(.notRegistered(let key, _, _)) where key == DependencyKey(Wrapped.self, name: name):
+            resolution = .success(nil)  // unregistered between the check and the resolve
+        case .failure(let error):
+            resolution = .failure(error)
+        }
+    }
+
+    /// The resolved value, or `nil` when nothing is registered or resolution failed.
+    /// Assigning replaces the value for this object.
+    public var wrappedValue: Wrapped? {
+        get { try? resolution.get() ?? nil }
+        set { resolution = .success(newValue) }
+    }
+
+    /// `.success(nil)` when nothing is registered, `.failure` when a registration exists but
+    /// could not be resolved.
+    public var projectedValue: Result<Wrapped?, InjectionError> { resolution }
+}
+
+extension OptionalInject: Sendable where Wrapped: Sendable {}

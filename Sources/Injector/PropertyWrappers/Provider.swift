@@ -1,0 +1,99 @@
+/// A property that registers its value into an injector, so that `@Inject` elsewhere finds it.
+///
+/// ```swift
+/// final class AppModule {
+///     @Provider var api: APIClient = LiveAPIClient()                     // registered as APIClient
+///     @Provider(name: "baseURL") var baseURL = "https://api.example.com"  // registered by name
+///     @Provider(scope: .singleton) var database: Database = SQLiteDatabase()
+/// }
+/// let module = AppModule()  // registration happens here, in the owner's initialiser
+/// ```
+///
+/// The value is registered under the property's declared type (`APIClient` above, not
+/// `LiveAPIClient`) and `name:`, into `injector:` or ``DependencyInjector/current`` at the
+/// moment the owner is initialised. Each new owner registers again, replacing the earlier
+/// registration: a module type is meant to be created once, at start-up.
+///
+/// Assigning to the property registers the new value, so objects that resolve the type
+/// afterwards get it; objects that resolved it before keep the old one.
+///
+/// With `scope:`, the initial value becomes a factory instead of a value: the expression
+/// after `=` is not evaluated by the owner's initialiser but by the injector, when the
+/// dependency is first resolved (`.singleton`), on every resolve (`.transient`), or while
+/// it is held (`.weak`). Reading the property then resolves it from the injector. That is
+/// why the expression must be `@Sendable` (it runs on whichever thread resolves first).
+@propertyWrapper
+public struct Provider<Value> {
+    private var storage: Storage
+    private let injector: DependencyInjector
+    private let name: String?
+
+    fileprivate enum Storage {
+        /// The value as registered: reading the property returns it.
+        case value(Value)
+        /// A factory registered for a scope: reading the property resolves it.
+        case registeredFactory(DeclarationSite)
+    }
+
+    /// Registers `wrappedValue` under `Value` (and `name`) into `injector`, or into
+    /// ``DependencyInjector/current`` when `injector` is `nil`.
+    public init(wrappedValue: Value, name: String? = nil, injector: DependencyInjector? = nil) {
+        self.injector = injector ?? DependencyInjector.current
+        self.name = name
+        self.storage = .value(wrappedValue)
+        self.injector.register(wrappedValue, name: name)
+    }
+
+    /// Registers the initial-value expression as a factory for `scope`, under `Value` (and
+    /// `name`), into `injector` or ``DependencyInjector/current``. The expression runs when
+    /// the injector needs a value, not now.
+    public init(
+        wrappedValue makeValue: @autoclosure @escaping @Sendable () -> Value,
+        scope: Scope,
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.injector = injector ?? DependencyInjector.current
+        self.name = name
+        self.storage = .registeredFactory(DeclarationSite(fileID: fileID, line: line))
+        self.injector.register(Value.self, name: name, scope: scope) { _ in makeValue() }
+    }
+
+    /// The registered value. Assigning registers the new value in its place.
+    ///
+    /// With a `scope:`, reading resolves the value from the injector; if that fails (the
+    /// registration was removed, or the factory's own dependencies are missing) the program
+    /// stops with the error's description, as ``Inject`` does. `$property` gives the error
+    /// instead.
+    public var wrappedValue: Value {
+        get {
+            switch storage {
+            case .value(let value):
+                return value
+            case .registeredFactory(let site):
+                switch injector.result(Value.self, name: name) {
+                case .success(let value): return value
+                case .failure(let error): stopReading("@Provider", declaredAt: site, after: error)
+                }
+            }
+        }
+        set {
+            storage = .value(newValue)
+            injector.register(newValue, name: name)
+        }
+    }
+
+    /// The value: the registered one, or the one resolved from the injector for a scoped
+    /// factory, or the typed error.
+    public var projectedValue: Result<Value, InjectionError> {
+        switch storage {
+        case .value(let value): .success(value)
+        case .registeredFactory: injector.result(Value.self, name: name)
+        }
+    }
+}
+
+extension Provider: Sendable where Value: Sendable {}
+extension Provider.Storage: Sendable where Value: Sendable {}

@@ -1,0 +1,21 @@
+/// Where a wrapped property was declared, captured by the wrapper's initialiser so that a
+/// failure names the property's line rather than the library's.
+struct DeclarationSite: Sendable {
+    let fileID: StaticString
+    let line: UInt
+}
+
+/// Stops the program because a wrapped property that cannot be `nil` was read after its
+/// resolution failed.
+///
+/// This is the one place the library stops a program (a property getter cannot throw). The
+/// message is the error's full description; `$property` gives the same error as a value.
+func stopReading(_ wrapper: StaticString, declaredAt site: DeclarationSite, after error: InjectionError) -> Never {
+    fatalError(
+        """
+        \(wrapper) property declared at \(site.fileID):\(site.line) was read, but its dependency could not be resolved.
+        \(error.description)
+        To read it without stopping, check its projected value first: `$property` is a Result.
+        """
+    )
+}

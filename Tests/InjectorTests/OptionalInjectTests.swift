@@ -1,0 +1,65 @@
+import Injector
+import Testing
+
+private final class Dashboard {
+    @OptionalInject var greeter: (any Greeter)?
+    @OptionalInject(name: "motto") var motto: String?
+}
+
+private struct Broken {}
+
+private final class BrokenOwner {
+    @OptionalInject var broken: Broken?
+}
+
+@Suite struct OptionalInjectTests {
+    @Test func isNilWhenNothingIsRegistered() {
+        let dashboard = DependencyInjector.$current.withValue(DependencyInjector()) { Dashboard() }
+        #expect(dashboard.greeter == nil)
+        #expect(dashboard.motto == nil)
+        guard case .success(nil) = dashboard.$greeter else {
+            Issue.record("expected success(nil), got \(dashboard.$greeter)")
+            return
+        }
+    }
+
+    @Test func holdsTheValueWhenRegistered() {
+        let injector = DependencyInjector()
+        injector.register(FrenchGreeter() as any Greeter)
+        injector.register("Carpe diem", name: "motto")
+
+        let dashboard = DependencyInjector.$current.withValue(injector) { Dashboard() }
+        #expect(dashboard.greeter?.greet() == "Bonjour")
+        #expect(dashboard.motto == "Carpe diem")
+    }
+
+    @Test func aFailingFactoryIsNilButTheErrorIsKept() {
+        let injector = DependencyInjector()
+        injector.register(Broken.self) { _ in throw SampleError(code: 7) }
+
+        let owner = DependencyInjector.$current.withValue(injector) { BrokenOwner() }
+        #expect(owner.broken == nil)
+        guard case .failure(.factoryFailed(let key, _, let underlying)) = owner.$broken else {
+            Issue.record("expected factoryFailed, got \(owner.$broken)")
+            return
+        }
+        #expect(key == DependencyKey(Broken.self))
+        #expect(underlying as? SampleError == SampleError(code: 7))
+    }
+
+    @Test func aMissingDependencyOfARegisteredTypeIsAnErrorNotAbsence() {
+        let injector = DependencyInjector()
+        injector.register(Broken.self) { r in
+            _ = try r.resolve(Service.self)
+            return Broken()
+        }
+
+        let owner = DependencyInjector.$current.withValue(injector) { BrokenOwner() }
+        #expect(owner.broken == nil)
+        guard case .failure(.notRegistered(let key, _, _)) = owner.$broken else {
+            Issue.record("expected notRegistered, got \(owner.$broken)")
+            return
+        }
+        #expect(key == DependencyKey(Service.self))
+    }
+}

@@ -1,0 +1,90 @@
+import Injector
+import Testing
+
+private final class AppModule {
+    @Provider var greeter: any Greeter = EnglishGreeter()
+    @Provider(name: "motto") var motto = "Carpe diem"
+}
+
+private final class Greeting {
+    @Inject var greeter: any Greeter
+}
+
+private struct ValueModule {
+    @Provider var service = Service(label: "from a struct")
+}
+
+@MainActor
+private final class MainActorModule {
+    @Provider var service = Service(label: "from the main actor")
+}
+
+@Suite struct ProviderTests {
+    @Test func registersUnderTheDeclaredTypeWhenTheOwnerIsInitialised() throws {
+        let injector = DependencyInjector()
+        _ = DependencyInjector.$current.withValue(injector) { AppModule() }
+
+        #expect(try injector.resolve((any Greeter).self).greet() == "Hello")
+        #expect(try injector.resolve(String.self, name: "motto") == "Carpe diem")
+        #expect(!injector.isRegistered(EnglishGreeter.self))
+    }
+
+    @Test func assigningRegistersTheNewValueForObjectsCreatedLater() {
+        let injector = DependencyInjector()
+        DependencyInjector.$current.withValue(injector) {
+            let module = AppModule()
+            let before = Greeting()
+            module.greeter = FrenchGreeter()
+            let after = Greeting()
+
+            #expect(module.greeter.greet() == "Bonjour")
+            #expect(before.greeter.greet() == "Hello")
+            #expect(after.greeter.greet() == "Bonjour")
+        }
+    }
+
+    @Test func aScopedProviderEvaluatesItsExpressionOnlyWhenResolved() throws {
+        let injector = DependencyInjector()
+        let calls = Counter()
+        final class LazyModule {
+            @Provider var service: Service
+            init(calls: Counter, injector: DependencyInjector) {
+                _service = Provider(
+                    wrappedValue: Service(label: "built \(calls.increment())"),
+                    scope: .singleton,
+                    injector: injector
+                )
+            }
+        }
+        let module = LazyModule(calls: calls, injector: injector)
+        #expect(calls.value == 0)
+
+        let resolved = try injector.resolve(Service.self)
+        #expect(resolved.label == "built 1")
+        #expect(module.service === resolved)
+        #expect(calls.value == 1)
+    }
+
+    @Test func theScopeReadsNaturallyAtTheDeclaration() throws {
+        let injector = DependencyInjector()
+        final class DatabaseModule {
+            @Provider(scope: .singleton, injector: sharedTestInjector) var service = Service(label: "db")
+        }
+        _ = DatabaseModule()
+        #expect(try sharedTestInjector.resolve(Service.self).label == "db")
+        #expect(!injector.isRegistered(Service.self))
+    }
+
+    @MainActor
+    @Test func worksInStructsAndMainActorClasses() throws {
+        let injector = DependencyInjector()
+        _ = DependencyInjector.$current.withValue(injector) { ValueModule() }
+        #expect(try injector.resolve(Service.self).label == "from a struct")
+        _ = DependencyInjector.$current.withValue(injector) { MainActorModule() }
+        #expect(try injector.resolve(Service.self).label == "from the main actor")
+    }
+}
+
+/// An injector that only `theScopeReadsNaturallyAtTheDeclaration` uses: a wrapper argument
+/// at a declaration can only name something global.
+private let sharedTestInjector = DependencyInjector()
