@@ -5,12 +5,17 @@ let package = Package(
     name: "Injector",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
-        .library(name: "Injector", targets: ["Injector"])
+        .library(name: "Injector", targets: ["Injector"]),
+        .library(name: "InjectorTesting", targets: ["InjectorTesting"]),
     ],
     targets: [
         .target(name: "Injector"),
+        .target(name: "InjectorTesting", dependencies: ["Injector"]),
         .testTarget(name: "InjectorTests", dependencies: ["Injector"]),
+        .testTarget(name: "InjectorTestingTests", dependencies: ["Injector", "InjectorTesting"]),
         .executableTarget(name: "QuickStart", dependencies: ["Injector"], path: "Samples/QuickStart"),
+        .executableTarget(name: "TestHarness", dependencies: ["Injector"], path: "Samples/TestHarness"),
+        .testTarget(name: "TestHarnessTests", dependencies: ["TestHarness", "InjectorTesting"]),
     ]
 )
 
