@@ -19,9 +19,7 @@ extension DependencyInjector {
         scope: Scope = .transient,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
     ) {
-        let key = DependencyKey(type, name: name)
-        let registration = Registration(key: key, scope: scope) { injector in try factory(injector) }
-        registry.withLock { $0[key] = .factory(registration, .empty) }
+        store(key: DependencyKey(type, name: name), scope: scope, factory: .plain { injector in try factory(injector) })
     }
 
     /// Registers an existing value under `type` (by default the value's static type), as a
@@ -38,8 +36,7 @@ extension DependencyInjector {
     ///
     /// Registering a key again replaces the earlier value.
     public func register<T>(_ instance: T, as type: T.Type = T.self, name: String? = nil) {
-        let key = DependencyKey(type, name: name)
-        registry.withLock { $0[key] = .instance(instance, key) }
+        store(instance: instance, for: DependencyKey(type, name: name))
     }
 
     /// Removes this injector's registration of `type` under `name`, and the singleton it may
@@ -49,17 +46,46 @@ extension DependencyInjector {
     /// removing a child's override, the child sees its parent's registration again.
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
         let key = DependencyKey(type, name: name)
-        registry.withLock { $0[key] = nil }
+        store(nil, for: key, recordingIn: Installation.current(into: self))
     }
 
     /// Whether `type` under `name` is registered in this injector or one of its ancestors.
     public func isRegistered<T>(_ type: T.Type, name: String? = nil) -> Bool {
-        let key = DependencyKey(type, name: name)
+        lookup(DependencyKey(type, name: name)) != nil
+    }
+
+    /// Stores a factory registration under `key`, attributed to the module being installed.
+    func store(key: DependencyKey, scope: Scope, factory: Registration.Factory) {
+        let installation = Installation.current(into: self)
+        let registration = Registration(key: key, scope: scope, factory: factory, module: installation?.module)
+        store(.factory(registration, .empty), for: key, recordingIn: installation)
+    }
+
+    /// Stores an existing value under `key`, attributed to the module being installed.
+    func store(instance: Any, for key: DependencyKey) {
+        let installation = Installation.current(into: self)
+        store(.instance(instance, key, module: installation?.module), for: key, recordingIn: installation)
+    }
+
+    /// Replaces what is stored under `key`, remembering the previous entry when an
+    /// installation is in progress so that a failed `install` can put it back.
+    private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
+        let previous = registry.withLock { registry in
+            let previous = registry[key]
+            registry[key] = entry
+            return previous
+        }
+        installation?.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
+    }
+
+    /// The entry for `key` in this injector or the nearest ancestor that has one, with that
+    /// injector.
+    func lookup(_ key: DependencyKey) -> (entry: Entry, owner: DependencyInjector)? {
         var injector: DependencyInjector? = self
         while let current = injector {
-            if current.registry.withLock({ $0[key] }) != nil { return true }
+            if let entry = current.registry.withLock({ $0[key] }) { return (entry, current) }
             injector = current.parent
         }
-        return false
+        return nil
     }
 }

@@ -14,11 +14,19 @@ extension DependencyInjector {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         guard let value = try value(for: key) else {
+            if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: name) as? T {
+                return made
+            }
             throw .notRegistered(
                 key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
         }
+        return try cast(value, to: T.self, key: key)
+    }
+
+    /// `value` as a `T`. Keys are type identities, so the cast cannot fail through the public
+    /// API; a broken invariant is reported as a typed error rather than trapped.
+    func cast<T>(_ value: Any, to type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
         guard let typed = value as? T else {
-            // Unreachable while keys are type identities; reported rather than trapped.
             throw .factoryFailed(
                 key,
                 path: ResolutionContext.current.path + [key],
@@ -34,7 +42,7 @@ extension DependencyInjector {
         var injector = self
         while true {
             switch injector.registry.withLock({ $0[key] }) {
-            case .instance(let value, _):
+            case .instance(let value, _, _):
                 return value
             case .factory(let registration, let cache):
                 if let value = cache.value { return value }
@@ -57,21 +65,37 @@ extension DependencyInjector {
         if context.isResolving(registration) {
             throw .circularDependency(path: context.path + [registration.key])
         }
+        if case .withArguments(let types, _, _) = registration.factory {
+            throw .argumentMismatch(
+                registration.key,
+                path: context.path + [registration.key],
+                expected: types.map { String(reflecting: $0) },
+                given: []
+            )
+        }
         switch registration.scope {
         case .transient:
             return try run(registration, in: context)
-        case .singleton, .weak:
+        case .singleton, .weak, .eagerSingleton:
             return try SingletonCreation.shared.value(of: registration, cachedBy: owner, context: context)
         }
     }
 
     /// Runs `registration`'s factory with this injector, which is `current` meanwhile so that
     /// wrappers in the objects it builds resolve from it.
-    func run(_ registration: Registration, in context: ResolutionContext) throws(InjectionError) -> Any {
+    func run(_ registration: Registration, in context: ResolutionContext, arguments: Any = ()) throws(InjectionError)
+        -> Any
+    {
+        let make = {
+            switch registration.factory {
+            case .plain(let make): try make(self)
+            case .withArguments(_, _, let make): try make(self, arguments)
+            }
+        }
         do {
             return try context.withFrame(registration) {
-                if Self.current === self { return try registration.make(self) }
-                return try Self.$current.withValue(self) { try registration.make(self) }
+                if Self.current === self { return try make() }
+                return try Self.$current.withValue(self, operation: make)
             }
         } catch let error as InjectionError {
             throw error

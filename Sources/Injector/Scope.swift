@@ -23,13 +23,20 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// Only class instances can be held weakly: for a value type, `.weak` behaves like
     /// ``transient``.
     case weak
+    /// A singleton that ``DependencyInjector/install(_:)-(DependencyModule...)`` creates as soon as its
+    /// modules are registered, so that a failing factory is reported at start-up (where
+    /// Guice's production stage reports it), not at the first use.
+    ///
+    /// Registered outside `install`, it behaves as ``singleton``.
+    case eagerSingleton
 
-    /// The scope's name as written in code: `transient`, `singleton` or `weak`.
+    /// The scope's name as written in code: `transient`, `singleton`, `weak` or `eagerSingleton`.
     public var description: String {
         switch self {
         case .transient: "transient"
         case .singleton: "singleton"
         case .weak: "weak"
+        case .eagerSingleton: "eagerSingleton"
         }
     }
 }

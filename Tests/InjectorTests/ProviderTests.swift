@@ -75,6 +75,21 @@ private final class MainActorModule {
         #expect(!injector.isRegistered(Service.self))
     }
 
+    @Test func theFactoryFormBuildsFromOtherDependencies() throws {
+        let injector = DependencyInjector()
+        injector.register(Service(label: "engine"))
+        final class CarModule {
+            @Provider(
+                scope: .singleton, injector: factoryFormInjector, factory: { r in try Dependent(service: r.resolve()) })
+            var dependent: Dependent
+        }
+        factoryFormInjector.register(Service(label: "engine"))
+        let module = CarModule()
+        #expect(module.dependent.service.label == "engine")
+        #expect(try factoryFormInjector.resolve(Dependent.self) === module.dependent)
+        #expect(!injector.isRegistered(Dependent.self))
+    }
+
     @MainActor
     @Test func worksInStructsAndMainActorClasses() throws {
         let injector = DependencyInjector()
@@ -88,3 +103,6 @@ private final class MainActorModule {
 /// An injector that only `theScopeReadsNaturallyAtTheDeclaration` uses: a wrapper argument
 /// at a declaration can only name something global.
 private let sharedTestInjector = DependencyInjector()
+
+/// The injector of `theFactoryFormBuildsFromOtherDependencies`, for the same reason.
+private let factoryFormInjector = DependencyInjector()

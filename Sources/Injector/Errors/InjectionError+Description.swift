@@ -28,6 +28,18 @@ extension InjectionError: CustomStringConvertible {
             lines = ["Injector could not resolve \(key): its factory threw \(String(reflecting: underlying))."]
             lines += Self.pathLine(path)
             lines.append("To fix: make the factory registered for \(key) succeed; the error above is its own.")
+        case .argumentMismatch(let key, let path, let expected, let given):
+            let takes =
+                expected.isEmpty ? "takes no arguments" : "takes arguments (\(expected.joined(separator: ", ")))"
+            let passed = given.isEmpty ? "none were passed" : "the resolve passed (\(given.joined(separator: ", ")))"
+            lines = ["Injector could not resolve \(key): its factory \(takes), but \(passed)."]
+            lines += Self.pathLine(path)
+            lines.append(
+                expected.isEmpty
+                    ? "To fix: resolve it without arguments, `resolve(\(key.typeName).self)`."
+                    : "To fix: pass arguments of exactly those types, in that order: "
+                        + "`resolve(\(key.typeName).self, arguments: …)`."
+            )
         }
         return lines.joined(separator: "\n")
     }

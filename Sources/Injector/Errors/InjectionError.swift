@@ -31,13 +31,24 @@ public enum InjectionError: Error, Sendable {
     /// ``notRegistered(_:path:suggestions:)`` with the whole path).
     case factoryFailed(DependencyKey, path: [DependencyKey], underlying: any Error)
 
+    /// The key's factory takes run-time arguments of the `expected` types (module-qualified
+    /// names), but the resolve passed arguments of the `given` types; or the registration
+    /// takes no arguments and some were passed.
+    ///
+    /// ```swift
+    /// injector.register(UserSession.self) { (r, userID: UUID) in UserSession(id: userID) }
+    /// try injector.resolve(UserSession.self, arguments: "42")  // expected [Foundation.UUID], given [Swift.String]
+    /// ```
+    case argumentMismatch(DependencyKey, path: [DependencyKey], expected: [String], given: [String])
+
     /// The key whose resolution failed: the last element of ``path``.
     public var key: DependencyKey? { path.last }
 
     /// The chain of resolutions that led to the failure, outermost first.
     public var path: [DependencyKey] {
         switch self {
-        case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _):
+        case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
+            .argumentMismatch(_, let path, _, _):
             path
         }
     }

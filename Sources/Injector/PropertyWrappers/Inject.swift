@@ -46,6 +46,23 @@ public struct Inject<Value> {
         resolution = (injector ?? DependencyInjector.current).result(Value.self, name: name)
     }
 
+    /// Reads the key-path dependency at `keyPath` from `injector`, or from
+    /// ``DependencyInjector/current`` when `injector` is `nil`. It never fails: without a
+    /// registration for its key, the value is the key's default.
+    ///
+    /// ```swift
+    /// @Inject(\.networkProvider) var network: any NetworkProviding
+    /// ```
+    public init(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        site = DeclarationSite(fileID: fileID, line: line)
+        resolution = .success((injector ?? DependencyInjector.current).resolve(keyPath))
+    }
+
     /// The resolved value. Reading it after a failed resolution stops the program; see
     /// `$property`.
     public var wrappedValue: Value {

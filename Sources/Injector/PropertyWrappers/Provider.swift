@@ -55,10 +55,32 @@ public struct Provider<Value> {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
+        self.init(
+            scope: scope, name: name, injector: injector, factory: { _ in makeValue() }, fileID: fileID, line: line)
+    }
+
+    /// Registers `factory` for `scope`, under `Value` (and `name`), into `injector` or
+    /// ``DependencyInjector/current``: the factory form, for values built from other
+    /// dependencies.
+    ///
+    /// ```swift
+    /// final class AppModule {
+    ///     @Provider(scope: .singleton, factory: { r in try Database(config: r.resolve()) })
+    ///     var database: Database
+    /// }
+    /// ```
+    public init(
+        scope: Scope = .transient,
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        factory: @escaping @Sendable (DependencyInjector) throws -> Value,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
         self.injector = injector ?? DependencyInjector.current
         self.name = name
         self.storage = .registeredFactory(DeclarationSite(fileID: fileID, line: line))
-        self.injector.register(Value.self, name: name, scope: scope) { _ in makeValue() }
+        self.injector.register(Value.self, name: name, scope: scope, factory: factory)
     }
 
     /// The registered value. Assigning registers the new value in its place.

@@ -5,6 +5,8 @@
 /// hash. Both are constant time whatever the number of registrations.
 struct Registry {
     private var slots: [ObjectIdentifier: Slot] = [:]
+    /// The module types installed into this injector, so that installing one again is a no-op.
+    var installedModules: Set<ObjectIdentifier> = []
 
     private struct Slot {
         var unnamed: Entry?
@@ -36,7 +38,7 @@ struct Registry {
         switch registration.scope {
         case .transient:
             return
-        case .singleton:
+        case .singleton, .eagerSingleton:
             self[registration.key] = .factory(registration, .strong(value))
         case .weak:
             // Only a class instance can be held weakly; anything else is made anew each time.

@@ -19,6 +19,8 @@ final class ResolutionContext: @unchecked Sendable {
     private(set) var frames: [Registration] = []
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
+    /// The `install` running on this thread, if any (read and written by this thread only).
+    var installation: Installation?
 
     /// The keys being resolved, outermost first.
     var path: [DependencyKey] { frames.map(\.key) }

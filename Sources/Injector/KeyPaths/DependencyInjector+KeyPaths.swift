@@ -1,0 +1,57 @@
+extension DependencyInjector {
+    /// The dependencies with default values, read and written through this injector.
+    ///
+    /// ```swift
+    /// injector.values.networkProvider = MockNetwork()
+    /// let network = injector.values.networkProvider
+    /// ```
+    public var values: InjectedValues {
+        get { InjectedValues(injector: self) }
+        // `injector.values.x = y` calls this after the property's setter has registered `y`
+        // through the subscript; there is nothing left to store.
+        set {}
+    }
+
+    /// The key-path dependency: the registered value, or the key's default value.
+    ///
+    /// ```swift
+    /// let network = injector.resolve(\.networkProvider)
+    /// ```
+    public func resolve<Value>(_ keyPath: KeyPath<InjectedValues, Value>) -> Value {
+        values[keyPath: keyPath]
+    }
+
+    /// Registers `value` for the key behind `keyPath`, in this injector only.
+    ///
+    /// ```swift
+    /// test.register(\.networkProvider, MockNetwork())
+    /// ```
+    public func register<Value>(_ keyPath: KeyPath<InjectedValues, Value>, _ value: Value) {
+        guard let key = InjectedValues.key(for: keyPath) else { return }
+        store(instance: value, for: key)
+    }
+
+    /// Registers a factory for the key behind `keyPath`, for `scope`.
+    ///
+    /// ```swift
+    /// injector.register(\.networkProvider, scope: .singleton) { r in try LiveNetwork(session: r.resolve()) }
+    /// ```
+    ///
+    /// If the factory throws, resolving the key path yields the key's default value.
+    public func register<Value>(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        scope: Scope = .transient,
+        factory: @escaping @Sendable (DependencyInjector) throws -> Value
+    ) {
+        guard let key = InjectedValues.key(for: keyPath) else { return }
+        store(key: key, scope: scope, factory: .plain { injector in try factory(injector) })
+    }
+
+    func valueOrDefault<Key: InjectionKey>(for key: Key.Type) -> Key.Value {
+        let dependencyKey = DependencyKey(key)
+        guard let value = try? value(for: dependencyKey), let typed = value as? Key.Value else {
+            return key.defaultValue
+        }
+        return typed
+    }
+}

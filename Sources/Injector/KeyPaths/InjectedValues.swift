@@ -1,0 +1,72 @@
+/// The dependencies that have a default value, as properties you declare in extensions.
+///
+/// ```swift
+/// extension InjectedValues {
+///     var networkProvider: any NetworkProviding {
+///         get { self[NetworkProviderKey.self] }
+///         set { self[NetworkProviderKey.self] = newValue }
+///     }
+/// }
+///
+/// let network = injector.resolve(\.networkProvider)
+/// injector.register(\.networkProvider, MockNetwork())
+/// ```
+///
+/// A key-path dependency is an ordinary registration, keyed by its ``InjectionKey`` type:
+/// scopes, child injectors, overrides, test isolation and diagnostics all apply to it. Each
+/// property must read exactly one key, with `self[Key.self]`.
+public struct InjectedValues {
+    private let mode: Mode
+
+    private enum Mode {
+        /// Reads resolve from the injector.
+        case live(DependencyInjector)
+        /// Reads only record which key the property uses.
+        case recording(KeyRecorder)
+    }
+
+    init(injector: DependencyInjector) {
+        mode = .live(injector)
+    }
+
+    private init(recorder: KeyRecorder) {
+        mode = .recording(recorder)
+    }
+
+    /// The value registered for `key` in the injector (or its ancestors), or
+    /// `key.defaultValue` when there is none. Setting registers the value for `key`.
+    ///
+    /// A registration for the key whose factory fails also yields the default value: a
+    /// key-path dependency never fails to resolve.
+    public subscript<Key: InjectionKey>(key: Key.Type) -> Key.Value {
+        get {
+            switch mode {
+            case .live(let injector):
+                return injector.valueOrDefault(for: key)
+            case .recording(let recorder):
+                recorder.keys.append(DependencyKey(key))
+                return key.defaultValue
+            }
+        }
+        nonmutating set {
+            switch mode {
+            case .live(let injector):
+                injector.store(instance: newValue, for: DependencyKey(key))
+            case .recording(let recorder):
+                recorder.keys.append(DependencyKey(key))
+            }
+        }
+    }
+
+    /// The key that the property at `keyPath` reads, or `nil` when it reads none.
+    static func key<Value>(for keyPath: KeyPath<InjectedValues, Value>) -> DependencyKey? {
+        let recorder = KeyRecorder()
+        _ = InjectedValues(recorder: recorder)[keyPath: keyPath]
+        return recorder.keys.last
+    }
+}
+
+/// Collects the keys an `InjectedValues` property reads. Used on one thread, then dropped.
+private final class KeyRecorder {
+    var keys: [DependencyKey] = []
+}

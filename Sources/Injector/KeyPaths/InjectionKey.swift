@@ -1,0 +1,29 @@
+/// A key for a dependency that always has a value: its default, unless an injector has a
+/// registration for the key.
+///
+/// ```swift
+/// private enum NetworkProviderKey: InjectionKey {
+///     static var defaultValue: any NetworkProviding { LiveNetwork() }
+/// }
+///
+/// extension InjectedValues {
+///     var networkProvider: any NetworkProviding {
+///         get { self[NetworkProviderKey.self] }
+///         set { self[NetworkProviderKey.self] = newValue }
+///     }
+/// }
+///
+/// final class FeedScreen {
+///     @Inject(\.networkProvider) var network: any NetworkProviding  // can never fail
+/// }
+/// ```
+///
+/// Tests override the value through the injector, per task, never through a static:
+/// `injector.register(\.networkProvider, MockNetwork())`, or
+/// `withOverrides({ $0.register(\.networkProvider, MockNetwork()) }) { … }`.
+public protocol InjectionKey {
+    /// The type of the dependency.
+    associatedtype Value
+    /// The value used when no injector in the chain has a registration for this key.
+    static var defaultValue: Value { get }
+}

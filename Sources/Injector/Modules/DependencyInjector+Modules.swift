@@ -1,0 +1,71 @@
+extension DependencyInjector {
+    /// Installs `modules` in order, then creates the ``Scope/eagerSingleton`` registrations
+    /// they made.
+    ///
+    /// ```swift
+    /// try DependencyInjector.shared.install(NetworkingModule(), PaymentsModule())
+    /// ```
+    ///
+    /// - A module type already installed into this injector is skipped, so installing the
+    ///   same module twice is harmless.
+    /// - When two modules register the same key, the one installed last wins;
+    ///   ``module(providing:name:)`` says which.
+    /// - If a module throws or an eager singleton cannot be created, `install` undoes every
+    ///   registration it made (earlier registrations of those keys come back) and throws:
+    ///   nothing is left half-installed.
+    ///
+    /// Run `install` at start-up, before other threads register into the same keys: undoing a
+    /// failed installation restores what the keys held when it first replaced them.
+    public func install(_ modules: any DependencyModule...) throws(InjectionError) {
+        try install(modules)
+    }
+
+    /// Installs `modules` in order; see ``install(_:)-(DependencyModule...)``.
+    public func install(_ modules: [any DependencyModule]) throws(InjectionError) {
+        let context = ResolutionContext.current
+        if let outer = context.installation, outer.injector === self {
+            // A module installing other modules joins the installation already running.
+            try register(modules, into: outer)
+            return
+        }
+        let installation = Installation(injector: self)
+        let outer = context.installation
+        context.installation = installation
+        defer { context.installation = outer }
+        do {
+            try register(modules, into: installation)
+            context.installation = outer  // eager factories register as themselves, not as the module
+            for key in installation.eagerKeys {
+                guard lookup(key)?.entry.isEager == true else { continue }  // replaced meanwhile
+                _ = try value(for: key)
+            }
+        } catch {
+            installation.undo()
+            throw error
+        }
+    }
+
+    private func register(_ modules: [any DependencyModule], into installation: Installation) throws(InjectionError) {
+        for module in modules {
+            let moduleType = type(of: module)
+            let isNew = registry.withLock { $0.installedModules.insert(ObjectIdentifier(moduleType)).inserted }
+            guard isNew else { continue }
+            installation.recordInstalled(ObjectIdentifier(moduleType))
+            try installation.withModule(moduleType) { () throws(InjectionError) in
+                try module.register(in: self)
+            }
+        }
+    }
+
+    /// The module-qualified name of the module whose registration of `type` under `name`
+    /// this injector (or the nearest ancestor that has one) uses, or `nil` when it was
+    /// registered outside any module or is not registered.
+    ///
+    /// ```swift
+    /// try injector.install(LiveModule(), MockPaymentsModule())
+    /// injector.module(providing: PaymentService.self)  // "MyAppTests.MockPaymentsModule"
+    /// ```
+    public func module<T>(providing type: T.Type, name: String? = nil) -> String? {
+        lookup(DependencyKey(type, name: name))?.entry.module
+    }
+}

@@ -1,0 +1,24 @@
+/// A group of related registrations, installed together.
+///
+/// ```swift
+/// struct NetworkingModule: DependencyModule {
+///     func register(in injector: DependencyInjector) {
+///         injector.register(HTTPClient.self, scope: .eagerSingleton) { _ in try URLSessionClient() }
+///         injector.register(APIClient.self) { r in try LiveAPIClient(http: r.resolve()) }
+///     }
+/// }
+///
+/// try DependencyInjector.shared.install(NetworkingModule(), PaymentsModule())
+/// ```
+///
+/// Feature packages each export a module; the app installs them at start-up. The injector
+/// remembers which module made each registration (see
+/// ``DependencyInjector/module(providing:name:)``), so when two modules register the same key,
+/// the last one installed wins and you can tell which one that was.
+public protocol DependencyModule {
+    /// Registers the module's dependencies into `injector`.
+    ///
+    /// Throw to abandon the installation; ``DependencyInjector/install(_:)-(DependencyModule...)``
+    /// then undoes every registration it made.
+    func register(in injector: DependencyInjector) throws(InjectionError)
+}

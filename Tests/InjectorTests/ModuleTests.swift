@@ -1,0 +1,142 @@
+import Injector
+import Testing
+
+struct LiveModule: DependencyModule {
+    func register(in injector: DependencyInjector) {
+        injector.register(EnglishGreeter() as any Greeter)
+        injector.register(Service.self, scope: .singleton) { _ in Service(label: "live") }
+    }
+}
+
+struct FrenchModule: DependencyModule {
+    func register(in injector: DependencyInjector) {
+        injector.register(FrenchGreeter() as any Greeter)
+    }
+}
+
+/// Counts how often its `register(in:)` runs.
+private struct CountingModule: DependencyModule {
+    let calls: Counter
+    func register(in injector: DependencyInjector) {
+        calls.increment()
+        injector.register("counted", name: "counting")
+    }
+}
+
+private struct BrokenEagerModule: DependencyModule {
+    func register(in injector: DependencyInjector) {
+        injector.register("replacement", name: "motto")
+        injector.register(Service.self, scope: .eagerSingleton) { _ in throw SampleError(code: 9) }
+    }
+}
+
+private struct EagerModule: DependencyModule {
+    let calls: Counter
+    func register(in injector: DependencyInjector) {
+        injector.register(Service.self, scope: .eagerSingleton) { r in
+            calls.increment()
+            return Service(label: try r.resolve(String.self, name: "label"))
+        }
+        injector.register("registered after the eager singleton", name: "label")
+    }
+}
+
+private struct ThrowingModule: DependencyModule {
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        injector.register("half", name: "motto")
+        _ = try injector.resolve(NodeA.self)
+    }
+}
+
+struct ParentModule: DependencyModule {
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        try injector.install(FrenchModule())
+        injector.register("from parent module", name: "motto")
+    }
+}
+
+@Suite struct ModuleTests {
+    @Test func installRegistersEveryModuleInOrderAndTheLastWins() throws {
+        let injector = DependencyInjector()
+        try injector.install(LiveModule(), FrenchModule())
+
+        #expect(try injector.resolve((any Greeter).self).greet() == "Bonjour")
+        #expect(injector.module(providing: (any Greeter).self) == "InjectorTests.FrenchModule")
+        #expect(injector.module(providing: Service.self) == "InjectorTests.LiveModule")
+    }
+
+    @Test func installingTheSameModuleTwiceIsHarmless() throws {
+        let injector = DependencyInjector()
+        let calls = Counter()
+        try injector.install(LiveModule(), CountingModule(calls: calls))
+        let service = try injector.resolve(Service.self)
+        try injector.install(LiveModule(), CountingModule(calls: calls))
+
+        #expect(calls.value == 1)
+        #expect(try injector.resolve(Service.self) === service)  // the singleton was not replaced
+    }
+
+    @Test func registrationsOutsideModulesHaveNoModule() {
+        let injector = DependencyInjector()
+        injector.register(1)
+        #expect(injector.module(providing: Int.self) == nil)
+        #expect(injector.module(providing: String.self) == nil)
+    }
+
+    @Test func eagerSingletonsAreCreatedAtInstallAfterEveryModuleRegistered() throws {
+        let injector = DependencyInjector()
+        let calls = Counter()
+        try injector.install(EagerModule(calls: calls))
+
+        #expect(calls.value == 1)
+        #expect(try injector.resolve(Service.self).label == "registered after the eager singleton")
+        #expect(calls.value == 1)
+    }
+
+    @Test func aFailingEagerSingletonFailsInstallAndLeavesNothingBehind() throws {
+        let injector = DependencyInjector()
+        injector.register("original", name: "motto")
+
+        let error = #expect(throws: InjectionError.self) { try injector.install(LiveModule(), BrokenEagerModule()) }
+        guard case .factoryFailed(let key, _, let underlying) = error else {
+            Issue.record("expected factoryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(Service.self))
+        #expect(underlying as? SampleError == SampleError(code: 9))
+        #expect(try injector.resolve(String.self, name: "motto") == "original")
+        #expect(!injector.isRegistered(Service.self))
+        #expect(!injector.isRegistered((any Greeter).self))
+
+        // Nothing is remembered as installed either: a fixed module installs normally.
+        #expect(throws: Never.self) { try injector.install(LiveModule()) }
+        #expect(injector.isRegistered(Service.self))
+    }
+
+    @Test func aModuleThatThrowsIsUndone() {
+        let injector = DependencyInjector()
+        #expect(throws: InjectionError.self) { try injector.install(ThrowingModule()) }
+        #expect(!injector.isRegistered(String.self, name: "motto"))
+    }
+
+    @Test func modulesMayInstallOtherModules() throws {
+        let injector = DependencyInjector()
+        try injector.install(ParentModule())
+
+        #expect(try injector.resolve((any Greeter).self).greet() == "Bonjour")
+        #expect(injector.module(providing: (any Greeter).self) == "InjectorTests.FrenchModule")
+        #expect(injector.module(providing: String.self, name: "motto") == "InjectorTests.ParentModule")
+    }
+
+    @Test func eagerSingletonOutsideInstallIsCreatedOnFirstResolve() throws {
+        let injector = DependencyInjector()
+        let calls = Counter()
+        injector.register(Service.self, scope: .eagerSingleton) { _ in
+            calls.increment()
+            return Service()
+        }
+        #expect(calls.value == 0)
+        #expect(try injector.resolve(Service.self) === injector.resolve(Service.self))
+        #expect(calls.value == 1)
+    }
+}
