@@ -11,8 +11,10 @@ let package = Package(
     targets: [
         .target(name: "Injector"),
         .target(name: "InjectorTesting", dependencies: ["Injector"]),
-        .testTarget(name: "InjectorTests", dependencies: ["Injector"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "InjectorTests", dependencies: ["Injector", "TestSupport"]),
         .testTarget(name: "InjectorTestingTests", dependencies: ["Injector", "InjectorTesting"]),
+        .testTarget(name: "InjectorStressTests", dependencies: ["Injector", "InjectorTesting", "TestSupport"]),
         .executableTarget(name: "QuickStart", dependencies: ["Injector"], path: "Samples/QuickStart"),
         .executableTarget(name: "TestHarness", dependencies: ["Injector"], path: "Samples/TestHarness"),
         .testTarget(name: "TestHarnessTests", dependencies: ["TestHarness", "InjectorTesting"]),

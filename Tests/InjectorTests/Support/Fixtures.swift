@@ -1,5 +1,5 @@
-import Foundation
 import Injector
+@_exported import TestSupport
 
 // Types shared by the test suites. Each suite builds its own `DependencyInjector()`, so the
 // suites run in parallel without touching `DependencyInjector.shared`.
@@ -47,48 +47,3 @@ struct SampleError: Error, Equatable {
 struct NodeA {}
 struct NodeB {}
 struct NodeC {}
-
-/// A thread-safe counter for "how many times did this factory run".
-final class Counter: @unchecked Sendable {
-    // `count` is guarded by `lock`.
-    private let lock = NSLock()
-    private var count = 0
-
-    var value: Int { lock.withLock { count } }
-
-    @discardableResult
-    func increment() -> Int {
-        lock.withLock {
-            count += 1
-            return count
-        }
-    }
-}
-
-/// Values appended from several threads.
-final class Collected<Value>: @unchecked Sendable {
-    // `stored` is guarded by `lock`.
-    private let lock = NSLock()
-    private var stored: [Value] = []
-
-    var values: [Value] { lock.withLock { stored } }
-    func append(_ value: Value) { lock.withLock { stored.append(value) } }
-}
-
-/// Runs `body` on `threads` new threads that start together, and returns when all are done.
-func runOnThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let gate = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<threads {
-        done.enter()
-        let thread = Thread {
-            gate.wait()
-            body(index)
-            done.leave()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-    for _ in 0..<threads { gate.signal() }
-    done.wait()
-}

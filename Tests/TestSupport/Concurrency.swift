@@ -1,0 +1,60 @@
+import Foundation
+
+// Helpers shared by the test targets.
+
+/// A thread-safe counter, e.g. for "how many times did this factory run".
+public final class Counter: @unchecked Sendable {
+    // `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    /// A counter at zero.
+    public init() {}
+
+    /// The current count.
+    public var value: Int { lock.withLock { count } }
+
+    /// Adds one and returns the new count.
+    @discardableResult
+    public func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+}
+
+/// Values appended from several threads.
+public final class Collected<Value>: @unchecked Sendable {
+    // `stored` is guarded by `lock`.
+    private let lock = NSLock()
+    private var stored: [Value] = []
+
+    /// An empty collection.
+    public init() {}
+
+    /// Everything appended so far, in order.
+    public var values: [Value] { lock.withLock { stored } }
+
+    /// Appends `value`.
+    public func append(_ value: Value) { lock.withLock { stored.append(value) } }
+}
+
+/// Runs `body` on `threads` new threads (8 MB stacks) that start together, and returns when
+/// all are done.
+public func runOnThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let gate = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<threads {
+        done.enter()
+        let thread = Thread {
+            gate.wait()
+            body(index)
+            done.leave()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+    for _ in 0..<threads { gate.signal() }
+    done.wait()
+}
