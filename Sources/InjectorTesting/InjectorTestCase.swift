@@ -12,7 +12,8 @@ public import XCTest
 ///     func testCharges() async throws {
 ///         injector.register(FixedClock() as Clock)  // this test only
 ///         let checkout = Checkout()                 // @Inject resolves the mocks
-///         XCTAssertEqual(try await checkout.pay(), .charged)
+///         let outcome = try await checkout.pay()
+///         XCTAssertEqual(outcome, .charged)
 ///     }
 /// }
 /// ```
