@@ -17,6 +17,8 @@ let package = Package(
         .testTarget(name: "InjectorStressTests", dependencies: ["Injector", "InjectorTesting", "TestSupport"]),
         .executableTarget(name: "QuickStart", dependencies: ["Injector"], path: "Samples/QuickStart"),
         .executableTarget(name: "TestHarness", dependencies: ["Injector"], path: "Samples/TestHarness"),
+        .executableTarget(name: "CoffeeShop", dependencies: ["Injector"], path: "Samples/CoffeeShop"),
+        .executableTarget(name: "Migration", dependencies: ["Injector"], path: "Samples/Migration"),
         .testTarget(name: "TestHarnessTests", dependencies: ["TestHarness", "InjectorTesting"]),
     ]
 )

@@ -11,7 +11,7 @@ extension DependencyInjector {
         current.register(dependency)
     }
 
-    /// Registers a factory in ``current``; see ``register(_:name:scope:factory:)``.
+    /// Registers a factory in ``current``; see ``register(_:name:scope:factory:)-swift.method``.
     public static func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -21,7 +21,7 @@ extension DependencyInjector {
         current.register(type, name: name, scope: scope, factory: factory)
     }
 
-    /// Resolves `type` under `name` from ``current``; see ``resolve(_:name:)``.
+    /// Resolves `type` under `name` from ``current``; see ``resolve(_:name:)-swift.method``.
     ///
     /// ```swift
     /// let foo: FooService = try DependencyInjector.resolve()

@@ -14,10 +14,10 @@ public import Testing
 /// struct ReceiptTests { … }  // every test (and every argument of a parameterised test) gets its own child
 /// ```
 ///
-/// The child's parent is ``Injector/DependencyInjector/current`` when the test starts (usually
+/// The child's parent is `DependencyInjector.current` when the test starts (usually
 /// `shared`), so the app's registrations stay visible and only the overrides differ. Because
 /// each test case gets its own injector, through the task-local
-/// ``Injector/DependencyInjector/current``, tests with this trait can run in parallel and
+/// `DependencyInjector.current`, tests with this trait can run in parallel and
 /// never see one another's registrations. A suite's trait and a test's trait nest: the
 /// test's overrides win.
 public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
@@ -33,7 +33,7 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// Runs `function` with a fresh child of the current injector, configured by this
-    /// trait, as ``Injector/DependencyInjector/current``.
+    /// trait, as `DependencyInjector.current`.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,

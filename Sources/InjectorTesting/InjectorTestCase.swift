@@ -12,12 +12,13 @@ public import XCTest
 ///     func testCharges() async throws {
 ///         injector.register(FixedClock() as Clock)  // this test only
 ///         let checkout = Checkout()                 // @Inject resolves the mocks
-///         XCTAssertEqual(try await checkout.pay(), .charged)
+///         let outcome = try await checkout.pay()
+///         XCTAssertEqual(outcome, .charged)
 ///     }
 /// }
 /// ```
 ///
-/// Before each test method, a fresh child of ``Injector/DependencyInjector/current``
+/// Before each test method, a fresh child of `DependencyInjector.current`
 /// (usually `shared`) is created, configured by ``registerDependencies(in:)``, and bound as
 /// `current` while the method runs, including `async` methods and the tasks they create with
 /// `Task {}`. When the method ends, the binding is gone and so is everything it registered.
@@ -30,7 +31,7 @@ open class InjectorTestCase: XCTestCase {
     /// test method, in that method's fresh injector.
     open func registerDependencies(in injector: DependencyInjector) {}
 
-    /// Runs the test method with its own injector as ``Injector/DependencyInjector/current``.
+    /// Runs the test method with its own injector as `DependencyInjector.current`.
     override open func invokeTest() {
         DependencyInjector.current.withOverrides({ injector in
             self.injector = injector

@@ -36,6 +36,9 @@ public struct Inject<Value> {
 
     /// Resolves `Value` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`.
+    ///
+    /// `fileID` and `line` record where the property is declared, for the message printed if
+    /// a failed resolution is read; leave them to their defaults.
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,

@@ -33,6 +33,9 @@ public struct LazyInject<Value> {
 
     /// Captures `injector`, or ``DependencyInjector/current`` when `injector` is `nil`, to
     /// resolve `Value` (under `name`) on first read.
+    ///
+    /// `fileID` and `line` record where the property is declared, for the message printed if
+    /// a failed resolution is read; leave them to their defaults.
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,

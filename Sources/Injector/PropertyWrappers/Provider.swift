@@ -47,6 +47,9 @@ public struct Provider<Value> {
     /// Registers the initial-value expression as a factory for `scope`, under `Value` (and
     /// `name`), into `injector` or ``DependencyInjector/current``. The expression runs when
     /// the injector needs a value, not now.
+    ///
+    /// `fileID` and `line` record where the property is declared, for the message printed if
+    /// a failed resolution is read; leave them to their defaults.
     public init(
         wrappedValue makeValue: @autoclosure @escaping @Sendable () -> Value,
         scope: Scope,
