@@ -16,7 +16,7 @@ extension DependencyInjector {
     /// ``InjectionError/argumentMismatch(_:path:expected:given:)`` naming both lists of types.
     ///
     /// The first argument is spelled out so that a factory without arguments always means
-    /// ``register(_:name:scope:factory:)``.
+    /// ``register(_:name:scope:factory:)-method``.
     public func register<T, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -51,7 +51,7 @@ extension DependencyInjector {
     ///
     /// - Throws: ``InjectionError/argumentMismatch(_:path:expected:given:)`` when the
     ///   registration takes other argument types (or none), and the errors of
-    ///   ``resolve(_:name:)``.
+    ///   ``resolve(_:name:)-method``.
     public func resolve<T, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,

@@ -2,13 +2,17 @@ extension InjectionError: CustomStringConvertible {
     /// A message for a person: what was asked for, the chain of resolutions that led there,
     /// what is registered instead, and a "To fix:" line.
     ///
+    /// One line each for what failed, the resolution path, each suggestion and the fix
+    /// (long lines are shown wrapped here):
+    ///
     /// ```text
     /// Injector could not resolve MyApp.PaymentService: nothing is registered for it.
     /// Resolution path: MyApp.App → MyApp.Checkout → MyApp.PaymentService
-    /// Suggestion: MyApp.StripePayments is registered and conforms to MyApp.PaymentService; register
-    /// it as that type: `register(value as MyApp.PaymentService)` or `register(value, as: MyApp.PaymentService.self)`.
+    /// Suggestion: MyApp.StripePayments is registered and conforms to MyApp.PaymentService;
+    ///     register it as that type: `register(value as MyApp.PaymentService)` or
+    ///     `register(value, as: MyApp.PaymentService.self)`.
     /// To fix: register MyApp.PaymentService before resolving it, e.g.
-    /// `injector.register(MyApp.PaymentService.self) { r in … }`.
+    ///     `injector.register(MyApp.PaymentService.self) { r in … }`.
     /// ```
     public var description: String {
         var lines: [String]

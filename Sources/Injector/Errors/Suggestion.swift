@@ -23,8 +23,8 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
             let listed = names.map { $0.map { "\"\($0)\"" } ?? "without a name" }.joined(separator: ", ")
             return "The same type is registered under other names: \(listed)."
         case .conformingRegistration(let key):
-            return "\(key) is registered as \(key.typeName) and conforms to the requested type; "
-                + "register it as that type instead."
+            return "\(key) is registered and conforms to the requested type; "
+                + "register it as the requested type instead."
         case .sameSimpleName(let key):
             return "\(key) has the same simple name but is another type."
         }

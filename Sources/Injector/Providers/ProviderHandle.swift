@@ -32,7 +32,7 @@ public struct ProviderHandle<Value>: Sendable {
 
     /// Resolves a `Value` now.
     ///
-    /// - Throws: the errors of ``DependencyInjector/resolve(_:name:)``.
+    /// - Throws: the errors of ``DependencyInjector/resolve(_:name:)-method``.
     public func callAsFunction() throws(InjectionError) -> Value {
         try injector.resolve(Value.self, name: name)
     }
