@@ -68,12 +68,18 @@ extension DependencyInjector {
     }
 
     /// Replaces what is stored under `key`, remembering the previous entry when an
-    /// installation is in progress so that a failed `install` can put it back.
+    /// installation is in progress so that a failed `install` can put it back. A sealed
+    /// injector keeps what it has; the refusal fails the installation in progress, if any.
     private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
-        let previous = registry.withLock { registry in
+        let replaced: Entry?? = registry.withLock { registry in
+            guard !registry.isSealed else { return .none }
             let previous = registry[key]
             registry[key] = entry
-            return previous
+            return .some(previous)
+        }
+        guard let previous = replaced else {
+            installation?.recordRefusal(of: key)
+            return
         }
         installation?.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
     }

@@ -32,6 +32,12 @@ extension InjectionError: CustomStringConvertible {
             lines = ["Injector could not resolve \(key): its factory threw \(String(reflecting: underlying))."]
             lines += Self.pathLine(path)
             lines.append("To fix: make the factory registered for \(key) succeed; the error above is its own.")
+        case .sealed(let key):
+            lines = [
+                "Injector refused to change the registration of \(key): the injector is sealed.",
+                "To fix: register it before calling seal(), or override it in a child injector "
+                    + "(`injector.child()`, `withOverrides`), which is not sealed.",
+            ]
         case .argumentMismatch(let key, let path, let expected, let given):
             let takes =
                 expected.isEmpty ? "takes no arguments" : "takes arguments (\(expected.joined(separator: ", ")))"

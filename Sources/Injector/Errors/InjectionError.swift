@@ -41,8 +41,15 @@ public enum InjectionError: Error, Sendable {
     /// ```
     case argumentMismatch(DependencyKey, path: [DependencyKey], expected: [String], given: [String])
 
-    /// The key whose resolution failed: the last element of ``path``.
-    public var key: DependencyKey? { path.last }
+    /// A registration or removal of the key was refused because the injector is sealed
+    /// (see ``DependencyInjector/seal()``). The existing registration is intact.
+    case sealed(DependencyKey)
+
+    /// The key whose resolution failed: the last element of ``path``, or the refused key.
+    public var key: DependencyKey? {
+        if case .sealed(let key) = self { return key }
+        return path.last
+    }
 
     /// The chain of resolutions that led to the failure, outermost first.
     public var path: [DependencyKey] {
@@ -50,6 +57,8 @@ public enum InjectionError: Error, Sendable {
         case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
             .argumentMismatch(_, let path, _, _):
             path
+        case .sealed:
+            []
         }
     }
 }

@@ -13,6 +13,8 @@ extension DependencyInjector {
     /// - If a module throws or an eager singleton cannot be created, `install` undoes every
     ///   registration it made (earlier registrations of those keys come back) and throws:
     ///   nothing is left half-installed.
+    /// - Into a ``seal()``ed injector, a module's registrations are refused and `install`
+    ///   throws ``InjectionError/sealed(_:)``: the checked way to register.
     ///
     /// Run `install` at start-up, before other threads register into the same keys: undoing a
     /// failed installation restores what the keys held when it first replaced them.
@@ -32,8 +34,9 @@ extension DependencyInjector {
         let outer = context.installation
         context.installation = installation
         defer { context.installation = outer }
-        do {
+        do throws(InjectionError) {
             try register(modules, into: installation)
+            if let refused = installation.refusedKey { throw .sealed(refused) }
             context.installation = outer  // eager factories register as themselves, not as the module
             for key in installation.eagerKeys {
                 guard lookup(key)?.entry.isEager == true else { continue }  // replaced meanwhile

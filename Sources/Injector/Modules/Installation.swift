@@ -12,6 +12,8 @@ final class Installation {
     private var replacedKeys: Set<DependencyKey> = []
     /// Eager singletons registered by this installation, in registration order.
     private(set) var eagerKeys: [DependencyKey] = []
+    /// The first key a sealed injector refused to register.
+    private(set) var refusedKey: DependencyKey?
     /// Module types this installation marked as installed.
     private(set) var installedModules: [ObjectIdentifier] = []
 
@@ -46,6 +48,10 @@ final class Installation {
     func recordReplacement(of key: DependencyKey, previous: Entry?, isEager: Bool) {
         if replacedKeys.insert(key).inserted { replaced.append((key, previous)) }
         if isEager { eagerKeys.append(key) }
+    }
+
+    func recordRefusal(of key: DependencyKey) {
+        if refusedKey == nil { refusedKey = key }
     }
 
     /// Puts back every entry this installation replaced, and forgets the modules it installed.

@@ -7,6 +7,8 @@ struct Registry {
     private var slots: [ObjectIdentifier: Slot] = [:]
     /// The module types installed into this injector, so that installing one again is a no-op.
     var installedModules: Set<ObjectIdentifier> = []
+    /// Whether registrations are refused (see `DependencyInjector.seal()`).
+    var isSealed = false
 
     private struct Slot {
         var unnamed: Entry?
