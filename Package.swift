@@ -11,6 +11,7 @@ let package = Package(
         .target(name: "Injector"),
         .testTarget(name: "InjectorTests", dependencies: ["Injector"]),
         .executableTarget(name: "QuickStart", dependencies: ["Injector"], path: "Samples/QuickStart"),
+        .executableTarget(name: "InjectorBenchmarks", dependencies: ["Injector"]),
     ]
 )
 
