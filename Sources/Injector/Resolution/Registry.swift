@@ -75,6 +75,11 @@ enum Lookup {
 extension Registry {
     /// An entry as the tables hold it: one reference, so that a lookup copies a pointer out of
     /// the table, not the entry. Immutable: a changed entry gets a new slot.
+    ///
+    /// The subclasses answer a lookup from what they store, without taking the entry apart:
+    /// `ReadySlot` for an instance or a created singleton, `PendingSlot` for a factory that has
+    /// produced nothing yet (every transient). This class itself serves the rest (a `.weak`
+    /// registration), from the entry.
     private class Slot {
         let entry: Entry
 
@@ -82,15 +87,16 @@ extension Registry {
             self.entry = entry
         }
 
-        /// The slot for `entry`: a `ReadySlot` when the entry holds its value strongly.
+        /// The slot for `entry`.
         static func make(_ entry: Entry) -> Slot {
             switch entry {
             case .instance(let value, _), .factory(_, .strong(let value)): ReadySlot(entry, value: value)
-            case .factory: Slot(entry)
+            case .factory(let registration, .empty): PendingSlot(entry, registration: registration)
+            case .factory(_, .weak): Slot(entry)
             }
         }
 
-        /// What a resolve finds here: a weak instance still alive, or a factory to run.
+        /// What a resolve finds here.
         func lookup() -> Lookup? {
             guard case .factory(let registration, let cache) = entry else { return nil }
             if let value = cache.value { return .ready(value) }
@@ -109,5 +115,17 @@ extension Registry {
         }
 
         override func lookup() -> Lookup? { .ready(value) }
+    }
+
+    /// The slot of a factory with nothing kept: a transient, or a singleton not created yet.
+    private final class PendingSlot: Slot {
+        let registration: Registration
+
+        init(_ entry: Entry, registration: Registration) {
+            self.registration = registration
+            super.init(entry)
+        }
+
+        override func lookup() -> Lookup? { .pending(registration) }
     }
 }
