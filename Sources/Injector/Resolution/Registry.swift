@@ -28,13 +28,21 @@ struct Registry {
 
     /// What a resolve of `key` finds here: a value to return as it is, or a registration whose
     /// factory must run; `nil` when this registry has nothing under `key`.
+    ///
+    /// `mutating` only to reach an unnamed slot in place (`values[index]`'s `_modify`), which
+    /// saves retaining and releasing it; nothing changes. The lock makes the table's storage
+    /// uniquely referenced, so no copy is made. A miss is a plain `index(forKey:)`: the key's
+    /// `_modify` would make room for an insertion that never comes.
     mutating func lookup(_ key: DependencyKey) -> Lookup? {
-        guard let name = key.name else { return Self.lookup(in: &unnamed[key.typeID]) }
+        guard let name = key.name else {
+            guard let index = unnamed.index(forKey: key.typeID) else { return nil }
+            return Self.lookup(in: &unnamed.values[index])
+        }
         return named[key.typeID]?[name]?.lookup()
     }
 
-    private static func lookup(in slot: inout Slot?) -> Lookup? {
-        slot?.lookup()
+    private static func lookup(in slot: inout Slot) -> Lookup? {
+        slot.lookup()
     }
 
     /// Keeps `value` as what `registration` produced, if `registration` is still the one
