@@ -1,7 +1,7 @@
 // Measures the injector against in-process baselines and prints one Markdown table.
 //
 //     swift run -c release InjectorBenchmarks           # the full run (about ten seconds)
-//     swift run -c release InjectorBenchmarks --quick   # a few seconds: a smoke test for CI
+//     swift run -c release InjectorBenchmarks --quick   # about a second: a smoke test for CI
 //     swift run -c release InjectorBenchmarks --filter singleton   # only matching scenarios
 //     InjectorBenchmarks --alloc-probe 100000 [--baseline]         # only resolves, for valgrind
 //
