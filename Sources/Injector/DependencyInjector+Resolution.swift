@@ -55,8 +55,9 @@ extension DependencyInjector {
             case .ready(let value):
                 return value
             case .pending(let registration, let owner):
+                // `nil`: the registration was replaced or removed while we waited for it, so
+                // the loop starts over.
                 if let value = try produce(registration, foundIn: owner) { return value }
-            // The registration was replaced or removed while we waited for it: start over.
             case nil:
                 return nil
             }
