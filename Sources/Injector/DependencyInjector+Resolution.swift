@@ -13,6 +13,23 @@ extension DependencyInjector {
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
+        do throws(NotReady) {
+            return try readyValue(for: key, as: T.self)
+        } catch {
+            switch error {
+            case .absent:
+                throw .notRegistered(
+                    key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+            case .pending(let registration, let owner):
+                // `nil`: the registration was replaced or removed while we waited for it; the
+                // general path below looks again.
+                if let value = try produce(registration, foundIn: owner) {
+                    return try Self.cast(value, to: T.self, key: key)
+                }
+            case .mismatch(let actual):
+                throw Self.mismatch(key, actual: actual)
+            }
+        }
         guard let value = try value(for: key) else {
             throw .notRegistered(
                 key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
@@ -20,31 +37,51 @@ extension DependencyInjector {
         return try Self.cast(value, to: T.self, key: key)
     }
 
-    /// `value`, which was stored under `key`, as the `T` it was registered as.
+    /// The value ready under `key` in this injector or the nearest ancestor that holds it,
+    /// copied straight out of its slot into a `T` (the hot path); or why there is none.
     ///
-    /// Passing the `Any` as a generic `Value` opens it. When the value's own type is `T`
-    /// itself (a concrete type registered as itself, the common case), the conversion is the
-    /// identity and needs no run-time cast; otherwise (`T` is a protocol the value conforms to)
-    /// the runtime casts, straight into the result: `as? T` would build an `Optional<T>`,
-    /// whose metadata a generic function looks up on every call. Together this takes a third
-    /// off a resolve of a ready singleton.
-    private static func cast<T, Value>(
-        _ value: Value, to type: T.Type, key: DependencyKey
-    ) throws(InjectionError) -> T {
-        // Safe: `Value` and `T` were just checked to be the same type, so this converts
-        // nothing. It only tells the compiler what the check proved.
-        if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
-        switch value {
-        case let typed as T:
-            return typed
-        default:
-            // Unreachable while keys are type identities; reported rather than trapped.
-            throw .factoryFailed(
-                key,
-                path: ResolutionContext.current.path + [key],
-                underlying: UnexpectedValueType(expected: key.type, actual: Value.self)
-            )
+    /// This injector is asked first, outside the walk, so that the common case takes no
+    /// references to injectors along the way.
+    private func readyValue<T>(for key: DependencyKey, as type: T.Type) throws(NotReady) -> T {
+        do throws(Miss) {
+            return try registry.withLock { (registry) throws(Miss) -> T in try registry.value(key, as: type) }
+        } catch .absent {
+            // Not here: ask the ancestors.
+        } catch {
+            throw NotReady(error, owner: self)
         }
+        var ancestor = parent
+        while let injector = ancestor {
+            do throws(Miss) {
+                return try injector.registry.withLock { (registry) throws(Miss) -> T in
+                    try registry.value(key, as: type)
+                }
+            } catch .absent {
+                ancestor = injector.parent
+            } catch {
+                throw NotReady(error, owner: injector)
+            }
+        }
+        throw .absent
+    }
+
+    /// A value produced for `key` (by a factory) as the `T` it was registered as.
+    private static func cast<T>(_ value: Any, to type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
+        do throws(Miss) {
+            return try Injector.cast(value, to: type)
+        } catch {
+            throw mismatch(key, actual: Swift.type(of: value))
+        }
+    }
+
+    /// The error for a value under `key` that is not of `key`'s type: unreachable while keys
+    /// are type identities, reported rather than trapped.
+    private static func mismatch(_ key: DependencyKey, actual: any Any.Type) -> InjectionError {
+        .factoryFailed(
+            key,
+            path: ResolutionContext.current.path + [key],
+            underlying: UnexpectedValueType(expected: key.type, actual: actual)
+        )
     }
 
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
@@ -122,6 +159,24 @@ private enum Found {
         switch lookup {
         case .ready(let value): self = .ready(value)
         case .pending(let registration): self = .pending(registration, owner: owner)
+        }
+    }
+}
+
+/// Why a resolve found no value ready to return, and where.
+private enum NotReady: Error {
+    /// Neither this injector nor an ancestor holds the key.
+    case absent
+    /// A factory to run, and the injector whose registration it is.
+    case pending(Registration, owner: DependencyInjector)
+    /// The stored value is not of the requested type (unreachable; see `Miss.mismatch`).
+    case mismatch(any Any.Type)
+
+    init(_ miss: Miss, owner: DependencyInjector) {
+        switch miss {
+        case .absent: self = .absent
+        case .pending(let registration): self = .pending(registration, owner: owner)
+        case .mismatch(let actual): self = .mismatch(actual)
         }
     }
 }

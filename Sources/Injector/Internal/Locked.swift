@@ -47,10 +47,11 @@ final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state. `body` must not call user code.
-    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+    @inline(__always)
+    func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body(&state.pointee)
+        return try body(&state.pointee)
     }
 
     /// Runs `body` under the lock until it returns a value, sleeping between tries until

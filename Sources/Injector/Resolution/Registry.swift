@@ -45,6 +45,24 @@ struct Registry {
         slot.lookup()
     }
 
+    /// The value under `key` as a `T`, copied straight out of its slot (in place, as in
+    /// `lookup(_:)`), or why there is none here.
+    ///
+    /// The resolve of a ready value, the hot path: it copies the value once, into the result,
+    /// where `lookup(_:)` copies it out as an `Any` that the caller then converts and drops.
+    mutating func value<T>(_ key: DependencyKey, as type: T.Type) throws(Miss) -> T {
+        guard let name = key.name else {
+            guard let index = unnamed.index(forKey: key.typeID) else { throw .absent }
+            return try Self.value(in: &unnamed.values[index], as: type)
+        }
+        guard let slot = named[key.typeID]?[name] else { throw .absent }
+        return try slot.value(as: type)
+    }
+
+    private static func value<T>(in slot: inout Slot, as type: T.Type) throws(Miss) -> T {
+        try slot.value(as: type)
+    }
+
     /// Keeps `value` as what `registration` produced, if `registration` is still the one
     /// stored under its key (it may have been replaced or removed while its factory ran).
     mutating func cache(_ value: Any, producedBy registration: Registration) {
@@ -84,9 +102,9 @@ extension Registry {
     /// An entry as the tables hold it: one reference, so that a lookup copies a pointer out of
     /// the table, not the entry. Immutable: a changed entry gets a new slot.
     ///
-    /// The subclasses answer a lookup from what they store, without taking the entry apart:
-    /// `ReadySlot` for an instance or a created singleton, `PendingSlot` for a factory that has
-    /// produced nothing yet (every transient). This class itself serves the rest (a `.weak`
+    /// The subclasses answer from what they store, without taking the entry apart: `ReadySlot`
+    /// for an instance or a created singleton, `PendingSlot` for a factory that has produced
+    /// nothing yet (every transient). This class itself serves the rest (a `.weak`
     /// registration), from the entry.
     private class Slot {
         let entry: Entry
@@ -110,10 +128,19 @@ extension Registry {
             if let value = cache.value { return .ready(value) }
             return .pending(registration)
         }
+
+        /// The value here as a `T`, or why there is none.
+        func value<T>(as type: T.Type) throws(Miss) -> T {
+            switch lookup() {
+            case .ready(let value): try cast(value, to: type)
+            case .pending(let registration): throw .pending(registration)
+            case nil: throw .absent
+            }
+        }
     }
 
-    /// The slot of an instance or a created singleton, the hot path: its lookup copies out the
-    /// value and nothing else.
+    /// The slot of an instance or a created singleton: the hot path, where `value(as:)` copies
+    /// the value once, straight into the caller's result.
     private final class ReadySlot: Slot {
         let value: Any
 
@@ -123,6 +150,13 @@ extension Registry {
         }
 
         override func lookup() -> Lookup? { .ready(value) }
+
+        override func value<T>(as type: T.Type) throws(Miss) -> T {
+            // Bound to a local so that `cast` opens it: the stored property passed directly
+            // reaches `cast` as an unopened `Any`, and the run-time cast runs every time.
+            let value: Any = value
+            return try cast(value, to: type)
+        }
     }
 
     /// The slot of a factory with nothing kept: a transient, or a singleton not created yet.
@@ -135,5 +169,7 @@ extension Registry {
         }
 
         override func lookup() -> Lookup? { .pending(registration) }
+
+        override func value<T>(as type: T.Type) throws(Miss) -> T { throw .pending(registration) }
     }
 }
