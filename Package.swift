@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "CoffeeShop", dependencies: ["Injector"], path: "Samples/CoffeeShop"),
         .executableTarget(name: "Migration", dependencies: ["Injector"], path: "Samples/Migration"),
         .testTarget(name: "TestHarnessTests", dependencies: ["TestHarness", "InjectorTesting"]),
+        .executableTarget(name: "InjectorBenchmarks", dependencies: ["Injector"]),
     ]
 )
 

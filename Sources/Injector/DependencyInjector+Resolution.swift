@@ -13,47 +13,111 @@ extension DependencyInjector {
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
-        guard let value = try value(for: key) else {
-            if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: name) as? T {
-                return made
+        do throws(NotReady) {
+            return try readyValue(for: key, as: T.self)
+        } catch {
+            switch error {
+            case .absent:
+                return try unregistered(key, as: T.self)
+            case .pending(let registration, let owner):
+                // `nil`: the registration was replaced or removed while we waited for it; the
+                // general path below looks again.
+                if let value = try produce(registration, foundIn: owner) {
+                    return try Self.cast(value, to: T.self, key: key)
+                }
+            case .mismatch(let actual):
+                throw Self.mismatch(key, actual: actual)
             }
-            throw .notRegistered(
-                key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
         }
-        return try cast(value, to: T.self, key: key)
+        guard let value = try value(for: key) else { return try unregistered(key, as: T.self) }
+        return try Self.cast(value, to: T.self, key: key)
     }
 
-    /// `value` as a `T`. Keys are type identities, so the cast cannot fail through the public
-    /// API; a broken invariant is reported as a typed error rather than trapped.
-    func cast<T>(_ value: Any, to type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
-        guard let typed = value as? T else {
-            throw .factoryFailed(
-                key,
-                path: ResolutionContext.current.path + [key],
-                underlying: UnexpectedValueType(expected: key.type, actual: Swift.type(of: value))
-            )
+    /// What a resolve of `key` returns when nothing is registered for it: a value the
+    /// injector can make without a registration (a ``ProviderHandle``), or the error.
+    private func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
+        if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
+            return made
         }
-        return typed
+        throw .notRegistered(key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+    }
+
+    /// The value ready under `key` in this injector or the nearest ancestor that holds it,
+    /// copied straight out of its slot into a `T` (the hot path); or why there is none.
+    ///
+    /// This injector is asked first, outside the walk, so that the common case takes no
+    /// references to injectors along the way.
+    private func readyValue<T>(for key: DependencyKey, as type: T.Type) throws(NotReady) -> T {
+        do throws(Miss) {
+            return try registry.withLock { (registry) throws(Miss) -> T in try registry.value(key, as: type) }
+        } catch .absent {
+            // Not here: ask the ancestors.
+        } catch {
+            throw NotReady(error, owner: self)
+        }
+        var ancestor = parent
+        while let injector = ancestor {
+            do throws(Miss) {
+                return try injector.registry.withLock { (registry) throws(Miss) -> T in
+                    try registry.value(key, as: type)
+                }
+            } catch .absent {
+                ancestor = injector.parent
+            } catch {
+                throw NotReady(error, owner: injector)
+            }
+        }
+        throw .absent
+    }
+
+    /// A value produced for `key` (by a factory) as the `T` it was registered as.
+    static func cast<T>(_ value: Any, to type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
+        do throws(Miss) {
+            return try Injector.cast(value, to: type)
+        } catch {
+            throw mismatch(key, actual: Swift.type(of: value))
+        }
+    }
+
+    /// The error for a value under `key` that is not of `key`'s type: unreachable while keys
+    /// are type identities, reported rather than trapped.
+    private static func mismatch(_ key: DependencyKey, actual: any Any.Type) -> InjectionError {
+        .factoryFailed(
+            key,
+            path: ResolutionContext.current.path + [key],
+            underlying: UnexpectedValueType(expected: key.type, actual: actual)
+        )
     }
 
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
     /// when none does.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
-        var injector = self
         while true {
-            switch injector.registry.withLock({ $0[key] }) {
-            case .instance(let value, _, _):
+            switch find(key) {
+            case .ready(let value):
                 return value
-            case .factory(let registration, let cache):
-                if let value = cache.value { return value }
-                if let value = try produce(registration, foundIn: injector) { return value }
-                // The registration was replaced or removed while we waited for it: start over.
-                injector = self
+            case .pending(let registration, let owner):
+                // `nil`: the registration was replaced or removed while we waited for it, so
+                // the loop starts over.
+                if let value = try produce(registration, foundIn: owner) { return value }
             case nil:
-                guard let parent = injector.parent else { return nil }
-                injector = parent
+                return nil
             }
         }
+    }
+
+    /// What the nearest injector that holds `key`, this one or an ancestor, finds under it.
+    ///
+    /// This injector is asked first, outside the walk, so that the common case takes no
+    /// references to injectors along the way.
+    private func find(_ key: DependencyKey) -> Found? {
+        if let lookup = registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: self) }
+        var ancestor = parent
+        while let injector = ancestor {
+            if let lookup = injector.registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: injector) }
+            ancestor = injector.parent
+        }
+        return nil
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector
@@ -101,6 +165,39 @@ extension DependencyInjector {
             throw error
         } catch {
             throw .factoryFailed(registration.key, path: context.path + [registration.key], underlying: error)
+        }
+    }
+}
+
+/// What a resolve found, and where.
+private enum Found {
+    /// A value to return.
+    case ready(Any)
+    /// A factory to run, and the injector whose registration it is.
+    case pending(Registration, owner: DependencyInjector)
+
+    init(_ lookup: Lookup, owner: DependencyInjector) {
+        switch lookup {
+        case .ready(let value): self = .ready(value)
+        case .pending(let registration): self = .pending(registration, owner: owner)
+        }
+    }
+}
+
+/// Why a resolve found no value ready to return, and where.
+private enum NotReady: Error {
+    /// Neither this injector nor an ancestor holds the key.
+    case absent
+    /// A factory to run, and the injector whose registration it is.
+    case pending(Registration, owner: DependencyInjector)
+    /// The stored value is not of the requested type (unreachable; see `Miss.mismatch`).
+    case mismatch(any Any.Type)
+
+    init(_ miss: Miss, owner: DependencyInjector) {
+        switch miss {
+        case .absent: self = .absent
+        case .pending(let registration): self = .pending(registration, owner: owner)
+        case .mismatch(let actual): self = .mismatch(actual)
         }
     }
 }

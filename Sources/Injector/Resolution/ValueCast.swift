@@ -1,0 +1,29 @@
+/// Why a registry has no value of the requested type to hand out.
+enum Miss: Error {
+    /// Nothing is registered under the key here.
+    case absent
+    /// A factory has to run first: a transient, or a singleton not created yet.
+    case pending(Registration)
+    /// The stored value is not of the requested type. Unreachable while keys are type
+    /// identities; reported rather than trapped.
+    case mismatch(any Any.Type)
+}
+
+/// `value` as a `T`.
+///
+/// Call it with an `Any` held in a local: passing the existential to the generic `Value` opens
+/// it. When the value's own type is `T` itself (a concrete type registered as itself, the
+/// common case), the conversion is the identity and needs no run-time cast; otherwise (`T` is
+/// a protocol the value conforms to) the runtime casts, straight into the result: `as? T`
+/// would build an `Optional<T>`, whose metadata a generic function looks up on every call.
+func cast<T, Value>(_ value: Value, to type: T.Type) throws(Miss) -> T {
+    // Safe: `Value` and `T` were just checked to be the same type, so this converts nothing.
+    // It only tells the compiler what the check proved.
+    if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
+    switch value {
+    case let typed as T:
+        return typed
+    default:
+        throw .mismatch(Value.self)
+    }
+}

@@ -1,0 +1,255 @@
+import Dispatch
+import Injector
+
+/// Every scenario, in table order. Each entry builds its own injectors and baselines, so a
+/// new scenario is one more function and one more line here.
+func allScenarios() -> [Scenario] {
+    [
+        readySingleton(),
+        transientWithThreeDependencies(),
+        namedLookup(),
+        twoThreadsResolvingOneSingleton(),
+        registerTenThousand(),
+        childFallThrough(),
+    ]
+}
+
+private let lockedDictionary = "locked dictionary"
+
+/// A singleton that has already been created: the path `@Inject` takes most often.
+func readySingleton() -> Scenario {
+    let baseline = LockedDictionary()
+    baseline.register(Logger())
+    let injector = DependencyInjector()
+    injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+    _ = try? injector.resolve(Logger.self)  // created now, so every timed resolve finds it ready
+    let instances = DependencyInjector()
+    instances.register(Logger())
+    let stored = Logger()
+
+    return Scenario(
+        name: "ready singleton",
+        cases: [
+            .measured("direct: a stored reference", baseline: lockedDictionary) { n in
+                for _ in 0..<n { blackHole(stored) }
+            },
+            .measured(lockedDictionary) { n in
+                for _ in 0..<n { blackHole(baseline.resolve(Logger.self)) }
+            },
+            .measured(
+                "injector, .singleton factory", baseline: lockedDictionary,
+                target: Target(reference: lockedDictionary, limit: 1.0)
+            ) { n in
+                for _ in 0..<n { blackHole(try? injector.resolve(Logger.self)) }
+            },
+            .measured(
+                "injector, registered instance", baseline: lockedDictionary,
+                target: Target(reference: lockedDictionary, limit: 1.0)
+            ) { n in
+                for _ in 0..<n { blackHole(try? instances.resolve(Logger.self)) }
+            },
+        ]
+    )
+}
+
+/// `Importer(parser:formatter:validator:)`, all four transient.
+///
+/// The baseline keeps the four factories in a locked `[ObjectIdentifier: factory]`; each
+/// resolve takes its factory out under the lock, calls it outside, and casts with `as? T`, and
+/// the `Importer` factory resolves its three dependencies the same way. It has no scopes, no
+/// cycle detection, no resolution path and no errors, which the injector pays for.
+func transientWithThreeDependencies() -> Scenario {
+    let baseline = LockedFactories()
+    baseline.register(Parser.self) { _ in Parser() }
+    baseline.register(Formatter.self) { _ in Formatter() }
+    baseline.register(Validator.self) { _ in Validator() }
+    baseline.register(Importer.self) { r in
+        Importer(
+            parser: r.resolve() ?? Parser(), formatter: r.resolve() ?? Formatter(),
+            validator: r.resolve() ?? Validator())
+    }
+    let injector = DependencyInjector()
+    injector.register(Parser.self) { _ in Parser() }
+    injector.register(Formatter.self) { _ in Formatter() }
+    injector.register(Validator.self) { _ in Validator() }
+    injector.register(Importer.self) { r in
+        try Importer(parser: r.resolve(), formatter: r.resolve(), validator: r.resolve())
+    }
+    let factories = "locked factories"
+
+    return Scenario(
+        name: "transient, 3 transient deps",
+        cases: [
+            .measured("direct: Importer(Parser(), …)", baseline: factories) { n in
+                for _ in 0..<n { blackHole(Importer(parser: Parser(), formatter: Formatter(), validator: Validator())) }
+            },
+            .measured(factories) { n in
+                for _ in 0..<n { blackHole(baseline.resolve(Importer.self)) }
+            },
+            .measured("injector", baseline: factories, target: Target(reference: factories, limit: 1.5)) { n in
+                for _ in 0..<n { blackHole(try? injector.resolve(Importer.self)) }
+            },
+            // As the property wrappers resolve: from `current`, already bound to the injector,
+            // so no resolve has to bind it for its factory (the row above binds it each time).
+            .measured("injector, already `current`", baseline: factories) { n in
+                DependencyInjector.$current.withValue(injector) {
+                    for _ in 0..<n { blackHole(try? injector.resolve(Importer.self)) }
+                }
+            },
+        ]
+    )
+}
+
+/// `resolve(String.self, name:)` of a registered value, among 1 or 100,000 named entries.
+func namedLookup() -> Scenario {
+    let names = (0..<100_000).map { "setting-\($0)" }
+    let wanted = names[names.count / 2]
+    let smallBaseline = NamedLockedDictionary()
+    smallBaseline.register("value", name: wanted)
+    let largeBaseline = NamedLockedDictionary()
+    for name in names { largeBaseline.register("value", name: name) }
+    let small = DependencyInjector()
+    small.register("value", name: wanted)
+    let large = DependencyInjector()
+    for name in names { large.register("value", name: name) }
+    let oneEntry = "locked dictionary, 1 entry"
+    let manyEntries = "locked dictionary, 100,000 entries"
+    let injectorOneEntry = "injector, 1 entry"
+
+    return Scenario(
+        name: "named lookup",
+        cases: [
+            .measured(oneEntry) { n in
+                for _ in 0..<n { blackHole(smallBaseline.resolve(String.self, name: wanted)) }
+            },
+            .measured(manyEntries, baseline: oneEntry) { n in
+                for _ in 0..<n { blackHole(largeBaseline.resolve(String.self, name: wanted)) }
+            },
+            .measured(injectorOneEntry, baseline: oneEntry) { n in
+                for _ in 0..<n { blackHole(try? small.resolve(String.self, name: wanted)) }
+            },
+            .measured(
+                "injector, 100,000 entries", baseline: manyEntries,
+                target: Target(reference: injectorOneEntry, limit: 1.2)
+            ) { n in
+                for _ in 0..<n { blackHole(try? large.resolve(String.self, name: wanted)) }
+            },
+        ]
+    )
+}
+
+/// Two threads resolving the same ready singleton at once; ns/op is wall time over the
+/// resolves of both threads, so it is the inverse of the combined throughput.
+func twoThreadsResolvingOneSingleton() -> Scenario {
+    let baseline = LockedDictionary()
+    baseline.register(Logger())
+    let injector = DependencyInjector()
+    injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+    _ = try? injector.resolve(Logger.self)
+    let baselineName = "locked dictionary, 2 threads"
+
+    return Scenario(
+        name: "2 threads, same singleton",
+        cases: [
+            .measured(baselineName, operations: 2, clock: .wall) { n in
+                DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                    for _ in 0..<n { blackHole(baseline.resolve(Logger.self)) }
+                }
+            },
+            .measured(
+                "injector, 2 threads", baseline: baselineName, target: Target(reference: baselineName, limit: 1.0),
+                operations: 2, clock: .wall
+            ) { n in
+                DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                    for _ in 0..<n { blackHole(try? injector.resolve(Logger.self)) }
+                }
+            },
+        ]
+    )
+}
+
+/// 10,000 named `.singleton` factory registrations into a new injector (ns/op is per
+/// registration; creating and releasing the injector is included, spread over the 10,000).
+func registerTenThousand() -> Scenario {
+    let names = (0..<10_000).map { "service-\($0)" }
+    let baselineName = "locked dictionary"
+
+    return Scenario(
+        name: "register 10,000",
+        cases: [
+            .measured(baselineName, operations: names.count) { n in
+                for _ in 0..<n {
+                    let registry = NamedLockedDictionary()
+                    for name in names {
+                        registry.register({ Logger() } as @Sendable () -> Logger, name: name)
+                    }
+                    blackHole(registry)
+                }
+            },
+            .measured("injector", baseline: baselineName, operations: names.count) { n in
+                for _ in 0..<n {
+                    let injector = DependencyInjector()
+                    for name in names {
+                        injector.register(Logger.self, name: name, scope: .singleton) { _ in Logger() }
+                    }
+                    blackHole(injector)
+                }
+            },
+        ]
+    )
+}
+
+/// A ready singleton registered in the root, resolved from the root itself, from a child and
+/// from a child five levels down. Every child holds one unrelated registration of its own.
+func childFallThrough() -> Scenario {
+    let root = LockedDictionary()
+    root.register(Logger())
+    var chain = [root]
+    let injectorRoot = DependencyInjector()
+    injectorRoot.register(Logger.self, scope: .singleton) { _ in Logger() }
+    _ = try? injectorRoot.resolve(Logger.self)
+    var injectors = [injectorRoot]
+    for level in 1...5 {
+        let registry = LockedDictionary(parent: chain[level - 1])
+        registry.register(level)
+        chain.append(registry)
+        let injector = injectors[level - 1].child()
+        injector.register(level)
+        injectors.append(injector)
+    }
+    let (chain1, chain5, injector1, injector5) = (chain[1], chain[5], injectors[1], injectors[5])
+
+    return Scenario(
+        name: "child fall-through",
+        cases: [
+            .measured("chain, own") { n in
+                for _ in 0..<n { blackHole(root.resolve(Logger.self)) }
+            },
+            .measured("chain, 1 parent") { n in
+                for _ in 0..<n { blackHole(chain1.resolve(Logger.self)) }
+            },
+            .measured("chain, 5 parents") { n in
+                for _ in 0..<n { blackHole(chain5.resolve(Logger.self)) }
+            },
+            .measured("injector, own", baseline: "chain, own") { n in
+                for _ in 0..<n { blackHole(try? injectorRoot.resolve(Logger.self)) }
+            },
+            .measured("injector, 1 parent", baseline: "chain, 1 parent") { n in
+                for _ in 0..<n { blackHole(try? injector1.resolve(Logger.self)) }
+            },
+            .measured("injector, 5 parents", baseline: "chain, 5 parents") { n in
+                for _ in 0..<n { blackHole(try? injector5.resolve(Logger.self)) }
+            },
+            .derived("chain, per level (0→5)") {
+                ($0["chain, 5 parents", default: 0] - $0["chain, own", default: 0]) / 5
+            },
+            .derived("injector, 1st level (0→1)", baseline: "chain, per level (0→5)") {
+                $0["injector, 1 parent", default: 0] - $0["injector, own", default: 0]
+            },
+            .derived(
+                "injector, per level (0→5)", baseline: "chain, per level (0→5)",
+                target: Target(reference: "chain, per level (0→5)", limit: 1.2)
+            ) { ($0["injector, 5 parents", default: 0] - $0["injector, own", default: 0]) / 5 },
+        ]
+    )
+}

@@ -1,0 +1,24 @@
+// Measures the injector against in-process baselines and prints one Markdown table.
+//
+//     swift run -c release InjectorBenchmarks           # the full run (about ten seconds)
+//     swift run -c release InjectorBenchmarks --quick   # about a second: a smoke test for CI
+//     swift run -c release InjectorBenchmarks --filter singleton   # only matching scenarios
+//     InjectorBenchmarks --alloc-probe 100000 [--baseline]         # only resolves, for valgrind
+//
+// Timings are noisy on a shared machine; compare ratios within one run, not across runs.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if let flag = arguments.firstIndex(of: "--alloc-probe") {
+    let count = arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 1_000_000
+    runAllocationProbe(count, baseline: arguments.contains("--baseline"))
+} else {
+    let plan: Plan = arguments.contains("--quick") ? .quick : .full
+    print(
+        "Injector benchmarks: \(plan.rounds) rounds, one batch of ~\(plan.batchNanoseconds / 1_000_000) ms per case each"
+    )
+    print("")
+    let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.dropFirst($0 + 1).first }
+    let scenarios = allScenarios().filter { scenario in filter.map { scenario.name.contains($0) } ?? true }
+    print(table(measure(scenarios, plan: plan)))
+}
