@@ -80,6 +80,7 @@ extension DependencyInjector {
         if context.isResolving(registration) {
             throw .circularDependency(path: context.path + [key])
         }
-        return try Self.cast(run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
+        return try Self.cast(
+            run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
     }
 }

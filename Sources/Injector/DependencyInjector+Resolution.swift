@@ -39,7 +39,8 @@ extension DependencyInjector {
         if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
             return made
         }
-        throw .notRegistered(key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+        throw .notRegistered(
+            key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
     }
 
     /// The value ready under `key` in this injector or the nearest ancestor that holds it,
@@ -150,16 +151,10 @@ extension DependencyInjector {
     func run(_ registration: Registration, in context: ResolutionContext, arguments: Any = ()) throws(InjectionError)
         -> Any
     {
-        let make = {
-            switch registration.factory {
-            case .plain(let make): try make(self)
-            case .withArguments(_, _, let make): try make(self, arguments)
-            }
-        }
         do {
             return try context.withFrame(registration) {
-                if Self.current === self { return try make() }
-                return try Self.$current.withValue(self, operation: make)
+                if Self.current === self { return try registration.build(with: self, arguments: arguments) }
+                return try Self.$current.withValue(self) { try registration.build(with: self, arguments: arguments) }
             }
         } catch let error as InjectionError {
             throw error

@@ -11,6 +11,8 @@ func allScenarios() -> [Scenario] {
         twoThreadsResolvingOneSingleton(),
         registerTenThousand(),
         childFallThrough(),
+        injectThreeProperties(),
+        lazyInjectReads(),
     ]
 }
 

@@ -31,14 +31,15 @@
 /// swap in a stub.
 @propertyWrapper
 public struct Inject<Value> {
-    private var resolution: Result<Value, InjectionError>
-    private let site: DeclarationSite
+    @usableFromInline var resolution: Result<Value, InjectionError>
+    @usableFromInline let site: DeclarationSite
 
     /// Resolves `Value` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`.
     ///
     /// `fileID` and `line` record where the property is declared, for the message printed if
     /// a failed resolution is read; leave them to their defaults.
+    @inlinable
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,

@@ -68,14 +68,11 @@ public struct LazyInject<Value> {
 extension LazyInject: Sendable where Value: Sendable {}
 
 /// The state shared by every copy of one `@LazyInject` property.
+///
+/// The value is kept as `Any` so that the locked code is not generic: a later read is then
+/// one lock and one (usually free) cast, rather than generic value-witness calls.
 final class LazyResolution<Value>: Sendable {
-    private enum State {
-        case unresolved
-        case resolving(ResolutionContext)
-        case resolved(Value)
-    }
-
-    private let state = Locked(State.unresolved)
+    private let state = Locked(LazyState.unresolved)
     private let injector: DependencyInjector
     private let name: String?
     let site: DeclarationSite
@@ -86,17 +83,13 @@ final class LazyResolution<Value>: Sendable {
         self.site = site
     }
 
-    private enum Step {
-        case ready(Value)
-        case resolve
-        case reentered
-    }
-
     func value() -> Result<Value, InjectionError> {
+        // Every read after the first: one lock, no per-thread context.
+        if let resolved = state.withLock({ $0.resolvedValue }) { return typed(resolved) }
         let context = ResolutionContext.current
         // One thread resolves; the others sleep until it is done. The lock is not held
         // while resolving, so the factories involved may do anything.
-        let step = state.withLockWaiting { state -> Step? in
+        let step = state.withLockWaiting { state -> LazyState.Step? in
             switch state {
             case .resolved(let value):
                 return .ready(value)
@@ -109,7 +102,7 @@ final class LazyResolution<Value>: Sendable {
         }
         switch step {
         case .ready(let value):
-            return .success(value)
+            return typed(value)
         case .reentered:
             // Resolving this property's value reads the same property again.
             return .failure(.circularDependency(path: context.path + [DependencyKey(Value.self, name: name)]))
@@ -131,5 +124,33 @@ final class LazyResolution<Value>: Sendable {
     func replace(with value: Value) {
         state.withLock { $0 = .resolved(value) }
         state.signalAll()
+    }
+
+    private func typed(_ value: Any) -> Result<Value, InjectionError> {
+        do {
+            return .success(
+                try DependencyInjector.cast(value, to: Value.self, key: DependencyKey(Value.self, name: name)))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// Where one `@LazyInject` property's resolution stands.
+private enum LazyState {
+    case unresolved
+    case resolving(ResolutionContext)
+    case resolved(Any)
+
+    var resolvedValue: Any? {
+        guard case .resolved(let value) = self else { return nil }
+        return value
+    }
+
+    /// What a read does next.
+    enum Step {
+        case ready(Any)
+        case resolve
+        case reentered
     }
 }

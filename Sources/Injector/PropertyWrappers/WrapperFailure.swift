@@ -1,8 +1,15 @@
 /// Where a wrapped property was declared, captured by the wrapper's initialiser so that a
 /// failure names the property's line rather than the library's.
+@usableFromInline
 struct DeclarationSite: Sendable {
     let fileID: StaticString
     let line: UInt
+
+    @usableFromInline
+    init(fileID: StaticString, line: UInt) {
+        self.fileID = fileID
+        self.line = line
+    }
 }
 
 /// Stops the program because a wrapped property that cannot be `nil` was read after its

@@ -30,6 +30,15 @@ final class Registration: Sendable {
         self.module = module
     }
 
+    /// Runs the factory. `arguments` is what `resolve(_:name:arguments:_:)` passed; a plain
+    /// factory ignores it.
+    func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
+        switch factory {
+        case .plain(let make): try make(injector)
+        case .withArguments(_, _, let make): try make(injector, arguments)
+        }
+    }
+
     /// The argument types the factory declares; empty for a plain factory.
     var argumentTypes: [any Any.Type] {
         guard case .withArguments(let types, _, _) = factory else { return [] }

@@ -1,0 +1,79 @@
+import Injector
+
+/// An object with three `@Inject` properties, as `@Inject` users write them.
+final class ImportScreen {
+    @Inject var parser: Parser
+    @Inject var formatter: Formatter
+    @Inject var validator: Validator
+}
+
+/// The same object, built from three direct `resolve` calls.
+final class ResolvedImportScreen {
+    let parser: Parser?
+    let formatter: Formatter?
+    let validator: Validator?
+
+    init(injector: DependencyInjector) {
+        parser = try? injector.resolve(Parser.self)
+        formatter = try? injector.resolve(Formatter.self)
+        validator = try? injector.resolve(Validator.self)
+    }
+}
+
+/// A `@LazyInject` property, read for the first time or again.
+final class LazyScreen {
+    @LazyInject var logger: Logger
+}
+
+/// Initialising an object whose three `@Inject` properties resolve ready singletons, against
+/// three direct `resolve`s of the same singletons into stored properties.
+func injectThreeProperties() -> Scenario {
+    let injector = DependencyInjector()
+    injector.register(Parser.self, scope: .singleton) { _ in Parser() }
+    injector.register(Formatter.self, scope: .singleton) { _ in Formatter() }
+    injector.register(Validator.self, scope: .singleton) { _ in Validator() }
+    _ = ResolvedImportScreen(injector: injector)  // creates the singletons
+    let direct = "3 direct resolves"
+
+    return Scenario(
+        name: "@Inject x3, owner init",
+        cases: [
+            .measured(direct) { n in
+                for _ in 0..<n { blackHole(ResolvedImportScreen(injector: injector)) }
+            },
+            .measured("3 @Inject properties", baseline: direct, target: Target(reference: direct, limit: 1.3)) { n in
+                DependencyInjector.$current.withValue(injector) {
+                    for _ in 0..<n { blackHole(ImportScreen()) }
+                }
+            },
+        ]
+    )
+}
+
+/// `@LazyInject`: the first read resolves (a ready singleton) and keeps it; later reads return
+/// what was kept.
+func lazyInjectReads() -> Scenario {
+    let injector = DependencyInjector()
+    injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+    _ = try? injector.resolve(Logger.self)
+    let screen = DependencyInjector.$current.withValue(injector) { LazyScreen() }
+    _ = screen.logger
+    let resolve = "resolve (ready singleton)"
+
+    return Scenario(
+        name: "@LazyInject reads",
+        cases: [
+            .measured(resolve) { n in
+                for _ in 0..<n { blackHole(try? injector.resolve(Logger.self)) }
+            },
+            .measured("owner init + first read", baseline: resolve) { n in
+                DependencyInjector.$current.withValue(injector) {
+                    for _ in 0..<n { blackHole(LazyScreen().logger) }
+                }
+            },
+            .measured("later read", baseline: resolve) { n in
+                for _ in 0..<n { blackHole(screen.logger) }
+            },
+        ]
+    )
+}
