@@ -13,7 +13,15 @@ extension DependencyInjector {
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
-        guard let value = try value(for: key) else {
+        // One lock for the lookup; diagnostics cost one extra load and branch while off.
+        let (entry, instrumentation) = registry.withLock { ($0[key], $0.diagnostics.instrumentation) }
+        if let instrumentation { return try instrumentedResolve(key, as: type, with: instrumentation) }
+        return try resolve(key, as: type, firstEntry: entry)
+    }
+
+    /// Resolves `key` from `entry`, what this injector itself holds under it.
+    func resolve<T>(_ key: DependencyKey, as type: T.Type, firstEntry entry: Entry?) throws(InjectionError) -> T {
+        guard let value = try value(for: key, firstEntry: entry) else {
             throw .notRegistered(
                 key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
         }
@@ -31,9 +39,15 @@ extension DependencyInjector {
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
     /// when none does.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
+        try value(for: key, firstEntry: registry.withLock { $0[key] })
+    }
+
+    /// ``value(for:)`` from `entry`, what this injector itself holds under `key`.
+    private func value(for key: DependencyKey, firstEntry entry: Entry?) throws(InjectionError) -> Any? {
         var injector = self
+        var entry = entry
         while true {
-            switch injector.registry.withLock({ $0[key] }) {
+            switch entry {
             case .instance(let value, _):
                 return value
             case .factory(let registration, let cache):
@@ -43,8 +57,10 @@ extension DependencyInjector {
                 injector = self
             case nil:
                 guard let parent = injector.parent else { return nil }
+                if injector.inheritedSingletons != nil { return try inheritedValue(for: key, keptBy: injector) }
                 injector = parent
             }
+            entry = injector.registry.withLock { $0[key] }
         }
     }
 
@@ -68,6 +84,7 @@ extension DependencyInjector {
     /// Runs `registration`'s factory with this injector, which is `current` meanwhile so that
     /// wrappers in the objects it builds resolve from it.
     func run(_ registration: Registration, in context: ResolutionContext) throws(InjectionError) -> Any {
+        noteFactoryRun(of: registration, in: context)
         do {
             return try context.withFrame(registration) {
                 if Self.current === self { return try registration.make(self) }

@@ -6,6 +6,9 @@
 struct Registry {
     private var slots: [ObjectIdentifier: Slot] = [:]
 
+    /// The observation hook and the recorded edges (see `Diagnostics/`).
+    var diagnostics = RegistryDiagnostics()
+
     private struct Slot {
         var unnamed: Entry?
         var named: [String: Entry] = [:]
