@@ -13,15 +13,9 @@ extension DependencyInjector {
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
-        // One lock for the lookup; diagnostics cost one extra load and branch while off.
-        let (entry, instrumentation) = registry.withLock { ($0[key], $0.diagnostics.instrumentation) }
-        if let instrumentation { return try instrumentedResolve(key, as: type, with: instrumentation) }
-        return try resolve(key, as: type, firstEntry: entry)
-    }
-
-    /// Resolves `key` from `entry`, what this injector itself holds under it.
-    func resolve<T>(_ key: DependencyKey, as type: T.Type, firstEntry entry: Entry?) throws(InjectionError) -> T {
-        guard let value = try value(for: key, firstEntry: entry) else {
+        var isInstrumented = false
+        guard let value = try value(for: key, unlessInstrumented: &isInstrumented) else {
+            if isInstrumented { return try instrumentedResolve(key, as: type) }
             throw .notRegistered(
                 key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
         }
@@ -39,15 +33,28 @@ extension DependencyInjector {
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
     /// when none does.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
-        try value(for: key, firstEntry: registry.withLock { $0[key] })
+        var isInstrumented = false
+        return try value(for: key, unlessInstrumented: &isInstrumented, checking: false)
     }
 
-    /// ``value(for:)`` from `entry`, what this injector itself holds under `key`.
-    private func value(for key: DependencyKey, firstEntry entry: Entry?) throws(InjectionError) -> Any? {
+    /// ``value(for:)``, or `nil` with `isInstrumented` set when this injector is instrumented
+    /// (diagnostics read their switch in the first lookup's lock: one load and one branch).
+    private func value(
+        for key: DependencyKey,
+        unlessInstrumented isInstrumented: inout Bool,
+        checking: Bool = true
+    ) throws(InjectionError) -> Any? {
         var injector = self
-        var entry = entry
+        var checking = checking
         while true {
-            switch entry {
+            switch injector.registry.withLock({ registry -> Entry? in
+                if checking {
+                    checking = false
+                    isInstrumented = registry.diagnostics.instrumentation != nil
+                    if isInstrumented { return nil }
+                }
+                return registry[key]
+            }) {
             case .instance(let value, _):
                 return value
             case .factory(let registration, let cache):
@@ -56,11 +63,10 @@ extension DependencyInjector {
                 // The registration was replaced or removed while we waited for it: start over.
                 injector = self
             case nil:
-                guard let parent = injector.parent else { return nil }
+                guard !isInstrumented, let parent = injector.parent else { return nil }
                 if injector.inheritedSingletons != nil { return try inheritedValue(for: key, keptBy: injector) }
                 injector = parent
             }
-            entry = injector.registry.withLock { $0[key] }
         }
     }
 

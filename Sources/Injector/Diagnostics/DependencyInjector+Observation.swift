@@ -46,25 +46,25 @@ extension DependencyInjector {
 
     /// A resolve while this injector is instrumented: records the edge from the factory that
     /// asked, and reports the outcome to the observer, if any.
-    func instrumentedResolve<T>(
-        _ key: DependencyKey,
-        as type: T.Type,
-        with instrumentation: Instrumentation
-    ) throws(InjectionError) -> T {
+    func instrumentedResolve<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
+        // Read again: it may have been removed since the lookup saw it.
+        guard let instrumentation = registry.withLock({ $0.diagnostics.instrumentation }) else {
+            return try plainResolve(key, as: type)
+        }
         let context = ResolutionContext.current
         if context.isNotifyingObserver {
-            return try resolve(key, as: type, firstEntry: registry.withLock { $0[key] })
+            return try plainResolve(key, as: type)
         }
         if let resolver = context.frames.last { recordEdge(from: resolver.key, to: key) }
         guard let observer = instrumentation.observer else {
-            return try resolve(key, as: type, firstEntry: registry.withLock { $0[key] })
+            return try plainResolve(key, as: type)
         }
 
         let runsBefore = context.factoryRuns
         let start = DispatchTime.now().uptimeNanoseconds
         let result: Result<T, InjectionError>
         do {
-            result = .success(try resolve(key, as: type, firstEntry: registry.withLock { $0[key] }))
+            result = .success(try plainResolve(key, as: type))
         } catch {
             result = .failure(error)
         }
@@ -81,6 +81,22 @@ extension DependencyInjector {
         defer { context.isNotifyingObserver = false }
         observer(event)
         return try result.get()
+    }
+
+    /// A resolve that skips instrumentation.
+    private func plainResolve<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
+        guard let value = try value(for: key) else {
+            throw .notRegistered(
+                key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+        }
+        guard let typed = value as? T else {
+            throw .factoryFailed(
+                key,
+                path: ResolutionContext.current.path + [key],
+                underlying: UnexpectedValueType(expected: key.type, actual: Swift.type(of: value))
+            )
+        }
+        return typed
     }
 
     /// Called on the factory-run path, never for a cache hit: counts the run (which tells a
