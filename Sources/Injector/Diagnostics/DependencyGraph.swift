@@ -15,10 +15,10 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// let missing = graph.nodes.filter { $0.kind == nil }
     /// ```
     public struct Node: Hashable, Sendable {
-        /// The key.
+        /// The key: `node.key.typeName`.
         public let key: DependencyKey
         /// How the key is registered, or `nil` when a factory asked for it but nothing is
-        /// registered.
+        /// registered: `graph.nodes.filter { $0.kind == nil }`.
         public let kind: RegistrationInfo.Kind?
 
         /// Creates a node.
@@ -38,9 +38,9 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// let needsDatabase = graph.edges.filter { $0.to == DependencyKey(Database.self) }.map(\.from)
     /// ```
     public struct Edge: Hashable, Sendable {
-        /// The key whose factory made the resolve.
+        /// The key whose factory made the resolve: `edge.from`.
         public let from: DependencyKey
-        /// The key it resolved.
+        /// The key it resolved: `edge.to`.
         public let to: DependencyKey
 
         /// Creates an edge.
@@ -54,10 +54,10 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The nodes, sorted by key.
+    /// The nodes, sorted by key: `graph.nodes.map(\.key)`.
     public let nodes: [Node]
 
-    /// The edges, sorted by the keys they join.
+    /// The edges, sorted by the keys they join: `graph.edges.filter { $0.from == key }`.
     public let edges: [Edge]
 
     /// Creates a graph of `nodes` and `edges`, and adds a node (not registered) for every key
@@ -78,7 +78,7 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The edges as `from → to` lines.
+    /// The edges as `from → to` lines: `print(injector.graph())`.
     public var description: String {
         edges.map { "\($0.from) → \($0.to)" }.joined(separator: "\n")
     }

@@ -24,16 +24,18 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
         case failed(InjectionError)
     }
 
-    /// The key that was resolved.
+    /// The key that was resolved: `if event.key == DependencyKey(Database.self) { … }`.
     public let key: DependencyKey
 
-    /// The chain of resolutions that led here, outermost first, ending with ``key``.
+    /// The chain of resolutions that led here, outermost first, ending with ``key``:
+    /// `event.path.count > 1` when a factory asked for it.
     public let path: [DependencyKey]
 
-    /// How the resolve ended.
+    /// How the resolve ended: `if case .created = event.outcome { … }`.
     public let outcome: Outcome
 
-    /// How long the resolve took, in nanoseconds, including the factories it ran.
+    /// How long the resolve took, in nanoseconds, including the factories it ran:
+    /// `if event.durationNanoseconds > 1_000_000 { … }`.
     public let durationNanoseconds: UInt64
 
     /// How long the resolve took, including the factories it ran.
@@ -44,13 +46,13 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public var duration: Duration { .nanoseconds(Int64(clamping: durationNanoseconds)) }
 
-    /// Whether an existing value was returned (no factory ran).
+    /// Whether an existing value was returned (no factory ran): `hits += event.isCacheHit ? 1 : 0`.
     public var isCacheHit: Bool {
         if case .cached = outcome { return true }
         return false
     }
 
-    /// The error the resolve threw, if it failed.
+    /// The error the resolve threw, if it failed: `if let error = event.error { log(error) }`.
     public var error: InjectionError? {
         if case .failed(let error) = outcome { return error }
         return nil

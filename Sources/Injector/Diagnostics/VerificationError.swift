@@ -13,10 +13,11 @@
 /// leads to it: a missing `PaymentService` needed by `Checkout` and by `App → Checkout` is one
 /// failure with the path `App → Checkout → PaymentService`.
 public struct VerificationError: Error, Sendable, CustomStringConvertible {
-    /// The problems, in the order found (registrations are tried in key order), at least one.
+    /// The problems, in the order found (registrations are tried in key order), at least one:
+    /// `error.failures.map(\.path)`.
     public let failures: [InjectionError]
 
-    /// How many registrations were checked.
+    /// How many registrations were checked: `error.registrationCount`.
     public let registrationCount: Int
 
     /// Creates the error for `failures` found among `registrationCount` registrations.
@@ -29,7 +30,8 @@ public struct VerificationError: Error, Sendable, CustomStringConvertible {
         self.registrationCount = registrationCount
     }
 
-    /// A numbered list of the failures' own messages, under a line that counts them.
+    /// A numbered list of the failures' own messages, under a line that counts them:
+    /// `print(error)`.
     public var description: String {
         let problems = failures.count == 1 ? "1 problem" : "\(failures.count) problems"
         let registrations = registrationCount == 1 ? "1 registration" : "\(registrationCount) registrations"

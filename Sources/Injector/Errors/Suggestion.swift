@@ -14,6 +14,7 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
 
     /// A value of exactly the requested type is registered under this key, which names a
     /// protocol or superclass it conforms to: the caller probably meant to resolve that type.
+    /// `register(StripePayments() as PaymentService)` then `resolve(StripePayments.self)`.
     case registeredAsSupertype(DependencyKey)
 
     /// A type with the same simple name, from another module or parent type, is registered
