@@ -27,6 +27,13 @@ extension DependencyInjector {
                 }
             case .mismatch(let actual):
                 throw Self.mismatch(key, actual: actual)
+            case .instrumented:
+                return try instrumentedResolve(key, as: T.self)
+            case .inherited(let keeper):
+                guard let value = try inheritedValue(for: key, keptBy: keeper) else {
+                    return try unregistered(key, as: T.self)
+                }
+                return try Self.cast(value, to: T.self, key: key)
             }
         }
         guard let value = try value(for: key) else { return try unregistered(key, as: T.self) }
@@ -35,7 +42,7 @@ extension DependencyInjector {
 
     /// What a resolve of `key` returns when nothing is registered for it: a value the
     /// injector can make without a registration (a ``ProviderHandle``), or the error.
-    private func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
+    func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
         if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
             return made
         }
@@ -50,20 +57,26 @@ extension DependencyInjector {
     /// references to injectors along the way.
     private func readyValue<T>(for key: DependencyKey, as type: T.Type) throws(NotReady) -> T {
         do throws(Miss) {
-            return try registry.withLock { (registry) throws(Miss) -> T in try registry.value(key, as: type) }
+            return try registry.withLock { (registry) throws(Miss) -> T in
+                // Diagnostics cost one load and one branch here while they are off.
+                if registry.diagnostics.instrumentation != nil { throw .instrumented }
+                return try registry.value(key, as: type)
+            }
         } catch .absent {
             // Not here: ask the ancestors.
         } catch {
             throw NotReady(error, owner: self)
         }
-        var ancestor = parent
-        while let injector = ancestor {
+        var injector = self
+        while let parent = injector.parent {
+            if injector.inheritedSingletons != nil { throw .inherited(keeper: injector) }
+            injector = parent
             do throws(Miss) {
                 return try injector.registry.withLock { (registry) throws(Miss) -> T in
                     try registry.value(key, as: type)
                 }
             } catch .absent {
-                ancestor = injector.parent
+                continue
             } catch {
                 throw NotReady(error, owner: injector)
             }
@@ -101,6 +114,8 @@ extension DependencyInjector {
                 // `nil`: the registration was replaced or removed while we waited for it, so
                 // the loop starts over.
                 if let value = try produce(registration, foundIn: owner) { return value }
+            case .inherited(let keeper):
+                return try inheritedValue(for: key, keptBy: keeper)
             case nil:
                 return nil
             }
@@ -113,10 +128,12 @@ extension DependencyInjector {
     /// references to injectors along the way.
     private func find(_ key: DependencyKey) -> Found? {
         if let lookup = registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: self) }
-        var ancestor = parent
-        while let injector = ancestor {
+        var injector = self
+        while let parent = injector.parent {
+            // An injector that keeps its inherited singletons resolves the rest of the walk.
+            if injector.inheritedSingletons != nil { return .inherited(keeper: injector) }
+            injector = parent
             if let lookup = injector.registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: injector) }
-            ancestor = injector.parent
         }
         return nil
     }
@@ -151,6 +168,7 @@ extension DependencyInjector {
     func run(_ registration: Registration, in context: ResolutionContext, arguments: Any = ()) throws(InjectionError)
         -> Any
     {
+        noteFactoryRun(of: registration, in: context)
         do {
             return try context.withFrame(registration) {
                 if Self.current === self { return try registration.build(with: self, arguments: arguments) }
@@ -170,6 +188,8 @@ private enum Found {
     case ready(Any)
     /// A factory to run, and the injector whose registration it is.
     case pending(Registration, owner: DependencyInjector)
+    /// Not in `keeper`, which builds and keeps what it inherits (see `InheritedSingletons`).
+    case inherited(keeper: DependencyInjector)
 
     init(_ lookup: Lookup, owner: DependencyInjector) {
         switch lookup {
@@ -187,12 +207,17 @@ private enum NotReady: Error {
     case pending(Registration, owner: DependencyInjector)
     /// The stored value is not of the requested type (unreachable; see `Miss.mismatch`).
     case mismatch(any Any.Type)
+    /// The injector is observed or recording its graph: the instrumented path resolves.
+    case instrumented
+    /// Not in `keeper`, which builds and keeps what it inherits (see `InheritedSingletons`).
+    case inherited(keeper: DependencyInjector)
 
     init(_ miss: Miss, owner: DependencyInjector) {
         switch miss {
         case .absent: self = .absent
         case .pending(let registration): self = .pending(registration, owner: owner)
         case .mismatch(let actual): self = .mismatch(actual)
+        case .instrumented: self = .instrumented
         }
     }
 }

@@ -4,6 +4,7 @@ extension DependencyInjector {
     func suggestions<T>(for key: DependencyKey, as type: T.Type) -> [Suggestion] {
         var otherNames: [String?] = []
         var conforming: [DependencyKey] = []
+        var wider: [DependencyKey] = []
         var sameSimpleName: [DependencyKey] = []
         var seen: Set<DependencyKey> = []
         let simpleName = String(describing: key.type)
@@ -15,7 +16,13 @@ extension DependencyInjector {
                 if entryKey.typeID == key.typeID {
                     otherNames.append(entryKey.name)
                 } else if let value = entry.readyValue, value is T {
-                    conforming.append(entryKey)
+                    // A value of exactly the requested type, kept under a protocol or superclass
+                    // it conforms to, is the opposite mistake from a conforming registration.
+                    if ObjectIdentifier(Swift.type(of: value)) == key.typeID {
+                        wider.append(entryKey)
+                    } else {
+                        conforming.append(entryKey)
+                    }
                 } else if String(describing: entryKey.type) == simpleName {
                     sameSimpleName.append(entryKey)
                 }
@@ -28,6 +35,7 @@ extension DependencyInjector {
             suggestions.append(.otherNames(otherNames.sorted { ($0 ?? "") < ($1 ?? "") }))
         }
         suggestions += conforming.sorted(by: Self.displayOrder).map(Suggestion.conformingRegistration)
+        suggestions += wider.sorted(by: Self.displayOrder).map(Suggestion.registeredAsSupertype)
         suggestions += sameSimpleName.sorted(by: Self.displayOrder).map(Suggestion.sameSimpleName)
         return suggestions
     }

@@ -44,13 +44,21 @@ public final class DependencyInjector: Sendable {
     /// This injector's own registrations and the singletons it keeps.
     let registry = Locked(Registry())
 
+    /// The singletons this injector builds and keeps for registrations held by its ancestors,
+    /// or `nil` when it leaves them to their owners (the default; see
+    /// ``child(keepingInheritedSingletons:)``).
+    let inheritedSingletons: Locked<InheritedSingletons>?
+
     /// Creates an empty injector, independent of ``shared``.
     public init() {
         parent = nil
+        inheritedSingletons = nil
     }
 
-    private init(parent: DependencyInjector) {
+    init(parent: DependencyInjector, keepsInheritedSingletons: Bool) {
         self.parent = parent
+        inheritedSingletons = keepsInheritedSingletons ? Locked(InheritedSingletons()) : nil
+        inheritObserver(from: parent)
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally.
@@ -65,6 +73,6 @@ public final class DependencyInjector: Sendable {
     /// it. A transient registered in an ancestor is built by the injector that resolves it,
     /// so the child's overrides apply to its dependencies.
     public func child() -> DependencyInjector {
-        DependencyInjector(parent: self)
+        DependencyInjector(parent: self, keepsInheritedSingletons: false)
     }
 }

@@ -94,6 +94,71 @@ struct App {}
             return
         }
         #expect(suggestions == [.sameSimpleName(DependencyKey(FeatureB.Config.self))])
+        #expect(
+            error?.description == """
+                Injector could not resolve InjectorTests.FeatureA.Config: nothing is registered for it.
+                Suggestion: InjectorTests.FeatureB.Config is registered; it has the same simple name as \
+                InjectorTests.FeatureA.Config but is another type.
+                To fix: register InjectorTests.FeatureA.Config before resolving it, \
+                e.g. `injector.register(InjectorTests.FeatureA.Config.self) { r in … }`.
+                """
+        )
+    }
+
+    @Test func anAlreadyCreatedSingletonThatConformsIsSuggested() throws {
+        let injector = DependencyInjector()
+        injector.register(StripePayments.self, scope: .singleton) { _ in StripePayments() }
+
+        // Not created yet: only running its factory could tell, and a failed resolve runs none.
+        let before = #expect(throws: InjectionError.self) { try injector.resolve((any PaymentService).self) }
+        #expect(before.map { Self.suggestions(of: $0) } == [])
+
+        _ = try injector.resolve(StripePayments.self)
+        let after = #expect(throws: InjectionError.self) { try injector.resolve((any PaymentService).self) }
+        #expect(after.map { Self.suggestions(of: $0) } == [.conformingRegistration(DependencyKey(StripePayments.self))])
+    }
+
+    @Test func aValueRegisteredAsItsProtocolIsSuggestedWhenTheConcreteTypeIsRequested() {
+        let injector = DependencyInjector()
+        injector.register(StripePayments() as any PaymentService)
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(StripePayments.self) }
+        #expect(
+            error.map { Self.suggestions(of: $0) } == [.registeredAsSupertype(DependencyKey((any PaymentService).self))]
+        )
+        #expect(
+            error?.description == """
+                Injector could not resolve InjectorTests.StripePayments: nothing is registered for it.
+                Suggestion: InjectorTests.PaymentService is registered and holds a value of type \
+                InjectorTests.StripePayments; resolve InjectorTests.PaymentService instead, or register the value \
+                as InjectorTests.StripePayments too: `register(value, as: InjectorTests.StripePayments.self)`.
+                To fix: register InjectorTests.StripePayments before resolving it, \
+                e.g. `injector.register(InjectorTests.StripePayments.self) { r in … }`.
+                """
+        )
+    }
+
+    @Test func namedKeysAreQuotedInThePath() {
+        let injector = DependencyInjector()
+        injector.register(Checkout.self, name: "express") { r in
+            _ = try r.resolve(String.self, name: "paymentsKey")
+            return Checkout()
+        }
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(Checkout.self, name: "express") }
+        #expect(
+            error?.description == """
+                Injector could not resolve Swift.String named "paymentsKey": nothing is registered for it.
+                Resolution path: InjectorTests.Checkout named "express" → Swift.String named "paymentsKey"
+                To fix: register Swift.String named "paymentsKey" before resolving it, \
+                e.g. `injector.register(Swift.String.self, name: "paymentsKey") { r in … }`.
+                """
+        )
+    }
+
+    private static func suggestions(of error: InjectionError) -> [Suggestion] {
+        guard case .notRegistered(_, _, let suggestions) = error else { return [] }
+        return suggestions
     }
 
     @Test func aFailingFactoryKeepsItsOwnErrorAndThePath() {

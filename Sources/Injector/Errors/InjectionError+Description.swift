@@ -76,6 +76,11 @@ extension InjectionError: CustomStringConvertible {
             let name = key.name.map { ", name: \"\($0)\"" } ?? ""
             return "\(registered) is registered and conforms to \(key.typeName); register it as that type: "
                 + "`register(value as \(key.typeName)\(name))` or `register(value, as: \(key.typeName).self\(name))`."
+        case .registeredAsSupertype(let registered):
+            let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+            return
+                "\(registered) is registered and holds a value of type \(key.typeName); resolve \(registered) instead, "
+                + "or register the value as \(key.typeName) too: `register(value, as: \(key.typeName).self\(name))`."
         case .sameSimpleName(let registered):
             return "\(registered) is registered; it has the same simple name as \(key.typeName) but is another type."
         }

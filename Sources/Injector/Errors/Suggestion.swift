@@ -12,6 +12,11 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// protocol.
     case conformingRegistration(DependencyKey)
 
+    /// A value of exactly the requested type is registered under this key, which names a
+    /// protocol or superclass it conforms to: the caller probably meant to resolve that type.
+    /// `register(StripePayments() as PaymentService)` then `resolve(StripePayments.self)`.
+    case registeredAsSupertype(DependencyKey)
+
     /// A type with the same simple name, from another module or parent type, is registered
     /// under this key.
     case sameSimpleName(DependencyKey)
@@ -25,6 +30,8 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
         case .conformingRegistration(let key):
             return "\(key) is registered and conforms to the requested type; "
                 + "register it as the requested type instead."
+        case .registeredAsSupertype(let key):
+            return "\(key) holds a value of the requested type; resolve \(key.typeName) instead."
         case .sameSimpleName(let key):
             return "\(key) has the same simple name but is another type."
         }

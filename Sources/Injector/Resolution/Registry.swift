@@ -12,6 +12,9 @@ struct Registry {
     /// Whether registrations are refused (see `DependencyInjector.seal()`).
     var isSealed = false
 
+    /// The observation hook and the recorded edges (see `Diagnostics/`).
+    var diagnostics = RegistryDiagnostics()
+
     private func slot(_ key: DependencyKey) -> Slot? {
         guard let name = key.name else { return unnamed[key.typeID] }
         return named[key.typeID]?[name]

@@ -20,6 +20,10 @@ final class ResolutionContext: @unchecked Sendable {
     // `waitingFor` and `waitingPath` are read and written only under the lock of
     // `SingletonCreation.shared`, which other threads take to look for a cycle between waiters.
     @exclusivity(unchecked) private(set) var frames: [Registration] = []
+    // Diagnostics, owned by this thread like `frames`: factories run so far (to tell a cache
+    // hit from a miss) and whether an observer is being called (so its own resolves are quiet).
+    var factoryRuns = 0
+    var isNotifyingObserver = false
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
     /// The `install` running on this thread, if any (read and written by this thread only).

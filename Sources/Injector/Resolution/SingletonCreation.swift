@@ -35,15 +35,29 @@ final class SingletonCreation: Sendable {
         cachedBy owner: DependencyInjector,
         context: ResolutionContext
     ) throws(InjectionError) -> Any? {
+        try value(of: registration, heldBy: owner, keptBy: owner, context: context)
+    }
+
+    /// The same, for a registration held by `holder` whose value `keeper` builds and keeps:
+    /// `holder` itself, or a descendant that keeps its own inherited singletons.
+    func value(
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        context: ResolutionContext
+    ) throws(InjectionError) -> Any? {
+        let owner = keeper
         let key = Key(owner: ObjectIdentifier(owner), registration: ObjectIdentifier(registration))
         let step = creators.withLockWaiting { creators -> Step? in
             context.waitingFor = nil
-            // Lock order: this lock, then an injector's. An injector never takes this one
-            // while holding its own.
-            guard case .factory(let current, let cache) = owner.registry.withLock({ $0[registration.key] }),
+            // Lock order: this lock, then an injector's (one at a time). An injector never
+            // takes this one while holding its own.
+            guard case .factory(let current, let cache) = holder.registry.withLock({ $0[registration.key] }),
                 current === registration
             else { return .stale }
-            if let value = cache.value { return .ready(value) }
+            if let value = holder === keeper ? cache.value : keeper.keptValue(of: registration) {
+                return .ready(value)
+            }
             guard creators[key] != nil else {
                 creators[key] = context
                 return .create
@@ -69,7 +83,11 @@ final class SingletonCreation: Sendable {
                 creators.signalAll()
             }
             let value = try owner.run(registration, in: context)
-            owner.registry.withLock { $0.cache(value, producedBy: registration) }
+            if holder === keeper {
+                owner.registry.withLock { $0.cache(value, producedBy: registration) }
+            } else {
+                keeper.keep(value, producedBy: registration)
+            }
             return value
         }
     }

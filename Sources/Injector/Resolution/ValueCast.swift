@@ -7,6 +7,8 @@ enum Miss: Error {
     /// The stored value is not of the requested type. Unreachable while keys are type
     /// identities; reported rather than trapped.
     case mismatch(any Any.Type)
+    /// The injector is instrumented (observed or recording its graph); the lookup stopped.
+    case instrumented
 }
 
 /// `value` as a `T`.

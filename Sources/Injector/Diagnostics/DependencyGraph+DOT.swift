@@ -1,0 +1,55 @@
+extension DependencyGraph {
+    /// The graph in Graphviz DOT, ready for `dot -Tsvg graph.dot -o graph.svg`.
+    ///
+    /// ```swift
+    /// try injector.graph().dot.write(toFile: "graph.dot", atomically: true, encoding: .utf8)
+    /// ```
+    ///
+    /// Each node is labelled with its module-qualified key and how it is registered; a key that
+    /// a factory asked for but nothing registers is drawn red and dashed. The output is
+    /// deterministic (sorted), so it can be compared in a test or kept under version control:
+    ///
+    /// ```text
+    /// digraph Injector {
+    ///   rankdir=LR;
+    ///   node [shape=box];
+    ///   "MyApp.App" [label="MyApp.App\ntransient"];
+    ///   "MyApp.PaymentService" [label="MyApp.PaymentService\nnot registered", color=red, style=dashed];
+    ///   "MyApp.App" -> "MyApp.PaymentService";
+    /// }
+    /// ```
+    public var dot: String {
+        var lines = ["digraph Injector {", "  rankdir=LR;", "  node [shape=box];"]
+        for node in nodes {
+            let id = Self.quoted(node.key.description)
+            if let kind = node.kind {
+                lines.append("  \(id) [label=\(Self.quoted(node.key.description, kind.description))];")
+            } else {
+                lines.append(
+                    "  \(id) [label=\(Self.quoted(node.key.description, "not registered")), color=red, style=dashed];")
+            }
+        }
+        for edge in edges {
+            lines.append("  \(Self.quoted(edge.from.description)) -> \(Self.quoted(edge.to.description));")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A DOT string of `lines`, joined by DOT's centred line break.
+    private static func quoted(_ lines: String...) -> String {
+        let escaped = lines.map { $0.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") }
+        return "\"" + escaped.joined(separator: "\\n") + "\""
+    }
+}
+
+extension String {
+    /// `self` with every `target` character replaced, without Foundation.
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

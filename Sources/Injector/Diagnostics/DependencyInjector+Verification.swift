@@ -1,0 +1,90 @@
+extension DependencyInjector {
+    /// Resolves every registration once, off to the side, and reports every problem at once:
+    /// missing registrations, cycles and failing factories, each with its resolution path.
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// try injector.verify()  // at start-up, or in one test
+    /// #endif
+    /// ```
+    ///
+    /// The resolves run in a throw-away child that builds its own copy of every singleton, so
+    /// this injector's singletons (and its ancestors') are not created, and its state is left
+    /// as it was, except that the dependencies seen are recorded for ``graph()``. Each key is
+    /// resolved once: this injector's registrations and those it inherits.
+    ///
+    /// What it cannot see:
+    /// - factories that take run-time arguments (`register(_:name:factory:)` with arguments):
+    ///   they are skipped, since only their callers know the arguments;
+    /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
+    ///   resolves inside methods, resolves with names computed at run time, branches of a
+    ///   factory that this run does not take;
+    /// - registrations made after it returns, and overrides in children of this injector;
+    /// - resolves through an injector a factory captured instead of the one it is given (those
+    ///   reach the real injector, and may create its singletons).
+    ///
+    /// > Important: Every factory runs, once per resolve: side effects of factories (opening
+    /// > files or connections) happen, and the values are dropped when `verify` returns.
+    ///
+    /// - Throws: ``VerificationError`` listing every failure.
+    public func verify() throws(VerificationError) {
+        let scratch = child(keepingInheritedSingletons: true)
+        // Instrumented without an observer: every edge is recorded, nothing is reported.
+        let instrumentation = Instrumentation(observer: nil)
+        scratch.registry.withLock { $0.diagnostics.instrumentation = instrumentation }
+
+        let registrations = self.registrations
+        var failures = Failures()
+        for info in registrations {
+            guard case .factory = info.kind else { continue }  // an instance needs nothing
+            do {
+                _ = try scratch.value(for: info.key)
+            } catch .argumentMismatch(info.key, [info.key], _, []) {
+                continue  // a factory that takes run-time arguments: only its callers can run it
+            } catch {
+                failures.add(error)
+            }
+        }
+
+        let edges = scratch.registry.withLock { $0.diagnostics.edges }
+        registry.withLock { $0.diagnostics.edges.formUnion(edges) }
+        guard failures.list.isEmpty else {
+            throw VerificationError(failures: failures.list, registrationCount: registrations.count)
+        }
+    }
+}
+
+/// Failures collected by `verify()`, one per cause, each with the longest path seen for it.
+private struct Failures {
+    private(set) var list: [InjectionError] = []
+    private var indexByCause: [Cause: Int] = [:]
+
+    private enum Cause: Hashable {
+        case missing(DependencyKey)
+        case failing(DependencyKey)
+        case cycle(Set<DependencyKey>)
+    }
+
+    mutating func add(_ error: InjectionError) {
+        let cause = Self.cause(of: error)
+        guard let index = indexByCause[cause] else {
+            indexByCause[cause] = list.count
+            list.append(error)
+            return
+        }
+        if error.path.count > list[index].path.count { list[index] = error }
+    }
+
+    private static func cause(of error: InjectionError) -> Cause {
+        switch error {
+        case .notRegistered(let key, _, _):
+            return .missing(key)
+        case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .sealed(let key):
+            return .failing(key)
+        case .circularDependency(let path):
+            // `[X, A, B, A]` and `[B, A, B]` are the same cycle: {A, B}.
+            guard let last = path.last, let start = path.firstIndex(of: last) else { return .cycle([]) }
+            return .cycle(Set(path[start...]))
+        }
+    }
+}

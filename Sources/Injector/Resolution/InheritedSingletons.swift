@@ -1,0 +1,93 @@
+/// The singletons (and weak instances) that an injector made with
+/// ``DependencyInjector/child(keepingInheritedSingletons:)`` builds and keeps itself for
+/// registrations held by its ancestors, guarded by that injector's `inheritedSingletons` lock.
+///
+/// Normally an ancestor's singleton is created and kept by the ancestor, so every descendant
+/// shares it. A child that keeps its inherited singletons builds them afresh, with its own
+/// registrations (so its overrides apply), keeps them for as long as it lives, and never
+/// creates or reads the ancestors' copies. `verify()` resolves in such a child so that the
+/// real injector's singletons are not created; test scopes are meant to use it too.
+///
+/// Values are stored by key together with the registration that produced them: a value is
+/// used only while that registration is still the one the ancestor holds, so re-registering a
+/// key in an ancestor is seen at the next resolve.
+struct InheritedSingletons {
+    private var kept: [DependencyKey: (registration: Registration, cache: Cache)] = [:]
+
+    func value(of registration: Registration) -> Any? {
+        guard let stored = kept[registration.key], stored.registration === registration else { return nil }
+        return stored.cache.value
+    }
+
+    mutating func keep(_ value: Any, producedBy registration: Registration) {
+        switch registration.scope {
+        case .transient:
+            return
+        case .singleton, .eagerSingleton:
+            kept[registration.key] = (registration, .strong(value))
+        case .weak:
+            // Only a class instance can be held weakly; anything else is made anew each time.
+            guard type(of: value) is AnyObject.Type else { return }
+            kept[registration.key] = (registration, .weak(WeakReference(object: value as AnyObject)))
+        }
+    }
+}
+
+extension DependencyInjector {
+    /// Creates a child that, unlike ``child()``, builds and keeps its own copy of every
+    /// singleton it inherits, with its own registrations, and leaves its ancestors' singletons
+    /// alone (neither created nor shared).
+    ///
+    /// ```swift
+    /// let scratch = injector.child(keepingInheritedSingletons: true)
+    /// _ = try scratch.resolve(Database.self)  // built and kept by `scratch`, not `injector`
+    /// ```
+    ///
+    /// Descendants of such a child that do not keep their own use its copies. Its cost: a
+    /// resolve of an inherited singleton takes the child's lock once more than usual.
+    package func child(keepingInheritedSingletons: Bool) -> DependencyInjector {
+        DependencyInjector(parent: self, keepsInheritedSingletons: keepingInheritedSingletons)
+    }
+
+    /// The value `keeper` (this injector or an ancestor that keeps its inherited singletons)
+    /// resolves for `key` from its ancestors, `nil` when none holds it. Called by the lookup
+    /// when it reaches such a `keeper` without finding `key`.
+    func inheritedValue(for key: DependencyKey, keptBy keeper: DependencyInjector) throws(InjectionError) -> Any? {
+        var holder = keeper
+        while let parent = holder.parent {
+            holder = parent
+            switch holder.registry.withLock({ $0[key] }) {
+            case .instance(let value, _, _):
+                return value
+            case .factory(let registration, _):
+                if registration.scope != .transient, let value = keeper.keptValue(of: registration) {
+                    return value
+                }
+                let context = ResolutionContext.current
+                if context.isResolving(registration) {
+                    throw .circularDependency(path: context.path + [registration.key])
+                }
+                if registration.scope == .transient { return try run(registration, in: context) }
+                if let made = try SingletonCreation.shared.value(
+                    of: registration, heldBy: holder, keptBy: keeper, context: context)
+                {
+                    return made
+                }
+                // The registration was replaced or removed while we waited for it: start over.
+                return try value(for: key)
+            case nil:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// What this injector keeps for `registration`, held by an ancestor.
+    func keptValue(of registration: Registration) -> Any? {
+        inheritedSingletons?.withLock { $0.value(of: registration) }
+    }
+
+    func keep(_ value: Any, producedBy registration: Registration) {
+        inheritedSingletons?.withLock { $0.keep(value, producedBy: registration) }
+    }
+}
