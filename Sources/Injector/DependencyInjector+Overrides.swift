@@ -13,13 +13,18 @@ extension DependencyInjector {
     /// Scopes nest: an override inside another override sees both, innermost first. Leaving
     /// the scope, normally or by a throw, restores the previous ``current``.
     ///
+    /// The scope takes its own singleton cache: a singleton registered in an ancestor is built
+    /// afresh inside the scope, with the overrides (so a mock reaches the singletons that
+    /// depend on it), and dropped with the scope. No scope sees another's singletons, and the
+    /// ancestors' own singletons are neither created nor used.
+    ///
     /// Objects created inside keep the injector they were created with (their wrappers
     /// captured it), even when they are used after the scope ends.
     public func withOverrides<Result>(
         _ overrides: (DependencyInjector) throws -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let scope = child()
+        let scope = child(keepingInheritedSingletons: true)
         try overrides(scope)
         return try Self.$current.withValue(scope, operation: operation)
     }
@@ -40,7 +45,7 @@ extension DependencyInjector {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let scope = child()
+        let scope = child(keepingInheritedSingletons: true)
         try overrides(scope)
         return try await Self.$current.withValue(scope, operation: operation)
     }

@@ -78,7 +78,11 @@ extension DependencyInjector {
             return .some(previous)
         }
         guard let previous = replaced else {
-            installation?.recordRefusal(of: key)
+            if let installation {
+                installation.recordRefusal(of: key)  // `install` throws it
+            } else {
+                reportRefusal(of: key)  // `register` cannot throw: the observer hears of it
+            }
             return
         }
         installation?.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)

@@ -9,6 +9,7 @@ import Testing
         case .cached: outcome = "cached"
         case .created: outcome = "created"
         case .failed(let error): outcome = "failed \(error.key.map { "\($0)" } ?? "")"
+        case .refused: outcome = "refused"
         }
         let path = event.path.map { String(describing: $0.type) }.joined(separator: " → ")
         return "\(String(describing: event.key.type)): \(outcome) via \(path)"

@@ -63,4 +63,40 @@ private final class Greeting {
         #expect(greetings == ["Bonjour", "Bonjour"])
         #expect(DependencyInjector.current === DependencyInjector.shared)
     }
+
+    @Test func ancestorsSingletonsAreBuiltAfreshWithTheOverridesAndDroppedWithTheScope() throws {
+        let app = DependencyInjector()
+        app.register(Service(label: "live"))
+        app.register(Dependent.self, scope: .singleton) { r in try Dependent(service: r.resolve()) }
+        let appSingleton = try app.resolve(Dependent.self)
+
+        weak var scopedSingleton: Dependent?
+        try app.withOverrides({ $0.register(Service(label: "mock")) }) {
+            let inside = try DependencyInjector.current.resolve(Dependent.self)
+            #expect(inside.service.label == "mock")
+            #expect(inside !== appSingleton)
+            #expect(try DependencyInjector.current.resolve(Dependent.self) === inside)  // a singleton in the scope
+            scopedSingleton = inside
+        }
+        #expect(scopedSingleton == nil)
+        #expect(try app.resolve(Dependent.self) === appSingleton)
+    }
+
+    @Test func parallelScopesNeverShareASingleton() async throws {
+        let app = DependencyInjector()
+        app.register(Dependent.self, scope: .singleton) { r in try Dependent(service: r.resolve()) }
+        let labels = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    try await app.withOverrides({ $0.register(Service(label: "scope \(index)")) }) {
+                        await Task.yield()
+                        return try DependencyInjector.current.resolve(Dependent.self).service.label
+                    }
+                }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(labels == Set((0..<16).map { "scope \($0)" }))
+        #expect(!app.registrations.contains { $0.key == DependencyKey(Dependent.self) && $0.isCreated })
+    }
 }

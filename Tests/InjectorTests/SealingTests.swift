@@ -66,6 +66,21 @@ struct RogueModule: DependencyModule {
         #expect(try injector.resolve(Service.self).label == "real auth")
     }
 
+    @Test func aRefusedRegisterIsReportedToTheObserver() throws {
+        let injector = try sealedInjector()
+        let events = Collected<String>()
+        injector.observe { events.append($0.description) }
+        injector.register(Service(label: "fake auth"))
+        injector.unregister(Service.self)
+
+        #expect(
+            events.values == [
+                "InjectorTests.Service: register or unregister refused (the injector is sealed)",
+                "InjectorTests.Service: register or unregister refused (the injector is sealed)",
+            ]
+        )
+    }
+
     @Test func singletonsAreStillCreatedInASealedInjector() throws {
         let injector = DependencyInjector()
         injector.register(Service.self, scope: .singleton) { _ in Service() }

@@ -89,6 +89,12 @@ extension DependencyInjector {
         return try Self.cast(value, to: type, key: key)
     }
 
+    /// Tells the observer, if any, that a sealed injector refused to change `key`.
+    func reportRefusal(of key: DependencyKey) {
+        guard let observer = registry.withLock({ $0.diagnostics.instrumentation?.observer }) else { return }
+        observer(ResolutionEvent(key: key, path: [key], outcome: .refused, durationNanoseconds: 0))
+    }
+
     /// Called on the factory-run path, never for a cache hit: counts the run (which tells a
     /// cache hit from a miss) and records the edge from the factory that asked for it.
     func noteFactoryRun(of registration: Registration, in context: ResolutionContext) {

@@ -22,6 +22,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
         case created
         /// The resolve threw `error`.
         case failed(InjectionError)
+        /// Not a resolve: a `register` or `unregister` of the key that a sealed injector
+        /// refused (see ``DependencyInjector/seal()``). The registration is unchanged.
+        case refused
     }
 
     /// The key that was resolved: `if event.key == DependencyKey(Database.self) { … }`.
@@ -67,6 +70,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
         case .cached: what = "cached"
         case .created: what = "created"
         case .failed(let error): what = "failed (\(error.description.prefix { $0 != "\n" }))"
+        case .refused: return "\(key): register or unregister refused (the injector is sealed)"
         }
         let via = path.dropLast().map(\.description).joined(separator: " → ")
         return "\(key): \(what) in \(durationNanoseconds / 1_000) µs" + (via.isEmpty ? "" : " (via \(via))")
