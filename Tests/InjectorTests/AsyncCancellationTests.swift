@@ -3,7 +3,10 @@ import Testing
 
 /// A cancelled resolve stops with a `CancellationError`; nobody else pays for it.
 @Suite(.timeLimit(.minutes(1))) struct AsyncCancellationTests {
-    @Test func aCancelledCreatorStopsWaitingWhileAConcurrentWaiterGetsTheValue() async throws {
+    /// The task that started the creation, or the one that joined it, is cancelled while the
+    /// creation is held up; the other one still gets the value.
+    @Test(arguments: ["creator", "joiner"])
+    func aCancelledResolveStopsWaitingWhileAConcurrentOneGetsTheValue(cancelling: String) async throws {
         let injector = AsyncDependencyInjector()
         let calls = Counter()
         let started = AsyncGate()
@@ -19,16 +22,17 @@ import Testing
 
         let creator = Task { try await injector.resolve(Service.self) }
         await started.wait()
-        let waiter = Task { try await injector.resolve(Service.self) }
+        let joiner = Task { try await injector.resolve(Service.self) }
         try await untilWaiting(2, for: Service.self, in: injector)
+        let (cancelled, other) = cancelling == "creator" ? (creator, joiner) : (joiner, creator)
 
-        creator.cancel()
+        cancelled.cancel()
         // The cancelled task returns while the creation is still held up.
-        let creatorResult = await creator.result
-        #expect(isCancellation(creatorResult.error, of: DependencyKey(Service.self)))
+        let cancelledResult = await cancelled.result
+        #expect(isCancellation(cancelledResult.error, of: DependencyKey(Service.self)))
 
         release.open()
-        let service = try await waiter.value
+        let service = try await other.value
         #expect(service.label == "shared")
         #expect(try await injector.resolve(Service.self) === service)
         #expect(calls.value == 1)
