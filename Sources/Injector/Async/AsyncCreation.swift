@@ -1,0 +1,86 @@
+/// One run of a singleton's (or weak instance's) async factory, shared by every resolve that
+/// asks for the value while it runs.
+///
+/// The run belongs to the injector that keeps the value, in a task of its own: it is not
+/// cancelled with the resolve that started it, so one cancelled caller never fails the others.
+/// Each caller waits here on its own terms: it gets the run's outcome, or, if its own task is
+/// cancelled first, stops waiting (the run goes on for the rest).
+final class AsyncCreation: Sendable {
+    typealias Outcome = Result<any Sendable, InjectionError>
+    private typealias Waiter = CheckedContinuation<Outcome?, Never>
+
+    let registration: AsyncRegistration
+    // Every stored property of `State` is read and written only inside `state.withLock`.
+    private let state = Locked(State())
+
+    private struct State {
+        var outcome: Outcome?
+        var waiters: [UInt64: Waiter] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    init(registration: AsyncRegistration) {
+        self.registration = registration
+    }
+
+    /// Waits for the run's value as a resolve in the current task, whose resolutions in
+    /// progress are `frames`.
+    ///
+    /// - Throws: ``InjectionError/circularDependency(path:)`` when the run waits, through other
+    ///   runs, for this very task (waiting would never end); the run's own error; or
+    ///   ``InjectionError/factoryFailed(_:path:underlying:)`` with a `CancellationError` when
+    ///   the current task is cancelled before the run ends.
+    func value(waitingFrom frames: [AsyncResolutionPath.Frame]) async throws(InjectionError) -> any Sendable {
+        let key = registration.key
+        let edge: AsyncWaitGraph.Edge?
+        switch AsyncWaitGraph.shared.admit(frames, toWaitFor: self) {
+        case .cycle(let path):
+            throw .circularDependency(path: path)
+        case .admitted(let admitted):
+            edge = admitted
+        }
+        defer { if let edge { AsyncWaitGraph.shared.remove(edge) } }
+
+        guard let outcome = await outcome() else {
+            throw .factoryFailed(key, path: frames.map(\.registration.key) + [key], underlying: CancellationError())
+        }
+        return try outcome.get()
+    }
+
+    /// Ends the run: hands `outcome` to every waiter, and to every later one.
+    func finish(_ outcome: Outcome) {
+        let waiters = state.withLock { state in
+            state.outcome = outcome
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        for waiter in waiters.values { waiter.resume(returning: outcome) }
+    }
+
+    /// How many resolves are waiting for the run now (for tests).
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
+    /// The run's outcome, or `nil` if the current task is cancelled before it ends.
+    private func outcome() async -> Outcome? {
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: Waiter) in
+                // Cancellation sets the flag before it runs the handler below, so whichever of
+                // the two takes the lock second sees the other's work: no waiter is left behind.
+                let immediate: Outcome?? = state.withLock { state in
+                    if let outcome = state.outcome { return .some(outcome) }
+                    if Task.isCancelled { return .some(nil) }
+                    state.waiters[id] = waiter
+                    return .none
+                }
+                if let immediate { waiter.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume(returning: nil)
+        }
+    }
+}

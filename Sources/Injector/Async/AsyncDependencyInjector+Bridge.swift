@@ -1,0 +1,34 @@
+extension AsyncDependencyInjector {
+    /// Resolves `type` under `name` here, then registers the value in the synchronous
+    /// `injector` under the same key, as an instance, so that synchronous code (and `@Inject`)
+    /// can read it.
+    ///
+    /// The usual shape is a server's start-up: create what needs `await` once, then hand it to
+    /// the synchronous world.
+    ///
+    /// ```swift
+    /// let services = AsyncDependencyInjector()
+    /// await services.register(Database.self, scope: .singleton) { _ in try await Database.connect() }
+    ///
+    /// try await services.export(Database.self, to: .shared)
+    /// let database = try DependencyInjector.shared.resolve(Database.self)  // no `await`
+    /// ```
+    ///
+    /// It is a copy made now, in one direction: `injector` keeps this value even if the
+    /// registration here changes later, and nothing in `injector` is visible here. Export a
+    /// singleton (or an instance); exporting a transient hands over one value, which the sync
+    /// injector then returns every time.
+    ///
+    /// - Returns: The exported value.
+    /// - Throws: What ``resolve(_:name:)`` throws; `injector` is untouched then.
+    @discardableResult
+    public func export<T: Sendable>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        to injector: DependencyInjector
+    ) async throws(InjectionError) -> T {
+        let value = try await resolve(type, name: name)
+        injector.register(value, as: type, name: name)
+        return value
+    }
+}

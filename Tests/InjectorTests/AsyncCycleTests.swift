@@ -1,0 +1,134 @@
+import Injector
+import Testing
+
+/// Cycles through async factories are reported with their path and never hang.
+@Suite(.timeLimit(.minutes(1))) struct AsyncCycleTests {
+    @Test(arguments: [Scope.transient, .singleton, .weak])
+    func aKeyThatNeedsItselfIsACycleOfOne(scope: Scope) async {
+        let injector = AsyncDependencyInjector()
+        await injector.register(Service.self, scope: scope) { r in try await r.resolve(Service.self) }
+
+        let error = await injectionError { try await injector.resolve(Service.self) }
+        #expect(cycleNames(error) == ["Service", "Service"])
+    }
+
+    @Test(arguments: [Scope.transient, .singleton])
+    func twoKeysThatNeedEachOtherAcrossAwaitsReportTheExactPath(scope: Scope) async {
+        let injector = AsyncDependencyInjector()
+        await injector.register(NodeA.self, scope: scope) { r in
+            try await Task.sleep(for: .milliseconds(1))
+            _ = try await r.resolve(NodeB.self)
+            return NodeA()
+        }
+        await injector.register(NodeB.self, scope: scope) { r in
+            try await Task.sleep(for: .milliseconds(1))
+            _ = try await r.resolve(NodeA.self)
+            return NodeB()
+        }
+
+        #expect(
+            cycleNames(await injectionError { try await injector.resolve(NodeA.self) }) == ["NodeA", "NodeB", "NodeA"])
+        #expect(
+            cycleNames(await injectionError { try await injector.resolve(NodeB.self) }) == ["NodeB", "NodeA", "NodeB"])
+    }
+
+    @Test func threeKeysOfMixedScopesReportTheExactPath() async {
+        let injector = AsyncDependencyInjector()
+        await injector.register(NodeA.self) { r in
+            _ = try await r.resolve(NodeB.self)
+            return NodeA()
+        }
+        await injector.register(NodeB.self, scope: .singleton) { r in
+            _ = try await r.resolve(NodeC.self)
+            return NodeB()
+        }
+        await injector.register(NodeC.self) { r in
+            _ = try await r.resolve(NodeA.self)
+            return NodeC()
+        }
+
+        let error = await injectionError { try await injector.resolve(NodeA.self) }
+        #expect(cycleNames(error) == ["NodeA", "NodeB", "NodeC", "NodeA"])
+        #expect(
+            error.map(String.init(describing:)) == """
+                Injector found a circular dependency: InjectorTests.NodeA → InjectorTests.NodeB → \
+                InjectorTests.NodeC → InjectorTests.NodeA.
+                To fix: break the cycle: let one of these types resolve the next one later \
+                (with @LazyInject, or by resolving inside a method) instead of in its factory.
+                """
+        )
+    }
+
+    /// Two tasks start at the two ends of a cycle at once: one creates `A`, which waits for `B`;
+    /// the other creates `B`, which waits for `A`. Neither task's own path shows the cycle.
+    @Test func aCycleClosedByTwoTasksCreatingSingletonsAtOnceIsReportedNotHung() async {
+        for _ in 0..<20 {
+            let aStarted = AsyncGate()
+            let bStarted = AsyncGate()
+            let aRuns = Counter()
+            let bRuns = Counter()
+            let injector = AsyncDependencyInjector()
+            await injector.register(NodeA.self, scope: .singleton) { r in
+                if aRuns.increment() == 1 {
+                    aStarted.open()
+                    await bStarted.wait()
+                }
+                _ = try await r.resolve(NodeB.self)
+                return NodeA()
+            }
+            await injector.register(NodeB.self, scope: .singleton) { r in
+                if bRuns.increment() == 1 {
+                    bStarted.open()
+                    await aStarted.wait()
+                }
+                _ = try await r.resolve(NodeA.self)
+                return NodeB()
+            }
+
+            async let fromA = injectionError { try await injector.resolve(NodeA.self) }
+            async let fromB = injectionError { try await injector.resolve(NodeB.self) }
+            for names in [cycleNames(await fromA), cycleNames(await fromB)] {
+                #expect(names?.count == 3)
+                #expect(names?.first == names?.last)
+                #expect(Set(names ?? []) == ["NodeA", "NodeB"])
+            }
+        }
+    }
+
+    @Test func aCycleIsNotCachedAndTheGraphWorksOnceFixed() async throws {
+        let injector = AsyncDependencyInjector()
+        await injector.register(NodeA.self, scope: .singleton) { r in
+            _ = try await r.resolve(NodeB.self)
+            return NodeA()
+        }
+        await injector.register(NodeB.self, scope: .singleton) { r in
+            _ = try await r.resolve(NodeA.self)
+            return NodeB()
+        }
+        #expect(cycleNames(await injectionError { try await injector.resolve(NodeA.self) }) != nil)
+
+        await injector.register(NodeB.self, scope: .singleton) { _ in NodeB() }
+        _ = try await injector.resolve(NodeA.self)
+    }
+
+    @Test func aChildOverrideThatDecoratesItsParentIsNoCycle() async throws {
+        let parent = AsyncDependencyInjector()
+        await parent.register(String.self) { _ in "base" }
+        let child = parent.child()
+        await child.register(String.self) { _ in try await parent.resolve(String.self) + "+decorated" }
+
+        #expect(try await child.resolve(String.self) == "base+decorated")
+    }
+
+    @Test func aDeepAcyclicChainResolves() async throws {
+        let injector = AsyncDependencyInjector()
+        let depth = 300
+        for level in 0..<depth {
+            let scope: Scope = level.isMultiple(of: 2) ? .transient : .singleton
+            await injector.register(Int.self, name: "\(level)", scope: scope) { r in
+                level == depth - 1 ? level : try await r.resolve(Int.self, name: "\(level + 1)")
+            }
+        }
+        #expect(try await injector.resolve(Int.self, name: "0") == depth - 1)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+@testable import Injector
+
+// Helpers for the `Async*Tests` suites. Each test builds its own `AsyncDependencyInjector()`,
+// so the suites run in parallel without touching `AsyncDependencyInjector.shared`.
+
+/// A one-shot signal that tasks can await: after `open()`, every `wait()` returns.
+///
+/// Factories use it to keep a creation in flight until a test has arranged what it needs, in
+/// place of sleeping and hoping.
+final class AsyncGate: @unchecked Sendable {
+    // `isOpen` and `waiters` are guarded by `lock`.
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func open() {
+        let waiting = lock.withLock {
+            isOpen = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let openAlready = lock.withLock {
+                if !isOpen { waiters.append(waiter) }
+                return isOpen
+            }
+            if openAlready { waiter.resume() }
+        }
+    }
+}
+
+/// The error `body` throws as an `InjectionError`, or `nil` if it throws none (or another one).
+func injectionError<T>(_ body: () async throws -> T) async -> InjectionError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as InjectionError {
+        return error
+    } catch {
+        return nil
+    }
+}
+
+/// The simple type names along `error`'s path, when it is a cycle; `nil` otherwise.
+func cycleNames(_ error: InjectionError?) -> [String]? {
+    guard case .circularDependency(let path) = error else { return nil }
+    return path.map { String(describing: $0.type) }
+}
+
+/// Whether `error` is `factoryFailed` for `key` with a `CancellationError` underneath.
+func isCancellation(_ error: (any Error)?, of key: DependencyKey) -> Bool {
+    guard case .factoryFailed(let failed, let path, let underlying) = error as? InjectionError else { return false }
+    return failed == key && path.last == key && underlying is CancellationError
+}
+
+/// Waits (yielding, never sleeping) until `injector` has `count` resolves waiting for the
+/// running creation of `type`. Throws `CancellationError` when the test's time limit cancels it.
+func untilWaiting<T>(_ count: Int, for type: T.Type, in injector: AsyncDependencyInjector) async throws {
+    while await injector.waitersForCreation(of: type) < count {
+        try Task.checkCancellation()
+        await Task.yield()
+    }
+}
