@@ -13,6 +13,8 @@ func allScenarios() -> [Scenario] {
         childFallThrough(),
         injectThreeProperties(),
         lazyInjectReads(),
+        asyncReadySingleton(),
+        observationHook(),
     ]
 }
 

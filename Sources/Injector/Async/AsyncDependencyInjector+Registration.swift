@@ -28,7 +28,7 @@ extension AsyncDependencyInjector {
         factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
     ) {
         let key = DependencyKey(type, name: name)
-        entries[key] = .factory(AsyncRegistration(key: key, scope: scope, factory: factory), .empty)
+        store(.factory(AsyncRegistration(key: key, scope: scope, factory: factory), .empty), for: key)
     }
 
     /// Registers an existing value under `type` (by default the value's static type), as a
@@ -43,8 +43,7 @@ extension AsyncDependencyInjector {
     /// > Important: The key is the type you register *as*, exactly as with
     /// > ``DependencyInjector/register(_:as:name:)``.
     public func register<T: Sendable>(_ instance: T, as type: T.Type = T.self, name: String? = nil) {
-        let key = DependencyKey(type, name: name)
-        entries[key] = .instance(instance)
+        store(.instance(instance), for: DependencyKey(type, name: name))
     }
 
     /// Removes this injector's registration of `type` under `name`, and the singleton it may
@@ -56,7 +55,7 @@ extension AsyncDependencyInjector {
     ///
     /// Removing a key that is not registered does nothing. Ancestors are not touched.
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
-        entries[DependencyKey(type, name: name)] = nil
+        store(nil, for: DependencyKey(type, name: name))
     }
 
     /// Whether `type` under `name` is registered in this injector or one of its ancestors.

@@ -13,8 +13,20 @@ extension AsyncDependencyInjector {
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws, or
     ///   with a `CancellationError` when this task is cancelled while it waits for a singleton.
-    public func resolve<T: Sendable>(_ type: T.Type = T.self, name: String? = nil) async throws(InjectionError) -> T {
+    ///
+    /// A ready value (a registered instance or a singleton already created in this injector)
+    /// is read without entering the actor: one lock, no hop.
+    public nonisolated func resolve<T: Sendable>(
+        _ type: T.Type = T.self,
+        name: String? = nil
+    ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
+        if let value = ready.withLock({ $0[key] }), let typed = value as? T { return typed }
+        return try await resolveIsolated(key, as: type)
+    }
+
+    /// ``resolve(_:name:)`` on the actor: lookups through ancestors, factories, creations.
+    private func resolveIsolated<T: Sendable>(_ key: DependencyKey, as type: T.Type) async throws(InjectionError) -> T {
         guard let value = try await value(for: key) else {
             let suggestions = await suggestions(for: key, as: T.self)
             throw .notRegistered(key, path: AsyncResolutionPath.keys + [key], suggestions: suggestions)
@@ -32,7 +44,7 @@ extension AsyncDependencyInjector {
 
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
     /// when none does.
-    private func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
+    func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
         while true {
             switch await lookUp(key) {
             case nil:
@@ -124,12 +136,13 @@ extension AsyncDependencyInjector {
             case .transient:
                 break
             case .singleton, .eagerSingleton:
-                entries[registration.key] = .factory(registration, .strong(value))
+                setEntry(.factory(registration, .strong(value)), for: registration.key)
             case .weak:
                 // Only a class instance can be held weakly; anything else is made anew each time.
                 if type(of: value) is AnyObject.Type {
-                    entries[registration.key] = .factory(
-                        registration, .weak(AsyncWeakReference(object: value as AnyObject)))
+                    setEntry(
+                        .factory(registration, .weak(AsyncWeakReference(object: value as AnyObject))),
+                        for: registration.key)
                 }
             }
         }

@@ -71,6 +71,13 @@ public actor AsyncDependencyInjector {
 
     /// This injector's own registrations and what they have produced.
     var entries: [DependencyKey: AsyncEntry] = [:]
+    /// The ready values in `entries` (instances and created singletons), readable without
+    /// entering the actor. Written only by `setEntry`, together with `entries`.
+    nonisolated let ready = Locked<[DependencyKey: any Sendable]>([:])
+    /// The module that made each registration in `entries`, if a module did.
+    var moduleNames: [DependencyKey: String] = [:]
+    /// The module types installed into this injector, so that installing one again is a no-op.
+    var installedModules: Set<ObjectIdentifier> = []
 
     /// The singleton (and weak) creations running now, by registration identity.
     var inFlight: [ObjectIdentifier: AsyncCreation] = [:]
