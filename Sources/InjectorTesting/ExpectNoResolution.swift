@@ -13,7 +13,7 @@ public import Testing
 /// }
 /// ```
 ///
-/// The scope is a child of ``Injector/DependencyInjector/current`` (as in `withOverrides`),
+/// The scope is a child of `DependencyInjector.current` (as in `withOverrides`),
 /// observed while `body` runs: resolves through `current`, `@Inject` and the other wrappers,
 /// and the factories they run, are seen. A resolve through an injector captured before the
 /// scope is not.

@@ -16,7 +16,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         /// An existing value, registered with ``DependencyInjector/register(_:as:name:)``.
         case instance
         /// A factory with its scope, registered with
-        /// ``DependencyInjector/register(_:name:scope:factory:)``.
+        /// ``DependencyInjector/register(_:name:scope:factory:)-method``.
         case factory(Scope)
 
         /// `instance`, or the factory's scope: `transient`, `singleton` or `weak`
