@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "TestHarness", dependencies: ["Injector"], path: "Samples/TestHarness"),
         .executableTarget(name: "CoffeeShop", dependencies: ["Injector"], path: "Samples/CoffeeShop"),
         .executableTarget(name: "Migration", dependencies: ["Injector"], path: "Samples/Migration"),
+        .executableTarget(name: "AsyncServer", dependencies: ["Injector"], path: "Samples/AsyncServer"),
         .testTarget(name: "TestHarnessTests", dependencies: ["TestHarness", "InjectorTesting"]),
         .executableTarget(name: "InjectorBenchmarks", dependencies: ["Injector"]),
     ]
