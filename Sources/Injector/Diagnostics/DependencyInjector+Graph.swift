@@ -6,14 +6,10 @@ extension DependencyInjector {
     /// print(injector.graph().dot)
     /// ```
     ///
-    /// Nodes are every key this injector can resolve (see ``registrations``) and every key a
-    /// factory asked for that is not registered. Edges are the resolves that this injector and
-    /// its ancestors have seen a factory make:
-    ///
-    /// - every resolve that runs a factory (transients, and singletons when they are created)
-    ///   is recorded on that path, which a cache hit never takes;
-    /// - a factory's resolve of a registered instance or an already created singleton is a
-    ///   cache hit, recorded only while the injector is observed (``observe(_:)``) or verified.
+    /// Nodes are every key this injector can resolve (see ``registrations``). Edges are the
+    /// resolves that factories made while this injector (or an ancestor) was being verified
+    /// (``verify()``) or observed (``observe(_:)``): recording costs nothing the rest of the
+    /// time, and an unobserved injector records no edges.
     ///
     /// So for the whole graph, call ``verify()`` first: it runs every factory once, off to the
     /// side, and records every edge here. Dependencies that factories do not resolve (lazily
