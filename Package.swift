@@ -9,18 +9,23 @@ let package = Package(
         .library(name: "InjectorTesting", targets: ["InjectorTesting"]),
     ],
     targets: [
+        // The library and its test support.
         .target(name: "Injector"),
         .target(name: "InjectorTesting", dependencies: ["Injector"]),
+
+        // Tests, with helpers shared between the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "InjectorTests", dependencies: ["Injector", "TestSupport"]),
         .testTarget(name: "InjectorTestingTests", dependencies: ["Injector", "InjectorTesting"]),
         .testTarget(name: "InjectorStressTests", dependencies: ["Injector", "InjectorTesting", "TestSupport"]),
-        .executableTarget(name: "QuickStart", dependencies: ["Injector"], path: "Samples/QuickStart"),
-        .executableTarget(name: "TestHarness", dependencies: ["Injector"], path: "Samples/TestHarness"),
-        .executableTarget(name: "CoffeeShop", dependencies: ["Injector"], path: "Samples/CoffeeShop"),
-        .executableTarget(name: "Migration", dependencies: ["Injector"], path: "Samples/Migration"),
-        .executableTarget(name: "AsyncServer", dependencies: ["Injector"], path: "Samples/AsyncServer"),
         .testTarget(name: "TestHarnessTests", dependencies: ["TestHarness", "InjectorTesting"]),
+
+        // Samples (`swift run <Name>`) and the benchmark (`swift run -c release InjectorBenchmarks`).
+        .executableTarget(name: "QuickStart", dependencies: ["Injector"], path: "Samples/QuickStart"),
+        .executableTarget(name: "CoffeeShop", dependencies: ["Injector"], path: "Samples/CoffeeShop"),
+        .executableTarget(name: "AsyncServer", dependencies: ["Injector"], path: "Samples/AsyncServer"),
+        .executableTarget(name: "Migration", dependencies: ["Injector"], path: "Samples/Migration"),
+        .executableTarget(name: "TestHarness", dependencies: ["Injector"], path: "Samples/TestHarness"),
         .executableTarget(name: "InjectorBenchmarks", dependencies: ["Injector"]),
     ]
 )
