@@ -1,4 +1,5 @@
 import Injector
+import TestSupport
 import Testing
 
 protocol Shape {}
@@ -63,5 +64,30 @@ struct Box<Value> { let value: Value }
         }
         #expect(try injector.resolve(String.self) == "made")
         #expect(!injector.isRegistered(String.self))
+    }
+
+    @Test func verifyCalledFromInsideAFactoryReportsTheCycleItWouldRun() throws {
+        let injector = DependencyInjector()
+        let innerFailures = Collected<[InjectionError]>()
+        injector.register(String.self) { (r: DependencyInjector) -> String in
+            do throws(VerificationError) {
+                try r.verify()
+                innerFailures.append([])
+            } catch {
+                innerFailures.append(error.failures)
+            }
+            return "built"
+        }
+
+        // The inner verify resolves String again on this thread: a cycle, reported, not a recursion.
+        #expect(try injector.resolve(String.self) == "built")
+        guard case .circularDependency(let path) = innerFailures.values.first?.first else {
+            Issue.record("expected a cycle from the inner verify, got \(innerFailures.values)")
+            return
+        }
+        #expect(path == [DependencyKey(String.self), DependencyKey(String.self)])
+
+        // And verify itself, which runs the factory, which verifies again: still defined.
+        #expect(throws: Never.self) { try injector.verify() }
     }
 }
