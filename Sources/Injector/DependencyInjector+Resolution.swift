@@ -22,7 +22,7 @@ extension DependencyInjector {
             case .pending(let registration, let owner):
                 // `nil`: the registration was replaced or removed while we waited for it; the
                 // general path below looks again.
-                if let value = try produce(registration, foundIn: owner) {
+                if let value = try produce(registration, heldBy: owner, keptBy: owner) {
                     return try Self.cast(value, to: T.self, key: key)
                 }
             case .mismatch(let actual):
@@ -113,7 +113,7 @@ extension DependencyInjector {
             case .pending(let registration, let owner):
                 // `nil`: the registration was replaced or removed while we waited for it, so
                 // the loop starts over.
-                if let value = try produce(registration, foundIn: owner) { return value }
+                if let value = try produce(registration, heldBy: owner, keptBy: owner) { return value }
             case .inherited(let keeper):
                 return try inheritedValue(for: key, keptBy: keeper)
             case nil:
@@ -140,9 +140,14 @@ extension DependencyInjector {
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector
     /// that resolves it (so a child's overrides apply), a singleton or weak instance by the
-    /// injector that keeps it.
-    private func produce(_ registration: Registration, foundIn owner: DependencyInjector) throws(InjectionError) -> Any?
-    {
+    /// injector that keeps it: `holder`, which holds the registration, or a descendant that
+    /// keeps its own inherited singletons. `nil` when the registration was replaced or removed
+    /// while we waited for it.
+    func produce(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector
+    ) throws(InjectionError) -> Any? {
         let context = ResolutionContext.current
         if context.isResolving(registration) {
             throw .circularDependency(path: context.path + [registration.key])
@@ -159,7 +164,8 @@ extension DependencyInjector {
         case .transient:
             return try run(registration, in: context)
         case .singleton, .weak, .eagerSingleton:
-            return try SingletonCreation.shared.value(of: registration, cachedBy: owner, context: context)
+            return try SingletonCreation.shared.value(
+                of: registration, heldBy: holder, keptBy: keeper, context: context)
         }
     }
 

@@ -63,16 +63,7 @@ extension DependencyInjector {
                 if registration.scope != .transient, let value = keeper.keptValue(of: registration) {
                     return value
                 }
-                let context = ResolutionContext.current
-                if context.isResolving(registration) {
-                    throw .circularDependency(path: context.path + [registration.key])
-                }
-                if registration.scope == .transient { return try run(registration, in: context) }
-                if let made = try SingletonCreation.shared.value(
-                    of: registration, heldBy: holder, keptBy: keeper, context: context)
-                {
-                    return made
-                }
+                if let made = try produce(registration, heldBy: holder, keptBy: keeper) { return made }
                 // The registration was replaced or removed while we waited for it: start over.
                 return try value(for: key)
             case nil:

@@ -27,27 +27,17 @@ final class SingletonCreation: Sendable {
         case cycle([DependencyKey])
     }
 
-    /// The value `registration` produced for `owner`'s cache, created now if need be, or
-    /// `nil` when `registration` is no longer the one stored under its key (the caller looks
-    /// the key up again).
-    func value(
-        of registration: Registration,
-        cachedBy owner: DependencyInjector,
-        context: ResolutionContext
-    ) throws(InjectionError) -> Any? {
-        try value(of: registration, heldBy: owner, keptBy: owner, context: context)
-    }
-
-    /// The same, for a registration held by `holder` whose value `keeper` builds and keeps:
-    /// `holder` itself, or a descendant that keeps its own inherited singletons.
+    /// The value `registration` (held by `holder`) produced for `keeper`'s cache: `holder`
+    /// itself, or a descendant that keeps its own inherited singletons. Created now if need
+    /// be; `nil` when `registration` is no longer the one stored under its key (the caller
+    /// looks the key up again).
     func value(
         of registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
         context: ResolutionContext
     ) throws(InjectionError) -> Any? {
-        let owner = keeper
-        let key = Key(owner: ObjectIdentifier(owner), registration: ObjectIdentifier(registration))
+        let key = Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
         let step = creators.withLockWaiting { creators -> Step? in
             context.waitingFor = nil
             // Lock order: this lock, then an injector's (one at a time). An injector never
@@ -82,9 +72,9 @@ final class SingletonCreation: Sendable {
                 creators.withLock { $0[key] = nil }
                 creators.signalAll()
             }
-            let value = try owner.run(registration, in: context)
+            let value = try keeper.run(registration, in: context)
             if holder === keeper {
-                owner.registry.withLock { $0.cache(value, producedBy: registration) }
+                keeper.registry.withLock { $0.cache(value, producedBy: registration) }
             } else {
                 keeper.keep(value, producedBy: registration)
             }
