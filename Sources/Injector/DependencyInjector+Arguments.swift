@@ -77,9 +77,7 @@ extension DependencyInjector {
             }
             throw .argumentMismatch(key, path: context.path + [key], expected: expected, given: given)
         }
-        if context.isResolving(registration) {
-            throw .circularDependency(path: context.path + [key])
-        }
+        try context.checkNotResolving(registration)
         return try Self.cast(
             run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
     }

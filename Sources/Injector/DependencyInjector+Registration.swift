@@ -19,7 +19,7 @@ extension DependencyInjector {
         scope: Scope = .transient,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
     ) {
-        store(key: DependencyKey(type, name: name), scope: scope, factory: .plain { injector in try factory(injector) })
+        store(key: DependencyKey(type, name: name), scope: scope, factory: .plain(TypedFactory(factory)))
     }
 
     /// Registers an existing value under `type` (by default the value's static type), as a

@@ -13,13 +13,21 @@ extension DependencyInjector {
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
-        do throws(NotReady) {
-            return try readyValue(for: key, as: T.self)
+        var pending: Registration?
+        do throws(Miss) {
+            return try readyValue(for: key, as: T.self, pending: &pending)
         } catch {
             switch error {
             case .absent:
                 return try unregistered(key, as: T.self)
-            case .pending(let registration, let owner):
+            case .pending(let holder):
+                // `readyValue` stores the registration whenever it throws `.pending`; were it
+                // missing, the general path below would look the key up again.
+                guard let registration = pending else { break }
+                if registration.scope == .transient, let factory = registration.factory(making: T.self) {
+                    return try make(registration, with: factory)
+                }
+                let owner = holder ?? self
                 // `nil`: the registration was replaced or removed while we waited for it; the
                 // general path below looks again.
                 if let value = try produce(registration, heldBy: owner, keptBy: owner) {
@@ -51,21 +59,22 @@ extension DependencyInjector {
     }
 
     /// The value ready under `key` in this injector or the nearest ancestor that holds it,
-    /// copied straight out of its slot into a `T` (the hot path); or why there is none.
+    /// copied straight out of its slot into a `T` (the hot path); or why there is none, with
+    /// the registration to run in `pending` when the error is `.pending`.
     ///
     /// This injector is asked first, outside the walk, so that the common case takes no
     /// references to injectors along the way.
-    private func readyValue<T>(for key: DependencyKey, as type: T.Type) throws(NotReady) -> T {
+    private func readyValue<T>(
+        for key: DependencyKey, as type: T.Type, pending: inout Registration?
+    ) throws(Miss) -> T {
         do throws(Miss) {
             return try registry.withLock { (registry) throws(Miss) -> T in
                 // Diagnostics cost one load and one branch here while they are off.
                 if registry.diagnostics.instrumentation != nil { throw .instrumented }
-                return try registry.value(key, as: type)
+                return try registry.value(key, as: type, pending: &pending)
             }
         } catch .absent {
             // Not here: ask the ancestors.
-        } catch {
-            throw NotReady(error, owner: self)
         }
         var injector = self
         while let parent = injector.parent {
@@ -73,12 +82,12 @@ extension DependencyInjector {
             injector = parent
             do throws(Miss) {
                 return try injector.registry.withLock { (registry) throws(Miss) -> T in
-                    try registry.value(key, as: type)
+                    try registry.value(key, as: type, pending: &pending)
                 }
             } catch .absent {
                 continue
-            } catch {
-                throw NotReady(error, owner: injector)
+            } catch .pending {
+                throw .pending(holder: injector)
             }
         }
         throw .absent
@@ -149,9 +158,7 @@ extension DependencyInjector {
         keptBy keeper: DependencyInjector
     ) throws(InjectionError) -> Any? {
         let context = ResolutionContext.current
-        if context.isResolving(registration) {
-            throw .circularDependency(path: context.path + [registration.key])
-        }
+        try context.checkNotResolving(registration)
         if case .withArguments(let types, _, _) = registration.factory {
             throw .argumentMismatch(
                 registration.key,
@@ -169,16 +176,33 @@ extension DependencyInjector {
         }
     }
 
+    /// A transient whose factory makes a `T`, made by that factory: `produce` and `run`
+    /// without boxing the value in an `Any` and casting it back (the transient hot path).
+    private func make<T>(_ registration: Registration, with factory: TypedFactory<T>) throws(InjectionError) -> T {
+        let context = ResolutionContext.current
+        try context.checkNotResolving(registration)
+        return try run(registration, in: context, factory.make)
+    }
+
     /// Runs `registration`'s factory with this injector, which is `current` meanwhile so that
     /// wrappers in the objects it builds resolve from it.
     func run(_ registration: Registration, in context: ResolutionContext, arguments: Any = ()) throws(InjectionError)
         -> Any
     {
+        try run(registration, in: context) { injector in try registration.build(with: injector, arguments: arguments) }
+    }
+
+    /// Runs `make`, `registration`'s factory, as `run(_:in:arguments:)` describes.
+    private func run<Value>(
+        _ registration: Registration,
+        in context: ResolutionContext,
+        _ make: (DependencyInjector) throws -> Value
+    ) throws(InjectionError) -> Value {
         noteFactoryRun(of: registration, in: context)
         do {
             return try context.withFrame(registration) {
-                if Self.current === self { return try registration.build(with: self, arguments: arguments) }
-                return try Self.$current.withValue(self) { try registration.build(with: self, arguments: arguments) }
+                if Self.current === self { return try make(self) }
+                return try Self.$current.withValue(self) { try make(self) }
             }
         } catch let error as InjectionError {
             throw error
@@ -201,29 +225,6 @@ private enum Found {
         switch lookup {
         case .ready(let value): self = .ready(value)
         case .pending(let registration): self = .pending(registration, owner: owner)
-        }
-    }
-}
-
-/// Why a resolve found no value ready to return, and where.
-private enum NotReady: Error {
-    /// Neither this injector nor an ancestor holds the key.
-    case absent
-    /// A factory to run, and the injector whose registration it is.
-    case pending(Registration, owner: DependencyInjector)
-    /// The stored value is not of the requested type (unreachable; see `Miss.mismatch`).
-    case mismatch(any Any.Type)
-    /// The injector is observed or recording its graph: the instrumented path resolves.
-    case instrumented
-    /// Not in `keeper`, which builds and keeps what it inherits (see `InheritedSingletons`).
-    case inherited(keeper: DependencyInjector)
-
-    init(_ miss: Miss, owner: DependencyInjector) {
-        switch miss {
-        case .absent: self = .absent
-        case .pending(let registration): self = .pending(registration, owner: owner)
-        case .mismatch(let actual): self = .mismatch(actual)
-        case .instrumented: self = .instrumented
         }
     }
 }

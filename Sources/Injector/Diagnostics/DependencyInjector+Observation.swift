@@ -55,7 +55,7 @@ extension DependencyInjector {
         if context.isNotifyingObserver {
             return try plainResolve(key, as: type)
         }
-        if let resolver = context.frames.last { recordEdge(from: resolver.key, to: key) }
+        if let resolver = context.innermost { recordEdge(from: resolver.key, to: key) }
         guard let observer = instrumentation.observer else {
             return try plainResolve(key, as: type)
         }

@@ -44,7 +44,7 @@ extension DependencyInjector {
         factory: @escaping @Sendable (DependencyInjector) throws -> Value
     ) {
         guard let key = InjectedValues.key(for: keyPath) else { return }
-        store(key: key, scope: scope, factory: .plain { injector in try factory(injector) })
+        store(key: key, scope: scope, factory: .plain(TypedFactory(factory)))
     }
 
     func valueOrDefault<Key: InjectionKey>(for key: Key.Type) -> Key.Value {

@@ -31,8 +31,16 @@
 /// swap in a stub.
 @propertyWrapper
 public struct Inject<Value> {
-    @usableFromInline var resolution: Result<Value, InjectionError>
-    @usableFromInline let site: DeclarationSite
+    /// The value, or the failure with where the property is declared. The failure is boxed so
+    /// that the wrapper is as small as its value (one word for a class), which keeps the
+    /// owner's initialisation as cheap as storing three resolved references.
+    @usableFromInline
+    enum Resolution {
+        case resolved(Value)
+        case failed(WrapperFailure)
+    }
+
+    @usableFromInline var resolution: Resolution
 
     /// Resolves `Value` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`.
@@ -46,8 +54,11 @@ public struct Inject<Value> {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
-        site = DeclarationSite(fileID: fileID, line: line)
-        resolution = (injector ?? DependencyInjector.current).result(Value.self, name: name)
+        do {
+            resolution = .resolved(try (injector ?? DependencyInjector.current).resolve(Value.self, name: name))
+        } catch {
+            resolution = .failed(WrapperFailure(error, declaredAt: DeclarationSite(fileID: fileID, line: line)))
+        }
     }
 
     /// Reads the key-path dependency at `keyPath` from `injector`, or from
@@ -63,8 +74,7 @@ public struct Inject<Value> {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
-        site = DeclarationSite(fileID: fileID, line: line)
-        resolution = .success((injector ?? DependencyInjector.current).resolve(keyPath))
+        resolution = .resolved((injector ?? DependencyInjector.current).resolve(keyPath))
     }
 
     /// The resolved value. Reading it after a failed resolution stops the program; see
@@ -72,15 +82,21 @@ public struct Inject<Value> {
     public var wrappedValue: Value {
         get {
             switch resolution {
-            case .success(let value): value
-            case .failure(let error): stopReading("@Inject", declaredAt: site, after: error)
+            case .resolved(let value): value
+            case .failed(let failure): failure.stop("@Inject")
             }
         }
-        set { resolution = .success(newValue) }
+        set { resolution = .resolved(newValue) }
     }
 
     /// The outcome of the resolution: the value, or the typed error that says what is missing.
-    public var projectedValue: Result<Value, InjectionError> { resolution }
+    public var projectedValue: Result<Value, InjectionError> {
+        switch resolution {
+        case .resolved(let value): .success(value)
+        case .failed(let failure): .failure(failure.error)
+        }
+    }
 }
 
 extension Inject: Sendable where Value: Sendable {}
+extension Inject.Resolution: Sendable where Value: Sendable {}

@@ -26,3 +26,22 @@ func stopReading(_ wrapper: StaticString, declaredAt site: DeclarationSite, afte
         """
     )
 }
+
+/// A wrapper's failed resolution, with where its property is declared, kept until the property
+/// is read.
+@usableFromInline
+final class WrapperFailure: Sendable {
+    let error: InjectionError
+    let site: DeclarationSite
+
+    @usableFromInline
+    init(_ error: InjectionError, declaredAt site: DeclarationSite) {
+        self.error = error
+        self.site = site
+    }
+
+    /// Stops the program: the property of a `wrapper` was read after this failure.
+    func stop(_ wrapper: StaticString) -> Never {
+        stopReading(wrapper, declaredAt: site, after: error)
+    }
+}

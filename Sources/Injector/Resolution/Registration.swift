@@ -13,7 +13,7 @@ final class Registration: Sendable {
     /// How the registration builds its value.
     enum Factory: Sendable {
         /// `register(_:name:scope:factory:)`: needs only the injector.
-        case plain(@Sendable (DependencyInjector) throws -> Any)
+        case plain(any PlainFactory)
         /// A factory that takes run-time arguments, passed as one value of type
         /// `(First, (Rest...))` for the types in `argumentTypes`.
         case withArguments(
@@ -34,15 +34,51 @@ final class Registration: Sendable {
     /// factory ignores it.
     func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
         switch factory {
-        case .plain(let make): try make(injector)
+        case .plain(let factory): try factory.makeAny(with: injector)
         case .withArguments(_, _, let make): try make(injector, arguments)
         }
+    }
+
+    /// The factory, as it was registered, when it makes a `T` from the injector alone; `nil`
+    /// for any other factory. The transient fast path calls it, so that the value reaches the
+    /// caller as a `T`, never boxed in an `Any` and cast back.
+    func factory<T>(making type: T.Type) -> TypedFactory<T>? {
+        guard case .plain(let factory) = factory, factory.valueType == ObjectIdentifier(type) else { return nil }
+        // Safe: `TypedFactory` is the only `PlainFactory`, and a `TypedFactory<Value>` reports
+        // `Value` as its `valueType`, just checked to be `T`. A checked `as?` would look up the
+        // metadata of `TypedFactory<T>` on every resolve.
+        return unsafeDowncast(factory, to: TypedFactory<T>.self)
     }
 
     /// The argument types the factory declares; empty for a plain factory.
     var argumentTypes: [any Any.Type] {
         guard case .withArguments(let types, _, _) = factory else { return [] }
         return types
+    }
+}
+
+/// A factory that needs only the injector: what `register(_:name:scope:factory:)` stores.
+///
+/// `TypedFactory` is its one conformer; the protocol lets a non-generic `Registration` hold a
+/// factory of any value type.
+protocol PlainFactory: AnyObject, Sendable {
+    /// The type the factory makes.
+    var valueType: ObjectIdentifier { get }
+    /// Runs the factory, its value boxed for the paths that keep or pass values untyped.
+    func makeAny(with injector: DependencyInjector) throws -> Any
+}
+
+/// The factory a user registered, kept with the type it makes.
+final class TypedFactory<Value>: PlainFactory {
+    let make: @Sendable (DependencyInjector) throws -> Value
+    let valueType = ObjectIdentifier(Value.self)
+
+    init(_ make: @escaping @Sendable (DependencyInjector) throws -> Value) {
+        self.make = make
+    }
+
+    func makeAny(with injector: DependencyInjector) throws -> Any {
+        try make(injector)
     }
 }
 

@@ -53,21 +53,24 @@ struct Registry {
     }
 
     /// The value under `key` as a `T`, copied straight out of its slot (in place, as in
-    /// `lookup(_:)`), or why there is none here.
+    /// `lookup(_:)`), or why there is none here: `.pending`, with the registration to run
+    /// stored in `pending`.
     ///
     /// The resolve of a ready value, the hot path: it copies the value once, into the result,
     /// where `lookup(_:)` copies it out as an `Any` that the caller then converts and drops.
-    mutating func value<T>(_ key: DependencyKey, as type: T.Type) throws(Miss) -> T {
+    mutating func value<T>(_ key: DependencyKey, as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
         guard let name = key.name else {
             guard let index = unnamed.index(forKey: key.typeID) else { throw .absent }
-            return try Self.value(in: &unnamed.values[index], as: type)
+            return try Self.value(in: &unnamed.values[index], as: type, pending: &pending)
         }
         guard let slot = named[key.typeID]?[name] else { throw .absent }
-        return try slot.value(as: type)
+        return try slot.value(as: type, pending: &pending)
     }
 
-    private static func value<T>(in slot: inout Slot, as type: T.Type) throws(Miss) -> T {
-        try slot.value(as: type)
+    private static func value<T>(
+        in slot: inout Slot, as type: T.Type, pending: inout Registration?
+    ) throws(Miss) -> T {
+        try slot.value(as: type, pending: &pending)
     }
 
     /// Keeps `value` as what `registration` produced, if `registration` is still the one
@@ -136,12 +139,17 @@ extension Registry {
             return .pending(registration)
         }
 
-        /// The value here as a `T`, or why there is none.
-        func value<T>(as type: T.Type) throws(Miss) -> T {
+        /// The value here as a `T`, or why there is none (a registration to run goes to
+        /// `pending`).
+        func value<T>(as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
             switch lookup() {
-            case .ready(let value): try cast(value, to: type)
-            case .pending(let registration): throw .pending(registration)
-            case nil: throw .absent
+            case .ready(let value):
+                return try cast(value, to: type)
+            case .pending(let registration):
+                pending = registration
+                throw .pending(holder: nil)
+            case nil:
+                throw .absent
             }
         }
     }
@@ -158,7 +166,7 @@ extension Registry {
 
         override func lookup() -> Lookup? { .ready(value) }
 
-        override func value<T>(as type: T.Type) throws(Miss) -> T {
+        override func value<T>(as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
             // Bound to a local so that `cast` opens it: the stored property passed directly
             // reaches `cast` as an unopened `Any`, and the run-time cast runs every time.
             let value: Any = value
@@ -177,6 +185,9 @@ extension Registry {
 
         override func lookup() -> Lookup? { .pending(registration) }
 
-        override func value<T>(as type: T.Type) throws(Miss) -> T { throw .pending(registration) }
+        override func value<T>(as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
+            pending = registration
+            throw .pending(holder: nil)
+        }
     }
 }

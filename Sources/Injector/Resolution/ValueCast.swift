@@ -1,14 +1,22 @@
-/// Why a registry has no value of the requested type to hand out.
+/// Why a resolve found no value of the requested type ready to hand out.
+///
+/// No case holds a reference that the resolve of a transient has to copy: the registration
+/// to run travels in an `inout` parameter beside the error, so that throwing, catching and
+/// matching the error costs no reference counting.
 enum Miss: Error {
-    /// Nothing is registered under the key here.
+    /// Nothing is registered under the key, here or in an ancestor.
     case absent
-    /// A factory has to run first: a transient, or a singleton not created yet.
-    case pending(Registration)
+    /// A factory has to run first: a transient, or a singleton not created yet. The thrower
+    /// has stored the registration in its `pending` parameter. `holder` is the ancestor that
+    /// holds it, or `nil` when the injector asked holds it itself.
+    case pending(holder: DependencyInjector?)
     /// The stored value is not of the requested type. Unreachable while keys are type
     /// identities; reported rather than trapped.
     case mismatch(any Any.Type)
     /// The injector is instrumented (observed or recording its graph); the lookup stopped.
     case instrumented
+    /// Not in `keeper`, which builds and keeps what it inherits (see `InheritedSingletons`).
+    case inherited(keeper: DependencyInjector)
 }
 
 /// `value` as a `T`.
