@@ -93,12 +93,15 @@ extension DependencyInjector {
         throw .absent
     }
 
-    /// A value produced for `key` (by a factory) as the `T` it was registered as.
-    static func cast<T>(_ value: Any, to type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
+    /// A value produced for `key` (by a factory) as the `T` it was registered as. `key` is
+    /// built only for the error, which a later read of a `@LazyInject` would otherwise pay for.
+    static func cast<T>(_ value: Any, to type: T.Type, key: @autoclosure () -> DependencyKey) throws(InjectionError)
+        -> T
+    {
         do throws(Miss) {
             return try Injector.cast(value, to: type)
         } catch {
-            throw mismatch(key, actual: Swift.type(of: value))
+            throw mismatch(key(), actual: Swift.type(of: value))
         }
     }
 

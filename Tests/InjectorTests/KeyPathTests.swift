@@ -68,6 +68,16 @@ private final class FeedScreen {
         #expect(injector.isRegistered(NetworkProviderKey.self))
     }
 
+    // The key is the key type, the factory makes the value type: a resolve by the key type
+    // must not take the factory's value for a key-type value.
+    @Test func resolvingTheKeyTypeOfATransientKeyPathFactoryThrowsInsteadOfMisreadingTheValue() {
+        let injector = DependencyInjector()
+        injector.register(\.retryLimit) { _ in 9 }
+
+        #expect(throws: InjectionError.self) { try injector.resolve(RetryLimitKey.self) }
+        #expect(injector.resolve(\.retryLimit) == 9)
+    }
+
     @Test func aFailingRegistrationFallsBackToTheDefault() {
         let injector = DependencyInjector()
         injector.register(\.retryLimit) { _ in throw SampleError(code: 1) }
