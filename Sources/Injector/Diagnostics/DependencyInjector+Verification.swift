@@ -16,6 +16,8 @@ extension DependencyInjector {
     /// What it cannot see:
     /// - factories that take run-time arguments (`register(_:name:factory:)` with arguments):
     ///   they are skipped, since only their callers know the arguments;
+    /// - main-actor factories (``register(_:name:scope:mainActorFactory:)``), unless `verify()`
+    ///   is called on the main actor;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
     ///   resolves inside methods, resolves with names computed at run time, branches of a
     ///   factory that this run does not take;
@@ -41,6 +43,8 @@ extension DependencyInjector {
                 _ = try scratch.value(for: info.key)
             } catch .argumentMismatch(info.key, [info.key], _, []) {
                 continue  // a factory that takes run-time arguments: only its callers can run it
+            } catch .requiresMainActor {
+                continue  // a main-actor factory, and this is not the main actor: it cannot run here
             } catch {
                 failures.add(error)
             }
@@ -79,7 +83,8 @@ private struct Failures {
         switch error {
         case .notRegistered(let key, _, _):
             return .missing(key)
-        case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .sealed(let key):
+        case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .requiresMainActor(let key, _),
+            .sealed(let key):
             return .failing(key)
         case .circularDependency(let path):
             // `[X, A, B, A]` and `[B, A, B]` are the same cycle: {A, B}.

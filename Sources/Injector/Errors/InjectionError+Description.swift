@@ -32,6 +32,16 @@ extension InjectionError: CustomStringConvertible {
             lines = ["Injector could not resolve \(key): its factory threw \(String(reflecting: underlying))."]
             lines += Self.pathLine(path)
             lines.append("To fix: make the factory registered for \(key) succeed; the error above is its own.")
+        case .requiresMainActor(let key, let path):
+            lines = [
+                "Injector could not resolve \(key): its factory runs on the main actor, "
+                    + "and it was resolved from another thread."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), "
+                    + "or register it as a singleton and resolve it once on the main actor: "
+                    + "every thread then gets the created value.")
         case .sealed(let key):
             lines = [
                 "Injector refused to change the registration of \(key): the injector is sealed.",

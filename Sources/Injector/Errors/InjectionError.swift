@@ -41,6 +41,11 @@ public enum InjectionError: Error, Sendable {
     /// ```
     case argumentMismatch(DependencyKey, path: [DependencyKey], expected: [String], given: [String])
 
+    /// The key's factory runs on the main actor (see
+    /// ``DependencyInjector/register(_:name:scope:mainActorFactory:)``), and it was resolved
+    /// from another thread, where it cannot run without `await`.
+    case requiresMainActor(DependencyKey, path: [DependencyKey])
+
     /// A registration or removal of the key was refused because the injector is sealed
     /// (see ``DependencyInjector/seal()``). The existing registration is intact.
     case sealed(DependencyKey)
@@ -55,7 +60,7 @@ public enum InjectionError: Error, Sendable {
     public var path: [DependencyKey] {
         switch self {
         case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
-            .argumentMismatch(_, let path, _, _):
+            .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path):
             path
         case .sealed:
             []

@@ -1,0 +1,109 @@
+import Injector
+import Testing
+
+/// A main-actor type, as UI code declares its models: its initialiser and state are isolated.
+@MainActor
+final class SettingsModel {
+    let store: SettingsStore
+    var title = "Settings"
+
+    init(store: SettingsStore) {
+        self.store = store
+    }
+}
+
+final class SettingsStore: Sendable {}
+
+@MainActor
+private final class SettingsScreen {
+    @Inject var model: SettingsModel
+}
+
+@Suite struct MainActorTests {
+    @MainActor
+    private func makeInjector(scope: Scope) -> (DependencyInjector, Counter) {
+        let injector = DependencyInjector()
+        let made = Counter()
+        injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        injector.register(SettingsModel.self, scope: scope) { @MainActor r in
+            made.increment()
+            return try SettingsModel(store: r.resolve())
+        }
+        return (injector, made)
+    }
+
+    @MainActor
+    @Test func mainActorCodeRegistersAndResolvesAMainActorType() throws {
+        let (injector, made) = makeInjector(scope: .transient)
+
+        let first = try injector.resolve(SettingsModel.self)
+        let second = try injector.resolve(SettingsModel.self)
+        first.title = "Edited"  // main-actor state, used from main-actor code
+
+        #expect(first !== second)
+        #expect(first.store === second.store)
+        #expect(second.title == "Settings")
+        #expect(made.value == 2)
+    }
+
+    @MainActor
+    @Test func injectInAMainActorClassReadsIt() {
+        let (injector, _) = makeInjector(scope: .transient)
+        let screen = DependencyInjector.$current.withValue(injector) { SettingsScreen() }
+        #expect(screen.model.title == "Settings")
+    }
+
+    @Test func aResolveFromAnotherThreadThrowsInsteadOfRunningTheFactory() async throws {
+        let (injector, made) = await MainActor.run { makeInjector(scope: .transient) }
+
+        let error = await Task.detached { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try injector.resolve(SettingsModel.self)
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+
+        guard case .requiresMainActor(let key, let path) = error else {
+            Issue.record("expected requiresMainActor, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(SettingsModel.self))
+        #expect(path == [DependencyKey(SettingsModel.self)])
+        #expect(made.value == 0)
+        #expect(
+            error?.description == """
+                Injector could not resolve InjectorTests.SettingsModel: its factory runs on the main actor, \
+                and it was resolved from another thread.
+                To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), \
+                or register it as a singleton and resolve it once on the main actor: every thread then \
+                gets the created value.
+                """)
+    }
+
+    @Test func aSingletonCreatedOnTheMainActorResolvesFromAnyThread() async throws {
+        let (injector, made) = await MainActor.run { makeInjector(scope: .singleton) }
+        let created = try await MainActor.run { try injector.resolve(SettingsModel.self) }
+
+        let fromBackground = try await Task.detached { try injector.resolve(SettingsModel.self) }.value
+
+        #expect(fromBackground === created)
+        #expect(made.value == 1)
+    }
+
+    @Test func verifyOffTheMainActorSkipsMainActorFactories() async throws {
+        let (injector, made) = await MainActor.run { makeInjector(scope: .singleton) }
+        try await Task.detached { try injector.verify() }.value
+        #expect(made.value == 0)
+    }
+
+    @Test func theAsyncInjectorBuildsAMainActorTypeByAwaitingItsInitialiser() async throws {
+        let services = AsyncDependencyInjector()
+        await services.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        await services.register(SettingsModel.self) { r in try await SettingsModel(store: r.resolve()) }
+
+        let model = try await services.resolve(SettingsModel.self)
+        #expect(await model.title == "Settings")
+    }
+}
