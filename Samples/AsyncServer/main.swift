@@ -1,6 +1,7 @@
 // AsyncServer: an async app on `AsyncDependencyInjector`. A database connected once at
 // start-up, repositories, ten requests served concurrently, one route missing a dependency,
-// the database handed to synchronous code, and a test-like child with a fake.
+// the database handed to synchronous code, a test-like child with a fake, and a main-actor
+// model built by the synchronous injector.
 // Run it with `swift run AsyncServer`.
 import Injector
 
@@ -44,6 +45,22 @@ do {
     await test.register(FakePayments() as any PaymentGateway)
     print("  in the test child: \(await serve(checkout, from: test))")
     print("  in the server:     \(await serve(checkout, from: services))")
+
+    print("5. A @MainActor dashboard model from the synchronous injector, after all these awaits:")
+    DependencyInjector.shared.registerDashboard()
+    let early = await Task.detached { () -> String in
+        do throws(InjectionError) {
+            _ = try DependencyInjector.shared.resolve(DashboardModel.self)
+            return "resolved"
+        } catch {
+            return "\(error.description.split(separator: "\n")[0])"
+        }
+    }.value
+    print("  from a background task, before it exists: \(early)")
+    let dashboard = try DependencyInjector.shared.resolve(DashboardModel.self)  // top-level code is on the main actor
+    print("  on the main actor: \(await dashboard.refresh())")
+    let later = try await Task.detached { try DependencyInjector.shared.resolve(DashboardModel.self) }.value
+    print("  from a background task, once created: the same model: \(later === dashboard)")
     print("AsyncServer finished.")
 } catch {
     print("AsyncServer failed: \(error)")

@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Dispatch
 
 extension DependencyInjector {
     /// Registers a factory that runs on the main actor, for a `@MainActor` type.
@@ -27,22 +21,18 @@ extension DependencyInjector {
     /// main-actor initialiser.
     ///
     /// Main-actor code resolves the type like any other, and `@Inject` properties of
-    /// `@MainActor` classes read it. A resolve from another thread cannot run the factory
-    /// synchronously: it throws ``InjectionError/requiresMainActor(_:path:)``, unless the
-    /// value is a singleton already created, which every thread gets.
-    ///
-    /// Call it from the main actor: that is where the injector learns which thread runs
-    /// main-actor work.
-    @MainActor
+    /// `@MainActor` classes read it. A resolve off the main actor (that is, off the main
+    /// dispatch queue, which runs the main actor's work) cannot run the factory synchronously:
+    /// it throws ``InjectionError/requiresMainActor(_:path:)``, unless the value is a
+    /// singleton already created, which every thread gets.
     public func register<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope = .transient,
         mainActorFactory factory: @escaping @MainActor (DependencyInjector) throws -> T
     ) {
-        MainThread.noteCurrent()
         register(type, name: name, scope: scope) { injector in
-            guard MainThread.isCurrent else {
+            guard MainQueue.isCurrent else {
                 // The frame of this registration is on the stack: the path ends with its key.
                 throw InjectionError.requiresMainActor(
                     DependencyKey(type, name: name), path: ResolutionContext.current.path)
@@ -52,28 +42,23 @@ extension DependencyInjector {
     }
 }
 
-/// Whether this thread is the one that runs main-actor work, so that a synchronous resolve
-/// can run a main-actor factory in place (`MainActor.assumeIsolated` checks the same thing,
-/// and stops the program where this answers `false`).
-enum MainThread {
-    #if canImport(Darwin)
-        static var isCurrent: Bool { pthread_main_np() != 0 }
+/// Whether the code running now is on the main dispatch queue, which executes the main actor's
+/// work: then a synchronous resolve may run a main-actor factory in place.
+///
+/// It asks the queue, not the thread: on Linux, a program with an `async` main runs main-actor
+/// jobs on whichever worker thread drains the main queue, and a thread that ran main-actor
+/// work once may run any queue's work later. `MainActor.assumeIsolated` asserts the same queue,
+/// so it never stops the program where this answers `true`.
+enum MainQueue {
+    /// Set on the main queue once, the first time it is asked about; only the main queue (and
+    /// queues that target it) answer it.
+    private static let marker: DispatchSpecificKey<Bool> = {
+        let marker = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: marker, value: true)
+        return marker
+    }()
 
-        static func noteCurrent() {}
-    #else
-        // Linux has no `pthread_main_np`; the main actor runs on the thread that ran the first
-        // main-actor registration, which is remembered here (and never changes).
-        private static let thread = Locked<pthread_t?>(nil)
-
-        static var isCurrent: Bool {
-            let current = pthread_self()
-            return thread.withLock { main in main.map { pthread_equal($0, current) != 0 } ?? false }
-        }
-
-        @MainActor
-        static func noteCurrent() {
-            let current = pthread_self()
-            thread.withLock { main in if main == nil { main = current } }
-        }
-    #endif
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: marker) == true
+    }
 }

@@ -92,6 +92,14 @@ private final class SettingsScreen {
         #expect(made.value == 1)
     }
 
+    @MainActor
+    @Test func verifyOnTheMainActorRunsMainActorFactories() {
+        let injector = DependencyInjector()
+        injector.register(SettingsModel.self) { @MainActor r in try SettingsModel(store: r.resolve()) }
+
+        #expect(throws: VerificationError.self) { try injector.verify() }  // SettingsStore is missing
+    }
+
     @Test func verifyOffTheMainActorSkipsMainActorFactories() async throws {
         let (injector, made) = await MainActor.run { makeInjector(scope: .singleton) }
         try await Task.detached { try injector.verify() }.value

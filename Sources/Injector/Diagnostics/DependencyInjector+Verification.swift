@@ -16,8 +16,8 @@ extension DependencyInjector {
     /// What it cannot see:
     /// - factories that take run-time arguments (`register(_:name:factory:)` with arguments):
     ///   they are skipped, since only their callers know the arguments;
-    /// - main-actor factories (``register(_:name:scope:mainActorFactory:)``), unless `verify()`
-    ///   is called on the main actor;
+    /// - main-actor factories (``register(_:name:scope:mainActorFactory:)``) and the factories
+    ///   that resolve them, unless `verify()` is called on the main actor;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
     ///   resolves inside methods, resolves with names computed at run time, branches of a
     ///   factory that this run does not take;
@@ -44,7 +44,9 @@ extension DependencyInjector {
             } catch .argumentMismatch(info.key, [info.key], _, []) {
                 continue  // a factory that takes run-time arguments: only its callers can run it
             } catch .requiresMainActor {
-                continue  // a main-actor factory, and this is not the main actor: it cannot run here
+                // A main-actor factory, or one that resolves it, and this is not the main actor:
+                // it cannot run here, which says nothing about whether it works.
+                continue
             } catch {
                 failures.add(error)
             }

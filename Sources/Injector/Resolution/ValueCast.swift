@@ -1,8 +1,9 @@
 /// Why a resolve found no value of the requested type ready to hand out.
 ///
-/// No case holds a reference that the resolve of a transient has to copy: the registration
-/// to run travels in an `inout` parameter beside the error, so that throwing, catching and
-/// matching the error costs no reference counting.
+/// The registration to run travels in an `inout` parameter beside the error, not in it, so
+/// that throwing, catching and matching the error for a key held by the injector asked (the
+/// common case, and every transient's) costs no reference counting. Only a key found in an
+/// ancestor, or an inheriting keeper, puts an injector in the error.
 enum Miss: Error {
     /// Nothing is registered under the key, here or in an ancestor.
     case absent
