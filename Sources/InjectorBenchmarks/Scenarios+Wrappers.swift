@@ -7,6 +7,24 @@ final class ImportScreen {
     @Inject var validator: Validator
 }
 
+/// The injector `ExplicitImportScreen` names, with the singletons `injectThreeProperties` uses.
+let namedInjector: DependencyInjector = {
+    let injector = DependencyInjector()
+    injector.register(Parser.self, scope: .singleton) { _ in Parser() }
+    injector.register(Formatter.self, scope: .singleton) { _ in Formatter() }
+    injector.register(Validator.self, scope: .singleton) { _ in Validator() }
+    _ = ResolvedImportScreen(injector: injector)  // creates the singletons
+    return injector
+}()
+
+/// `ImportScreen` with its injector named, so that no wrapper reads the task-local `current`:
+/// what the wrappers cost apart from that read.
+final class ExplicitImportScreen {
+    @Inject(injector: namedInjector) var parser: Parser
+    @Inject(injector: namedInjector) var formatter: Formatter
+    @Inject(injector: namedInjector) var validator: Validator
+}
+
 /// The same object, built from three direct `resolve` calls.
 final class ResolvedImportScreen {
     let parser: Parser?
@@ -40,6 +58,9 @@ func injectThreeProperties() -> Scenario {
         cases: [
             .measured(direct) { n in
                 for _ in 0..<n { blackHole(ResolvedImportScreen(injector: injector)) }
+            },
+            .measured("3 @Inject(injector:) properties, no `current`", baseline: direct) { n in
+                for _ in 0..<n { blackHole(ExplicitImportScreen()) }
             },
             .measured("3 @Inject properties", baseline: direct, target: Target(reference: direct, limit: 1.3)) { n in
                 DependencyInjector.$current.withValue(injector) {
