@@ -4,7 +4,8 @@
 /// Every scenario is set up first, as in a timed run; the iterations run inside
 /// `runIterations`, so that `valgrind --tool=callgrind --toggle-collect='*runIterations*'`
 /// counts them alone: the instructions per iteration of any case, the library's and its
-/// baseline's alike.
+/// baseline's alike. Under `valgrind --tool=dhat`, equal heap totals for a small and a large
+/// `N` show that the case allocates nothing per iteration.
 func runCase(scenario scenarioName: String, case caseName: String, iterations: Int) {
     let scenario = allScenarios().first { $0.name == scenarioName }
     guard let benchmark = scenario?.cases.first(where: { $0.name == caseName }),

@@ -7,7 +7,8 @@ final class ImportScreen {
     @Inject var validator: Validator
 }
 
-/// The injector `ExplicitImportScreen` names, with the singletons `injectThreeProperties` uses.
+/// The injector `ExplicitImportScreen` names, and every case of `injectThreeProperties` uses:
+/// three singletons, created.
 let namedInjector: DependencyInjector = {
     let injector = DependencyInjector()
     injector.register(Parser.self, scope: .singleton) { _ in Parser() }
@@ -46,11 +47,7 @@ final class LazyScreen {
 /// Initialising an object whose three `@Inject` properties resolve ready singletons, against
 /// three direct `resolve`s of the same singletons into stored properties.
 func injectThreeProperties() -> Scenario {
-    let injector = DependencyInjector()
-    injector.register(Parser.self, scope: .singleton) { _ in Parser() }
-    injector.register(Formatter.self, scope: .singleton) { _ in Formatter() }
-    injector.register(Validator.self, scope: .singleton) { _ in Validator() }
-    _ = ResolvedImportScreen(injector: injector)  // creates the singletons
+    let injector = namedInjector
     let direct = "3 direct resolves"
 
     return Scenario(

@@ -3,17 +3,13 @@
 //     swift run -c release InjectorBenchmarks           # the full run (about ten seconds)
 //     swift run -c release InjectorBenchmarks --quick   # about a second: a smoke test for CI
 //     swift run -c release InjectorBenchmarks --filter singleton   # only matching scenarios
-//     InjectorBenchmarks --alloc-probe 100000 [--baseline]         # only resolves, for valgrind
-//     InjectorBenchmarks --run "<scenario>" "<case>" 100000          # one case, for callgrind
+//     InjectorBenchmarks --run "<scenario>" "<case>" 100000   # one case alone, for valgrind
 //
 // Timings are noisy on a shared machine; compare ratios within one run, not across runs.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-if let flag = arguments.firstIndex(of: "--alloc-probe") {
-    let count = arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 1_000_000
-    runAllocationProbe(count, baseline: arguments.contains("--baseline"))
-} else if let flag = arguments.firstIndex(of: "--run"), arguments.count >= flag + 4 {
+if let flag = arguments.firstIndex(of: "--run"), arguments.count >= flag + 4 {
     let count = Int(arguments[flag + 3]) ?? 0
     runCase(scenario: arguments[flag + 1], case: arguments[flag + 2], iterations: count)
 } else {

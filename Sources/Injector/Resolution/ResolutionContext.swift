@@ -16,7 +16,7 @@ final class ResolutionContext: @unchecked Sendable {
     // The frames are read and written only by the thread that owns this context, one complete
     // access at a time (a push, a pop, a scan), so accesses never overlap.
     // They live in a buffer of their own rather than an `Array`, whose every append pays a
-    // uniqueness check and a call into the standard library, and whose stored `var` would pay
+    // uniqueness check and a call into the standard library, and whose `inout` accesses pay
     // run-time exclusivity checks: together a third of the bookkeeping of a factory run.
     // A frame does not retain its registration: it lives only inside `withFrame`, whose caller
     // holds the registration for that long. Retaining it would add two atomic operations to
