@@ -12,40 +12,72 @@ extension DependencyInjector {
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
-        let key = DependencyKey(type, name: name)
-        var pending: Registration?
-        do throws(Miss) {
-            return try readyValue(for: key, as: T.self, pending: &pending)
-        } catch {
-            switch error {
+        try resolve(DependencyKey(type, name: name), as: T.self, observed: true) { key throws(InjectionError) in
+            try unregistered(key, as: T.self)
+        }
+    }
+
+    /// The one resolve: the value for `key` as a `T`, from this injector or the nearest
+    /// ancestor that holds it, created if its scope says so; what `ifAbsent` returns when none
+    /// holds it. `observed`: whether an observer on this injector hears of it.
+    ///
+    /// A value that is ready (an instance, a created singleton) is copied out of its slot under
+    /// the lock, straight into the result. Nothing on a successful path throws: a lookup reports
+    /// what it found as a `Miss`, never by throwing, since test runners record a backtrace for
+    /// every thrown error. Nor does anything here return an optional `T`: in this unspecialised
+    /// generic code, an `Optional<T>` looks up its type metadata on every call, which cost more
+    /// than the whole lookup. So the lock is taken and released by hand, to return the value
+    /// from under it or go on without it.
+    func resolve<T>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        observed: Bool,
+        ifAbsent: (DependencyKey) throws(InjectionError) -> T
+    ) throws(InjectionError) -> T {
+        // This injector is asked first, outside the walk, so that the common case takes no
+        // reference to an injector.
+        var miss = Miss.absent
+        let registry = self.registry.lock()
+        // Diagnostics cost one load and one branch here while they are off.
+        if observed, registry.pointee.diagnostics.instrumentation != nil {
+            self.registry.unlock()
+            return try instrumentedResolve(key, as: T.self, ifAbsent: ifAbsent)
+        }
+        if let slot = registry.pointee.readySlot(key, miss: &miss) {
+            defer { self.registry.unlock() }
+            return try ReadySlot.value(of: slot, as: T.self, key: key)
+        }
+        self.registry.unlock()
+
+        var injector = self
+        while true {
+            switch miss {
             case .absent:
-                return try unregistered(key, as: T.self)
-            case .pending(let holder):
-                // `readyValue` stores the registration whenever it throws `.pending`; were it
-                // missing, the general path below would look the key up again.
-                guard let registration = pending else { break }
+                guard let parent = injector.parent else { return try ifAbsent(key) }
+                // An injector that keeps its inherited singletons resolves the rest of the walk.
+                if injector.inheritedSingletons != nil {
+                    guard let value = try inheritedValue(for: key, keptBy: injector) else { return try ifAbsent(key) }
+                    return try Self.cast(value, to: T.self, key: key)
+                }
+                injector = parent
+            case .pending(let registration):
                 if registration.scope == .transient, let factory = registration.factory(making: T.self) {
                     return try make(registration, with: factory)
                 }
-                let owner = holder ?? self
-                // `nil`: the registration was replaced or removed while we waited for it; the
-                // general path below looks again.
-                if let value = try produce(registration, heldBy: owner, keptBy: owner) {
+                if let value = try produce(registration, heldBy: injector, keptBy: injector) {
                     return try Self.cast(value, to: T.self, key: key)
                 }
-            case .mismatch(let actual):
-                throw Self.mismatch(key, actual: actual)
-            case .instrumented:
-                return try instrumentedResolve(key, as: T.self)
-            case .inherited(let keeper):
-                guard let value = try inheritedValue(for: key, keptBy: keeper) else {
-                    return try unregistered(key, as: T.self)
-                }
-                return try Self.cast(value, to: T.self, key: key)
+                // The registration was replaced or removed while we waited for it: start over.
+                injector = self
             }
+            miss = .absent
+            let registry = injector.registry.lock()
+            if let slot = registry.pointee.readySlot(key, miss: &miss) {
+                defer { injector.registry.unlock() }
+                return try ReadySlot.value(of: slot, as: T.self, key: key)
+            }
+            injector.registry.unlock()
         }
-        guard let value = try value(for: key) else { return try unregistered(key, as: T.self) }
-        return try Self.cast(value, to: T.self, key: key)
     }
 
     /// What a resolve of `key` returns when nothing is registered for it: a value the
@@ -58,96 +90,10 @@ extension DependencyInjector {
             key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
     }
 
-    /// The value ready under `key` in this injector or the nearest ancestor that holds it,
-    /// copied straight out of its slot into a `T` (the hot path); or why there is none, with
-    /// the registration to run in `pending` when the error is `.pending`.
-    ///
-    /// This injector is asked first, outside the walk, so that the common case takes no
-    /// references to injectors along the way.
-    private func readyValue<T>(
-        for key: DependencyKey, as type: T.Type, pending: inout Registration?
-    ) throws(Miss) -> T {
-        do throws(Miss) {
-            return try registry.withLock { (registry) throws(Miss) -> T in
-                // Diagnostics cost one load and one branch here while they are off.
-                if registry.diagnostics.instrumentation != nil { throw .instrumented }
-                return try registry.value(key, as: type, pending: &pending)
-            }
-        } catch .absent {
-            // Not here: ask the ancestors.
-        }
-        var injector = self
-        while let parent = injector.parent {
-            if injector.inheritedSingletons != nil { throw .inherited(keeper: injector) }
-            injector = parent
-            do throws(Miss) {
-                return try injector.registry.withLock { (registry) throws(Miss) -> T in
-                    try registry.value(key, as: type, pending: &pending)
-                }
-            } catch .absent {
-                continue
-            } catch .pending {
-                throw .pending(holder: injector)
-            }
-        }
-        throw .absent
-    }
-
-    /// A value produced for `key` (by a factory) as the `T` it was registered as. `key` is
-    /// built only for the error, which a later read of a `@LazyInject` would otherwise pay for.
-    static func cast<T>(_ value: Any, to type: T.Type, key: @autoclosure () -> DependencyKey) throws(InjectionError)
-        -> T
-    {
-        do throws(Miss) {
-            return try Injector.cast(value, to: type)
-        } catch {
-            throw mismatch(key(), actual: Swift.type(of: value))
-        }
-    }
-
-    /// The error for a value under `key` that is not of `key`'s type: unreachable while keys
-    /// are type identities, reported rather than trapped.
-    private static func mismatch(_ key: DependencyKey, actual: any Any.Type) -> InjectionError {
-        .factoryFailed(
-            key,
-            path: ResolutionContext.current.path + [key],
-            underlying: UnexpectedValueType(expected: key.type, actual: actual)
-        )
-    }
-
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
     /// when none does.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
-        while true {
-            switch find(key) {
-            case .ready(let value):
-                return value
-            case .pending(let registration, let owner):
-                // `nil`: the registration was replaced or removed while we waited for it, so
-                // the loop starts over.
-                if let value = try produce(registration, heldBy: owner, keptBy: owner) { return value }
-            case .inherited(let keeper):
-                return try inheritedValue(for: key, keptBy: keeper)
-            case nil:
-                return nil
-            }
-        }
-    }
-
-    /// What the nearest injector that holds `key`, this one or an ancestor, finds under it.
-    ///
-    /// This injector is asked first, outside the walk, so that the common case takes no
-    /// references to injectors along the way.
-    private func find(_ key: DependencyKey) -> Found? {
-        if let lookup = registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: self) }
-        var injector = self
-        while let parent = injector.parent {
-            // An injector that keeps its inherited singletons resolves the rest of the walk.
-            if injector.inheritedSingletons != nil { return .inherited(keeper: injector) }
-            injector = parent
-            if let lookup = injector.registry.withLock({ $0.lookup(key) }) { return Found(lookup, owner: injector) }
-        }
-        return nil
+        try resolve(key, as: Any?.self, observed: false) { _ in nil }
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector
@@ -215,19 +161,4 @@ extension DependencyInjector {
     }
 }
 
-/// What a resolve found, and where.
-private enum Found {
-    /// A value to return.
-    case ready(Any)
-    /// A factory to run, and the injector whose registration it is.
-    case pending(Registration, owner: DependencyInjector)
-    /// Not in `keeper`, which builds and keeps what it inherits (see `InheritedSingletons`).
-    case inherited(keeper: DependencyInjector)
-
-    init(_ lookup: Lookup, owner: DependencyInjector) {
-        switch lookup {
-        case .ready(let value): self = .ready(value)
-        case .pending(let registration): self = .pending(registration, owner: owner)
-        }
-    }
-}
+private typealias ReadySlot = Registry.ReadySlot

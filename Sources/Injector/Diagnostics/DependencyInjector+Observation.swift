@@ -46,25 +46,32 @@ extension DependencyInjector {
 
     /// A resolve while this injector is instrumented: records the edge from the factory that
     /// asked, and reports the outcome to the observer, if any.
-    func instrumentedResolve<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
+    func instrumentedResolve<T>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        ifAbsent: (DependencyKey) throws(InjectionError) -> T
+    ) throws(InjectionError) -> T {
+        func plainResolve() throws(InjectionError) -> T {
+            try resolve(key, as: type, observed: false, ifAbsent: ifAbsent)
+        }
         // Read again: it may have been removed since the lookup saw it.
         guard let instrumentation = registry.withLock({ $0.diagnostics.instrumentation }) else {
-            return try plainResolve(key, as: type)
+            return try plainResolve()
         }
         let context = ResolutionContext.current
         if context.isNotifyingObserver {
-            return try plainResolve(key, as: type)
+            return try plainResolve()
         }
         if let resolver = context.innermost { recordEdge(from: resolver.key, to: key) }
         guard let observer = instrumentation.observer else {
-            return try plainResolve(key, as: type)
+            return try plainResolve()
         }
 
         let runsBefore = context.factoryRuns
         let start = DispatchTime.now().uptimeNanoseconds
         let result: Result<T, InjectionError>
         do {
-            result = .success(try plainResolve(key, as: type))
+            result = .success(try plainResolve())
         } catch {
             result = .failure(error)
         }
@@ -81,12 +88,6 @@ extension DependencyInjector {
         defer { context.isNotifyingObserver = false }
         observer(event)
         return try result.get()
-    }
-
-    /// A resolve that skips instrumentation.
-    private func plainResolve<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
-        guard let value = try value(for: key) else { return try unregistered(key, as: type) }
-        return try Self.cast(value, to: type, key: key)
     }
 
     /// Tells the observer, if any, that a sealed injector refused to change `key`.

@@ -54,6 +54,24 @@ final class Locked<State>: @unchecked Sendable {
         return try body(&state.pointee)
     }
 
+    /// Locks, and returns the state for use until ``unlock()``.
+    ///
+    /// Only for the resolve's lookup, which must either return a value copied out under the
+    /// lock or go on, unlocked, to run a factory: a `withLock` closure could say "no value"
+    /// only with an optional of a generic type, whose metadata lookup costs more than the
+    /// lookup itself. Everything else uses `withLock`.
+    @inline(__always)
+    func lock() -> UnsafeMutablePointer<State> {
+        pthread_mutex_lock(mutex)
+        return state
+    }
+
+    /// Unlocks what ``lock()`` locked.
+    @inline(__always)
+    func unlock() {
+        pthread_mutex_unlock(mutex)
+    }
+
     /// Runs `body` under the lock until it returns a value, sleeping between tries until
     /// another thread calls `signalAll()`.
     ///

@@ -33,44 +33,30 @@ struct Registry {
         }
     }
 
-    /// What a resolve of `key` finds here: a value to return as it is, or a registration whose
-    /// factory must run; `nil` when this registry has nothing under `key`.
+    /// The ready value under `key` (an instance or a created singleton), as its slot,
+    /// unretained: valid only while the lock is held. `nil` when there is none, with the reason
+    /// in `miss`: `.absent` (nothing here) or `.pending` (a factory has to run first).
+    ///
+    /// The lookup of the resolve hot path, which copies the value out of the slot once,
+    /// straight into its result, before it unlocks. It reports a miss in `miss` rather than by
+    /// throwing: a resolve that succeeds must throw nothing, since test runners record a
+    /// backtrace for every thrown error.
     ///
     /// `mutating` only to reach an unnamed slot in place (`values[index]`'s `_modify`), which
     /// saves retaining and releasing it; nothing changes. The lock makes the table's storage
     /// uniquely referenced, so no copy is made. A miss is a plain `index(forKey:)`: the key's
     /// `_modify` would make room for an insertion that never comes.
-    mutating func lookup(_ key: DependencyKey) -> Lookup? {
+    mutating func readySlot(_ key: DependencyKey, miss: inout Miss) -> Unmanaged<ReadySlot>? {
         guard let name = key.name else {
             guard let index = unnamed.index(forKey: key.typeID) else { return nil }
-            return Self.lookup(in: &unnamed.values[index])
+            return Self.readySlot(in: &unnamed.values[index], miss: &miss)
         }
-        return named[key.typeID]?[name]?.lookup()
+        guard var slot = named[key.typeID]?[name] else { return nil }
+        return Self.readySlot(in: &slot, miss: &miss)
     }
 
-    private static func lookup(in slot: inout Slot) -> Lookup? {
-        slot.lookup()
-    }
-
-    /// The value under `key` as a `T`, copied straight out of its slot (in place, as in
-    /// `lookup(_:)`), or why there is none here: `.pending`, with the registration to run
-    /// stored in `pending`.
-    ///
-    /// The resolve of a ready value, the hot path: it copies the value once, into the result,
-    /// where `lookup(_:)` copies it out as an `Any` that the caller then converts and drops.
-    mutating func value<T>(_ key: DependencyKey, as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
-        guard let name = key.name else {
-            guard let index = unnamed.index(forKey: key.typeID) else { throw .absent }
-            return try Self.value(in: &unnamed.values[index], as: type, pending: &pending)
-        }
-        guard let slot = named[key.typeID]?[name] else { throw .absent }
-        return try slot.value(as: type, pending: &pending)
-    }
-
-    private static func value<T>(
-        in slot: inout Slot, as type: T.Type, pending: inout Registration?
-    ) throws(Miss) -> T {
-        try slot.value(as: type, pending: &pending)
+    private static func readySlot(in slot: inout Slot, miss: inout Miss) -> Unmanaged<ReadySlot>? {
+        slot.readySlot(miss: &miss)
     }
 
     /// Keeps `value` as what `registration` produced, if `registration` is still the one
@@ -100,14 +86,6 @@ struct Registry {
     }
 }
 
-/// What a resolve finds in one injector's registry.
-enum Lookup {
-    /// A value to return: a registered instance or a singleton already created.
-    case ready(Any)
-    /// A registration whose factory has to run (a transient, or a singleton not created yet).
-    case pending(Registration)
-}
-
 extension Registry {
     /// An entry as the tables hold it: one reference, so that a lookup copies a pointer out of
     /// the table, not the entry. Immutable: a changed entry gets a new slot.
@@ -116,7 +94,7 @@ extension Registry {
     /// for an instance or a created singleton, `PendingSlot` for a factory that has produced
     /// nothing yet (every transient). This class itself serves the rest (a `.weak`
     /// registration), from the entry.
-    private class Slot {
+    class Slot {
         let entry: Entry
 
         init(_ entry: Entry) {
@@ -132,31 +110,18 @@ extension Registry {
             }
         }
 
-        /// What a resolve finds here.
-        func lookup() -> Lookup? {
-            guard case .factory(let registration, let cache) = entry else { return nil }
-            if let value = cache.value { return .ready(value) }
-            return .pending(registration)
-        }
-
-        /// The value here as a `T`, or why there is none (a registration to run goes to
-        /// `pending`).
-        func value<T>(as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
-            switch lookup() {
-            case .ready(let value):
-                return try cast(value, to: type)
-            case .pending(let registration):
-                pending = registration
-                throw .pending(holder: nil)
-            case nil:
-                throw .absent
-            }
+        /// This slot as a `ReadySlot`, or `nil` with the reason in `miss`: a factory must run.
+        /// (A `.weak` registration's value is read by the singleton creation, under its own
+        /// lock, since the weak reference can let go at any moment.)
+        func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? {
+            if case .factory(let registration, _) = entry { miss = .pending(registration) }
+            return nil
         }
     }
 
     /// The slot of an instance or a created singleton: the hot path, where `value(as:)` copies
     /// the value once, straight into the caller's result.
-    private final class ReadySlot: Slot {
+    final class ReadySlot: Slot {
         let value: Any
 
         init(_ entry: Entry, value: Any) {
@@ -164,13 +129,25 @@ extension Registry {
             super.init(entry)
         }
 
-        override func lookup() -> Lookup? { .ready(value) }
+        override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? { .passUnretained(self) }
 
-        override func value<T>(as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
-            // Bound to a local so that `cast` opens it: the stored property passed directly
-            // reaches `cast` as an unopened `Any`, and the run-time cast runs every time.
-            let value: Any = value
-            return try cast(value, to: type)
+        /// The value of `slot` as a `T`, copied once, straight into the caller's result;
+        /// `slot` is not retained (the caller holds the lock of the table that holds it).
+        static func value<T>(of slot: Unmanaged<ReadySlot>, as type: T.Type, key: DependencyKey)
+            throws(InjectionError) -> T
+        {
+            do {
+                return try slot._withUnsafeGuaranteedRef { slot in
+                    // Bound to a local so that `cast` opens it: the stored property passed
+                    // directly reaches `cast` as an unopened `Any`, and the run-time cast runs
+                    // every time.
+                    let value: Any = slot.value
+                    return try DependencyInjector.cast(value, to: type, key: key)
+                }
+            } catch {
+                // `_withUnsafeGuaranteedRef` rethrows untyped; only `cast` throws, on a mismatch.
+                throw error as? InjectionError ?? .factoryFailed(key, path: [key], underlying: error)
+            }
         }
     }
 
@@ -183,11 +160,21 @@ extension Registry {
             super.init(entry)
         }
 
-        override func lookup() -> Lookup? { .pending(registration) }
-
-        override func value<T>(as type: T.Type, pending: inout Registration?) throws(Miss) -> T {
-            pending = registration
-            throw .pending(holder: nil)
+        override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? {
+            miss = .pending(registration)
+            return nil
         }
     }
+}
+
+/// Why a lookup in one injector found no value ready to hand out.
+///
+/// A lookup reports a miss here, never by throwing: test runners record a backtrace for every
+/// thrown error (Swift Testing does), so a resolve that succeeds must throw and catch nothing,
+/// even inside the library.
+enum Miss {
+    /// Nothing is registered under the key in the injector asked.
+    case absent
+    /// A factory has to run first: a transient, or a singleton not created yet.
+    case pending(Registration)
 }
