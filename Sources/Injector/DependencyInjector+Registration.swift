@@ -71,11 +71,11 @@ extension DependencyInjector {
     /// installation is in progress so that a failed `install` can put it back. A sealed
     /// injector keeps what it has; the refusal fails the installation in progress, if any.
     private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
+        // The previous entry is returned, so it is released after the unlock (or kept by the
+        // installation): a value's `deinit`, or what a factory's closure captured, is user code.
         let replaced: Entry?? = registry.withLock { registry in
             guard !registry.isSealed else { return .none }
-            let previous = registry[key]
-            registry[key] = entry
-            return .some(previous)
+            return .some(exchange(&registry[key], with: entry))
         }
         guard let previous = replaced else {
             if let installation {

@@ -58,3 +58,30 @@ public func runOnThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Vo
     for _ in 0..<threads { gate.signal() }
     done.wait()
 }
+
+/// Runs `body` on a new thread (8 MB stack) and waits at most `seconds` for it: `true` when it
+/// finished in time, so that a deadlock fails the test instead of hanging the run. An error
+/// `body` throws is rethrown here.
+///
+/// A thread that does not finish is abandoned, still blocked: use an injector of the test's
+/// own, so that nothing else waits for the locks it holds.
+public func finishes(
+    withinSeconds seconds: Int = 10,
+    _ body: @escaping @Sendable () throws -> Void
+) throws -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let failures = Collected<any Error>()
+    let thread = Thread {
+        do {
+            try body()
+        } catch {
+            failures.append(error)
+        }
+        done.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return false }
+    if let failure = failures.values.first { throw failure }
+    return true
+}

@@ -73,7 +73,8 @@ extension AsyncDependencyInjector {
         case .instance(let value), .factory(_, .strong(let value)): readyValue = value
         case .factory, nil: readyValue = nil
         }
-        ready.withLock { $0[key] = readyValue }
+        // The value published before is released after the unlock: its `deinit` is user code.
+        ready.update { exchange(&$0[key], with: readyValue) }
     }
 
     /// Stores `entry` under `key`, attributed to the module being installed by this task.

@@ -24,7 +24,9 @@ extension DependencyInjector {
     /// branch for this feature.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         let instrumentation = Instrumentation(observer: observer)
-        registry.withLock { $0.diagnostics.instrumentation = instrumentation }
+        // The previous observer is released after the unlock: what its closure captured may
+        // call back into the injector from its `deinit`.
+        registry.update { exchange(&$0.diagnostics.instrumentation, with: instrumentation) }
     }
 
     /// Removes the observer that ``observe(_:)`` installed on this injector.
@@ -33,7 +35,7 @@ extension DependencyInjector {
     /// injector.stopObserving()
     /// ```
     public func stopObserving() {
-        registry.withLock { $0.diagnostics.instrumentation = nil }
+        registry.update { exchange(&$0.diagnostics.instrumentation, with: nil) }
     }
 
     /// A new child starts with its parent's observer.
@@ -41,7 +43,7 @@ extension DependencyInjector {
         guard let inherited = parent.registry.withLock({ $0.diagnostics.instrumentation }),
             inherited.observer != nil
         else { return }
-        registry.withLock { $0.diagnostics.instrumentation = inherited }
+        registry.update { exchange(&$0.diagnostics.instrumentation, with: inherited) }
     }
 
     /// A resolve while this injector is instrumented: records the edge from the factory that

@@ -33,7 +33,7 @@ extension DependencyInjector {
         let scratch = child(keepingInheritedSingletons: true)
         // Instrumented without an observer: every edge is recorded, nothing is reported.
         let instrumentation = Instrumentation(observer: nil)
-        scratch.registry.withLock { $0.diagnostics.instrumentation = instrumentation }
+        scratch.registry.update { exchange(&$0.diagnostics.instrumentation, with: instrumentation) }
 
         let registrations = self.registrations
         var failures = Failures()

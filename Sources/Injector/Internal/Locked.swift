@@ -11,7 +11,9 @@
 ///
 /// This is the package's one lock type. The mutex and condition live behind stable pointers
 /// (never inline and addressed with `&`), and the mutex is *not* recursive: no caller holds it
-/// while user code (a factory) runs, so nothing ever needs to re-enter it.
+/// while user code runs, so nothing ever needs to re-enter it. User code includes a factory,
+/// and also the `deinit` of any value released: a write that replaces or removes a value goes
+/// through `update(_:)`, which releases it after the unlock.
 ///
 /// The state lives behind a pointer as well. As a stored `var` of a class, every `inout`
 /// access to it would pay a run-time exclusivity check (`swift_beginAccess`/`swift_endAccess`,
@@ -46,7 +48,8 @@ final class Locked<State>: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Runs `body` with exclusive access to the state. `body` must not call user code.
+    /// Runs `body` with exclusive access to the state. `body` must not call user code, nor
+    /// release a value stored in the state: use `update(_:)` for that.
     @inline(__always)
     func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
@@ -70,6 +73,24 @@ final class Locked<State>: @unchecked Sendable {
     @inline(__always)
     func unlock() {
         pthread_mutex_unlock(mutex)
+    }
+
+    /// Runs `body`, which changes the state and returns what the change took out of it (the
+    /// values it replaced or removed), and releases that only after the unlock.
+    ///
+    /// ```swift
+    /// registry.update { exchange(&$0[key], with: entry) }
+    /// ```
+    ///
+    /// Releasing a value runs its `deinit`, which is user code and may call back into the
+    /// injector, and so take this lock again: released inside, it would deadlock. A replaced
+    /// factory counts too, since its closure holds the values it captured.
+    @inline(__always)
+    func update<Removed>(_ body: (inout State) -> Removed) {
+        let removed = withLock(body)
+        // Dropped here, when `withLock` has already unlocked; not earlier, which an optimiser
+        // shortening lifetimes might otherwise choose.
+        withExtendedLifetime(removed) {}
     }
 
     /// Runs `body` under the lock until it returns a value, sleeping between tries until

@@ -55,10 +55,13 @@ final class Installation {
     }
 
     /// Puts back every entry this installation replaced, and forgets the modules it installed.
+    ///
+    /// What the installation had stored (instances, factories, eager singletons it created) is
+    /// released after the unlock: their `deinit`s may call back into the injector.
     func undo() {
-        injector.registry.withLock { registry in
-            for (key, previous) in replaced.reversed() { registry[key] = previous }
+        injector.registry.update { registry in
             for module in installedModules { registry.installedModules.remove(module) }
+            return replaced.reversed().map { key, previous in exchange(&registry[key], with: previous) }
         }
     }
 }

@@ -122,7 +122,9 @@ final class LazyResolution<Value>: Sendable {
     }
 
     func replace(with value: Value) {
-        state.withLock { $0 = .resolved(value) }
+        // The value assigned before, if any, is released after the unlock: its `deinit` may
+        // read this very property.
+        state.update { exchange(&$0, with: .resolved(value)) }
         state.signalAll()
     }
 

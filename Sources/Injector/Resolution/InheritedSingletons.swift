@@ -12,23 +12,28 @@
 /// used only while that registration is still the one the ancestor holds, so re-registering a
 /// key in an ancestor is seen at the next resolve.
 struct InheritedSingletons {
-    private var kept: [DependencyKey: (registration: Registration, cache: Cache)] = [:]
+    typealias Kept = (registration: Registration, cache: Cache)
+
+    private var kept: [DependencyKey: Kept] = [:]
 
     func value(of registration: Registration) -> Any? {
         guard let stored = kept[registration.key], stored.registration === registration else { return nil }
         return stored.cache.value
     }
 
-    mutating func keep(_ value: Any, producedBy registration: Registration) {
+    /// Keeps `value` as what `registration` produced. Returns what it replaces (a copy made by
+    /// an earlier registration of the key), for the caller to release after the unlock.
+    mutating func keep(_ value: Any, producedBy registration: Registration) -> Kept? {
         switch registration.scope {
         case .transient:
-            return
+            return nil
         case .singleton, .eagerSingleton:
-            kept[registration.key] = (registration, .strong(value))
+            return kept.updateValue((registration, .strong(value)), forKey: registration.key)
         case .weak:
             // Only a class instance can be held weakly; anything else is made anew each time.
-            guard type(of: value) is AnyObject.Type else { return }
-            kept[registration.key] = (registration, .weak(WeakReference(object: value as AnyObject)))
+            guard type(of: value) is AnyObject.Type else { return nil }
+            return kept.updateValue(
+                (registration, .weak(WeakReference(object: value as AnyObject))), forKey: registration.key)
         }
     }
 }
@@ -79,6 +84,8 @@ extension DependencyInjector {
     }
 
     func keep(_ value: Any, producedBy registration: Registration) {
-        inheritedSingletons?.withLock { $0.keep(value, producedBy: registration) }
+        // A stale copy replaced here is released after the unlock: its `deinit` may resolve
+        // through this injector.
+        inheritedSingletons?.update { $0.keep(value, producedBy: registration) }
     }
 }

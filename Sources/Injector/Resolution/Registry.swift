@@ -61,17 +61,19 @@ struct Registry {
 
     /// Keeps `value` as what `registration` produced, if `registration` is still the one
     /// stored under its key (it may have been replaced or removed while its factory ran).
-    mutating func cache(_ value: Any, producedBy registration: Registration) {
-        guard case .factory(let current, _) = self[registration.key], current === registration else { return }
+    /// Returns the entry it replaces, for the caller to release after the unlock.
+    mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
+        guard case .factory(let current, _) = self[registration.key], current === registration else { return nil }
         switch registration.scope {
         case .transient:
-            return
+            return nil
         case .singleton, .eagerSingleton:
-            self[registration.key] = .factory(registration, .strong(value))
+            return exchange(&self[registration.key], with: .factory(registration, .strong(value)))
         case .weak:
             // Only a class instance can be held weakly; anything else is made anew each time.
-            guard type(of: value) is AnyObject.Type else { return }
-            self[registration.key] = .factory(registration, .weak(WeakReference(object: value as AnyObject)))
+            guard type(of: value) is AnyObject.Type else { return nil }
+            return exchange(
+                &self[registration.key], with: .factory(registration, .weak(WeakReference(object: value as AnyObject))))
         }
     }
 

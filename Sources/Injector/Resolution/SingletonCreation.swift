@@ -42,12 +42,7 @@ final class SingletonCreation: Sendable {
             context.waitingFor = nil
             // Lock order: this lock, then an injector's (one at a time). An injector never
             // takes this one while holding its own.
-            guard case .factory(let current, let cache) = holder.registry.withLock({ $0[registration.key] }),
-                current === registration
-            else { return .stale }
-            if let value = holder === keeper ? cache.value : keeper.keptValue(of: registration) {
-                return .ready(value)
-            }
+            if let found = Self.cached(registration, heldBy: holder, keptBy: keeper) { return found }
             guard creators[key] != nil else {
                 creators[key] = context
                 return .create
@@ -74,12 +69,34 @@ final class SingletonCreation: Sendable {
             }
             let value = try keeper.run(registration, in: context)
             if holder === keeper {
-                keeper.registry.withLock { $0.cache(value, producedBy: registration) }
+                keeper.registry.update { $0.cache(value, producedBy: registration) }
             } else {
                 keeper.keep(value, producedBy: registration)
             }
             return value
         }
+    }
+
+    /// `.ready` with the value `keeper` keeps for `registration`, `.stale` when `holder` no
+    /// longer stores `registration` under its key, `nil` when the value is not created yet.
+    ///
+    /// Called under `creators`' lock, process-wide: only a value to return leaves `holder`'s
+    /// lock, never a copy of the entry. A copy dropped here could be the last reference to a
+    /// value replaced meanwhile, whose `deinit` would then run under both locks.
+    private static func cached(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector
+    ) -> Step? {
+        let held = holder.registry.withLock { registry -> Step? in
+            guard case .factory(let current, let cache) = registry[registration.key], current === registration
+            else { return .stale }
+            // The holder's cache is the answer only when the holder is the keeper.
+            guard holder === keeper, let value = cache.value else { return nil }
+            return .ready(value)
+        }
+        guard holder !== keeper, held == nil else { return held }
+        return keeper.keptValue(of: registration).map(Step.ready)
     }
 
     /// The cycle that waiting for `key` would close, as a path, or `nil` when waiting is safe.

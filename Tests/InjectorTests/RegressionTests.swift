@@ -1,0 +1,134 @@
+import Injector
+import Testing
+
+/// Runs `onDeinit` when it is released: user code that runs on whichever thread lets go of the
+/// last reference, and wherever that thread happens to be.
+private final class Witness: Sendable {
+    private let onDeinit: @Sendable () -> Void
+
+    init(onDeinit: @escaping @Sendable () -> Void = {}) {
+        self.onDeinit = onDeinit
+    }
+
+    deinit { onDeinit() }
+}
+
+// The backing storage of a wrapped property is a `var`, so a class that has one cannot be
+// checked `Sendable`. `@LazyInject` guards its own state with a lock, so this is honest.
+private final class WitnessHolder: @unchecked Sendable {
+    @LazyInject var witness: Witness
+}
+
+/// Registers a `Witness` whose `deinit` asks `injector` about a key, then fails the install.
+private struct FailingAfterInstanceModule: DependencyModule {
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        injector.register(Witness { [weak injector] in _ = injector?.isRegistered(Service.self) })
+        _ = try injector.resolve(NodeA.self)  // not registered: the install fails
+    }
+}
+
+/// Registers an eager `Witness` whose `deinit` asks the injector about a key, then an eager
+/// singleton that cannot be created.
+private struct FailingAfterEagerModule: DependencyModule {
+    func register(in injector: DependencyInjector) {
+        injector.register(Witness.self, scope: .eagerSingleton) { r in
+            Witness { [weak r] in _ = r?.isRegistered(Service.self) }
+        }
+        injector.register(Service.self, scope: .eagerSingleton) { _ in throw SampleError(code: 1) }
+    }
+}
+
+/// Each test names a defect that once shipped and guards against its return.
+///
+/// Releasing a value runs its `deinit`, which is user code: a `deinit` that calls back into
+/// the injector while the releasing thread holds one of the library's (non-recursive) locks
+/// deadlocks. The scenarios run on a thread of their own, under a deadline, so that a
+/// regression fails the test rather than hanging the run.
+@Suite struct RegressionTests {
+    /// Assigning to a `@LazyInject` property released the old value under the property's
+    /// lock; an old value whose `deinit` read the property deadlocked.
+    @Test func lazyInjectAssignmentReleasedTheOldValueUnderItsLock() throws {
+        let holder = DependencyInjector.$current.withValue(DependencyInjector()) { WitnessHolder() }
+        #expect(
+            try finishes {
+                holder.witness = Witness { [weak holder] in _ = holder?.$witness }
+                holder.witness = Witness()
+            })
+    }
+
+    /// Inside `withOverrides`, a singleton re-registered in the parent replaced the scope's
+    /// stale copy under the scope's singleton lock; a copy whose `deinit` resolved an
+    /// inherited singleton through the scope deadlocked.
+    @Test func overridesScopeReleasedItsStaleSingletonUnderItsLock() throws {
+        let parent = DependencyInjector()
+        parent.register(Service.self, scope: .singleton) { _ in Service() }
+        parent.register(Witness.self, scope: .singleton) { r in
+            Witness { [weak r] in _ = try? r?.resolve(Service.self) }
+        }
+        #expect(
+            try finishes {
+                try parent.withOverrides({ _ in }) {
+                    let scope = DependencyInjector.current
+                    _ = try scope.resolve(Witness.self)
+                    parent.register(Witness.self, scope: .singleton) { _ in Witness() }
+                    _ = try scope.resolve(Witness.self)  // replaces the stale copy
+                }
+            })
+    }
+
+    /// A failed `install` put back the earlier entries under the registry lock, releasing an
+    /// instance a module had registered there; its `deinit` asking `isRegistered` deadlocked.
+    @Test func failedInstallReleasedARegisteredInstanceUnderTheRegistryLock() throws {
+        let injector = DependencyInjector()
+        #expect(
+            try finishes {
+                #expect(throws: InjectionError.self) { try injector.install(FailingAfterInstanceModule()) }
+            })
+    }
+
+    /// The same for an eager singleton the failed `install` had already created.
+    @Test func failedInstallReleasedACreatedEagerSingletonUnderTheRegistryLock() throws {
+        let injector = DependencyInjector()
+        #expect(
+            try finishes {
+                #expect(throws: InjectionError.self) { try injector.install(FailingAfterEagerModule()) }
+            })
+    }
+
+    /// Installing an observer released the previous one (and what its closure captured) under
+    /// the registry lock; a captured object whose `deinit` asked `isRegistered` deadlocked.
+    @Test func replacingAnObserverReleasedTheOldOneUnderTheRegistryLock() throws {
+        let injector = DependencyInjector()
+        let callsBack: @Sendable () -> Void = { [weak injector] in _ = injector?.isRegistered(Service.self) }
+        #expect(
+            try finishes {
+                injector.observe { [witness = Witness(onDeinit: callsBack)] _ in _ = witness }
+                injector.observe { _ in }
+            })
+        #expect(
+            try finishes {
+                injector.observe { [witness = Witness(onDeinit: callsBack)] _ in _ = witness }
+                injector.stopObserving()
+            })
+    }
+
+    /// Registering a key again, or unregistering it, must release what the key held after the
+    /// registry lock is let go: the instance, or a factory and what its closure captured.
+    @Test func replacingOrRemovingARegistrationReleasesItOutsideTheRegistryLock() throws {
+        let injector = DependencyInjector()
+        let callsBack: @Sendable () -> Void = { [weak injector] in _ = injector?.isRegistered(Service.self) }
+        #expect(
+            try finishes {
+                injector.register(Witness(onDeinit: callsBack))
+                injector.register(Witness())
+                injector.unregister(Witness.self)
+                injector.register(Witness.self) { [captured = Witness(onDeinit: callsBack)] _ in
+                    _ = captured
+                    return Witness()
+                }
+                injector.register(Witness.self, scope: .singleton) { _ in Witness(onDeinit: callsBack) }
+                _ = try injector.resolve(Witness.self)
+                injector.unregister(Witness.self)
+            })
+    }
+}
