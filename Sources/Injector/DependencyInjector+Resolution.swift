@@ -45,38 +45,35 @@ extension DependencyInjector {
         }
         if let slot = registry.pointee.readySlot(key, miss: &miss) {
             defer { self.registry.unlock() }
-            return try ReadySlot.value(of: slot, as: T.self, key: key)
+            return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
         self.registry.unlock()
 
-        var injector = self
+        // A transient of this injector's own, registered as the type asked for: the common case
+        // of a factory run, made here without the walk.
+        if case .pending(let registration) = miss, registration.scope == .transient,
+            let factory = registration.factory(making: T.self)
+        {
+            return try make(registration, with: factory)
+        }
+
+        var location = locate(key, after: miss)
         while true {
-            switch miss {
+            switch location {
+            case .ready(let slot):
+                return try slot.value(as: T.self, key: key)
             case .absent:
-                guard let parent = injector.parent else { return try ifAbsent(key) }
-                // An injector that keeps its inherited singletons resolves the rest of the walk.
-                if injector.inheritedSingletons != nil {
-                    guard let value = try inheritedValue(for: key, keptBy: injector) else { return try ifAbsent(key) }
-                    return try Self.cast(value, to: T.self, key: key)
-                }
-                injector = parent
-            case .pending(let registration):
+                return try ifAbsent(key)
+            case .pending(let registration, let holder, let keeper):
                 if registration.scope == .transient, let factory = registration.factory(making: T.self) {
                     return try make(registration, with: factory)
                 }
-                if let value = try produce(registration, heldBy: injector, keptBy: injector) {
+                if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
                     return try Self.cast(value, to: T.self, key: key)
                 }
-                // The registration was replaced or removed while we waited for it: start over.
-                injector = self
+                // The registration was replaced or removed while we waited for it: look again.
+                location = locate(key)
             }
-            miss = .absent
-            let registry = injector.registry.lock()
-            if let slot = registry.pointee.readySlot(key, miss: &miss) {
-                defer { injector.registry.unlock() }
-                return try ReadySlot.value(of: slot, as: T.self, key: key)
-            }
-            injector.registry.unlock()
         }
     }
 
@@ -88,6 +85,37 @@ extension DependencyInjector {
         }
         throw .notRegistered(
             key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+    }
+
+    /// Where a resolve of `key` finds what to return: the walk from this injector through its
+    /// ancestors, the one place that decides who holds a key and who keeps its singleton.
+    ///
+    /// `miss` is what a lookup in this injector itself has already found, if any. A ready
+    /// slot comes back retained: slots are immutable, so it is read after the unlock.
+    func locate(_ key: DependencyKey, after miss: Miss? = nil) -> Location {
+        // The nearest injector on the way that keeps its own copies of inherited singletons.
+        var keeper: DependencyInjector?
+        var injector = self
+        var miss = miss
+        while true {
+            if miss == nil {
+                var found = Miss.absent
+                let slot = injector.registry.withLock { $0.readySlot(key, miss: &found)?.takeUnretainedValue() }
+                if let slot {
+                    // A singleton that an ancestor created is not for a keeper below it.
+                    guard let keeper, case .factory(let registration, _) = slot.entry else { return .ready(slot) }
+                    return .pending(registration, heldBy: injector, keptBy: keeper)
+                }
+                miss = found
+            }
+            if case .pending(let registration) = miss {
+                return .pending(registration, heldBy: injector, keptBy: keeper ?? injector)
+            }
+            if keeper == nil, injector.inheritedSingletons != nil { keeper = injector }
+            guard let parent = injector.parent else { return .absent }
+            injector = parent
+            miss = nil
+        }
     }
 
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
@@ -120,6 +148,8 @@ extension DependencyInjector {
         case .transient:
             return try run(registration, in: context)
         case .singleton, .weak, .eagerSingleton:
+            // A copy kept below the holder is read without the process-wide creation lock.
+            if keeper !== holder, let value = keeper.keptValue(of: registration) { return value }
             return try SingletonCreation.shared.value(
                 of: registration, heldBy: holder, keptBy: keeper, context: context)
         }
@@ -161,4 +191,14 @@ extension DependencyInjector {
     }
 }
 
-private typealias ReadySlot = Registry.ReadySlot
+
+/// What the walk for a key found, and where (see `DependencyInjector.locate(_:after:)`).
+enum Location {
+    /// A value to return: a registered instance or a singleton already created.
+    case ready(Registry.ReadySlot)
+    /// A factory to run: the registration, the injector that holds it, and the injector that
+    /// keeps what a singleton produces (the holder, or a descendant that keeps its own copies).
+    case pending(Registration, heldBy: DependencyInjector, keptBy: DependencyInjector)
+    /// No injector on the way holds the key.
+    case absent
+}

@@ -54,30 +54,6 @@ extension DependencyInjector {
         DependencyInjector(parent: self, keepsInheritedSingletons: keepingInheritedSingletons)
     }
 
-    /// The value `keeper` (this injector or an ancestor that keeps its inherited singletons)
-    /// resolves for `key` from its ancestors, `nil` when none holds it. Called by the lookup
-    /// when it reaches such a `keeper` without finding `key`.
-    func inheritedValue(for key: DependencyKey, keptBy keeper: DependencyInjector) throws(InjectionError) -> Any? {
-        var holder = keeper
-        while let parent = holder.parent {
-            holder = parent
-            switch holder.registry.withLock({ $0[key] }) {
-            case .instance(let value, _, _):
-                return value
-            case .factory(let registration, _):
-                if registration.scope != .transient, let value = keeper.keptValue(of: registration) {
-                    return value
-                }
-                if let made = try produce(registration, heldBy: holder, keptBy: keeper) { return made }
-                // The registration was replaced or removed while we waited for it: start over.
-                return try value(for: key)
-            case nil:
-                continue
-            }
-        }
-        return nil
-    }
-
     /// What this injector keeps for `registration`, held by an ancestor.
     func keptValue(of registration: Registration) -> Any? {
         inheritedSingletons?.withLock { $0.value(of: registration) }

@@ -133,19 +133,22 @@ extension Registry {
 
         override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? { .passUnretained(self) }
 
+        /// The value as a `T`, copied once, straight into the caller's result.
+        @inline(__always)
+        func value<T>(as type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
+            // Bound to a local so that `cast` opens it: the stored property passed directly
+            // reaches `cast` as an unopened `Any`, and the run-time cast runs every time.
+            let value: Any = value
+            return try DependencyInjector.cast(value, to: type, key: key)
+        }
+
         /// The value of `slot` as a `T`, copied once, straight into the caller's result;
         /// `slot` is not retained (the caller holds the lock of the table that holds it).
         static func value<T>(of slot: Unmanaged<ReadySlot>, as type: T.Type, key: DependencyKey)
             throws(InjectionError) -> T
         {
             do {
-                return try slot._withUnsafeGuaranteedRef { slot in
-                    // Bound to a local so that `cast` opens it: the stored property passed
-                    // directly reaches `cast` as an unopened `Any`, and the run-time cast runs
-                    // every time.
-                    let value: Any = slot.value
-                    return try DependencyInjector.cast(value, to: type, key: key)
-                }
+                return try slot._withUnsafeGuaranteedRef { slot in try slot.value(as: type, key: key) }
             } catch {
                 // `_withUnsafeGuaranteedRef` rethrows untyped; only `cast` throws, on a mismatch.
                 throw error as? InjectionError ?? .factoryFailed(key, path: [key], underlying: error)
