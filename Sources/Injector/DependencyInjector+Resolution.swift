@@ -191,7 +191,6 @@ extension DependencyInjector {
     }
 }
 
-
 /// What the walk for a key found, and where (see `DependencyInjector.locate(_:after:)`).
 enum Location {
     /// A value to return: a registered instance or a singleton already created.
