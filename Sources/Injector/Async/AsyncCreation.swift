@@ -9,7 +9,7 @@ final class AsyncCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     private typealias Waiter = CheckedContinuation<Outcome?, Never>
 
-    let registration: AsyncRegistration
+    let registration: Registration
     // Every stored property of `State` is read and written only inside `state.withLock`.
     private let state = Locked(State())
 
@@ -19,8 +19,75 @@ final class AsyncCreation: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    init(registration: AsyncRegistration) {
+    init(registration: Registration) {
         self.registration = registration
+    }
+
+    /// The creations running now, by the injector that keeps the value and the registration:
+    /// process-wide, like the sync `SingletonCreation.shared`, since a factory may resolve
+    /// from any injector. Its lock is held only for this bookkeeping.
+    private static let runs = Locked<[SingletonCreation.Key: AsyncCreation]>([:])
+
+    /// The creation of `registration`'s value for `keeper` running now, if any.
+    static func running(_ registration: Registration, keptBy keeper: DependencyInjector) -> AsyncCreation? {
+        runs.withLock {
+            $0[SingletonCreation.Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))]
+        }
+    }
+
+    /// The value `registration` (held by `holder`) produced for `keeper`: the one kept, or the
+    /// one a creation produces, started now by `face` (the keeper's) unless one is running.
+    /// `nil` when `registration` is no longer the one stored under its key. `frames` are the
+    /// resolutions in progress in the asking task.
+    ///
+    /// The value is kept by the sync injector's rule (`SingletonCreation.keep`), so both faces
+    /// read it the same way, and a ready value is read without `await`.
+    static func value(
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        builtBy face: AsyncDependencyInjector,
+        frames: [AsyncResolutionPath.Frame]
+    ) async throws(InjectionError) -> Any? {
+        enum Step {
+            case cached(SingletonCreation.Cached)
+            case join(AsyncCreation)
+            case start(AsyncCreation)
+        }
+        let key = SingletonCreation.Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
+        // Lock order: this lock, then an injector's (one at a time), as in `SingletonCreation`.
+        let step = runs.withLock { runs -> Step in
+            if let cached = SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) {
+                return .cached(cached)
+            }
+            if let running = runs[key] { return .join(running) }
+            let creation = AsyncCreation(registration: registration)
+            runs[key] = creation
+            return .start(creation)
+        }
+        switch step {
+        case .cached(.ready(let value)):
+            return value
+        case .cached(.stale):
+            return nil
+        case .join(let creation):
+            return try await creation.value(waitingFrom: frames)
+        case .start(let creation):
+            // The run belongs to the injector, in a task of its own: it is not cancelled with
+            // the resolve that started it. The task copies this task's task-locals, so the
+            // creation's path continues the requester's (errors show the whole chain, and a
+            // cycle back into it is found).
+            let inside = frames + [AsyncResolutionPath.Frame(registration: registration, creation: creation)]
+            Task {
+                let outcome = await face.run(registration, frames: inside)
+                if case .success(let value) = outcome {
+                    SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
+                }
+                runs.update { runs in runs[key] === creation ? runs.removeValue(forKey: key) : nil }
+                creation.finish(outcome)
+            }
+            return try await creation.value(waitingFrom: frames)
+        }
     }
 
     /// Waits for the run's value as a resolve in the current task, whose resolutions in

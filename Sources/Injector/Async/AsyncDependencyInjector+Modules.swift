@@ -16,78 +16,47 @@ extension AsyncDependencyInjector {
 
     /// Installs `modules` in order; see ``install(_:)-(AsyncDependencyModule...)``.
     public func install(_ modules: [any AsyncDependencyModule]) async throws(InjectionError) {
-        let installation = AsyncInstallation(injector: self)
+        if let outer = Installation.current(into: core) {
+            // A module installing other modules joins the installation already running.
+            try await register(modules, into: outer)
+            return
+        }
+        let installation = Installation(injector: core)
         var failure: InjectionError?
-        await AsyncInstallation.$current.withValue(installation) {
-            for module in modules {
-                let moduleType = ObjectIdentifier(type(of: module))
-                guard installedModules.insert(moduleType).inserted else { continue }
-                installation.recordInstalled(moduleType)
-                installation.module = String(reflecting: type(of: module))
-                do throws(InjectionError) {
-                    try await module.register(in: self)
-                } catch {
-                    failure = error
-                    return
-                }
+        await Installation.$current.withValue(installation) {
+            do throws(InjectionError) {
+                try await register(modules, into: installation)
+            } catch {
+                failure = error
             }
         }
-        installation.module = nil
-        if failure == nil {
-            for key in installation.eagerKeys {
-                guard case .factory(let registration, _) = entries[key], registration.scope == .eagerSingleton
-                else { continue }  // replaced meanwhile
-                do {
-                    _ = try await value(for: key)
-                } catch {
-                    failure = error
-                    break
-                }
+        do throws(InjectionError) {
+            if let failure { throw failure }
+            if let refused = installation.refusedKey { throw .sealed(refused) }
+            // Outside the installation: eager factories register as themselves, not as a module.
+            for key in installation.eagerKeys where core.lookup(key)?.entry.isEager == true {  // not replaced meanwhile
+                _ = try await value(for: key)
             }
+        } catch {
+            installation.undo()
+            throw error
         }
-        if let failure {
-            for (key, previous, module) in installation.replaced.reversed() {
-                setEntry(previous, for: key)
-                moduleNames[key] = module
-            }
-            for module in installation.installedModules { installedModules.remove(module) }
-            throw failure
+    }
+
+    private func register(
+        _ modules: [any AsyncDependencyModule],
+        into installation: Installation
+    ) async throws(InjectionError) {
+        for module in modules where installation.markInstalled(type(of: module)) {
+            installation.enter(type(of: module))
+            defer { installation.leave() }
+            try await module.register(in: self)
         }
     }
 
     /// The module-qualified name of the module whose registration of `type` under `name`
     /// this injector (or the nearest ancestor that has one) uses, or `nil`.
     public func module<T>(providing type: T.Type, name: String? = nil) async -> String? {
-        let key = DependencyKey(type, name: name)
-        if entries[key] != nil { return moduleNames[key] }
-        return await parent?.module(providing: type, name: name)
-    }
-
-    /// Stores `entry` under `key` and publishes its ready value (an instance or a created
-    /// singleton) for resolves that do not enter the actor. Every change to `entries` goes
-    /// through here.
-    func setEntry(_ entry: AsyncEntry?, for key: DependencyKey) {
-        entries[key] = entry
-        let readyValue: (any Sendable)?
-        switch entry {
-        case .instance(let value), .factory(_, .strong(let value)): readyValue = value
-        case .factory, nil: readyValue = nil
-        }
-        // The value published before is released after the unlock: its `deinit` is user code.
-        ready.update { exchange(&$0[key], with: readyValue) }
-    }
-
-    /// Stores `entry` under `key`, attributed to the module being installed by this task.
-    func store(_ entry: AsyncEntry?, for key: DependencyKey) {
-        let previous = (entry: entries[key], module: moduleNames[key])
-        setEntry(entry, for: key)
-        guard let installation = AsyncInstallation.current, installation.injector === self else {
-            moduleNames[key] = nil
-            return
-        }
-        moduleNames[key] = installation.module
-        var isEager = false
-        if case .factory(let registration, _) = entry { isEager = registration.scope == .eagerSingleton }
-        installation.recordReplacement(of: key, previous: previous.entry, module: previous.module, isEager: isEager)
+        core.module(providing: type, name: name)
     }
 }

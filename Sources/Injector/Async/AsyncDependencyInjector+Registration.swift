@@ -27,8 +27,7 @@ extension AsyncDependencyInjector {
         scope: Scope = .transient,
         factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
     ) {
-        let key = DependencyKey(type, name: name)
-        store(.factory(AsyncRegistration(key: key, scope: scope, factory: factory), .empty), for: key)
+        core.store(key: DependencyKey(type, name: name), scope: scope, factory: .async(factory))
     }
 
     /// Registers an existing value under `type` (by default the value's static type), as a
@@ -43,7 +42,7 @@ extension AsyncDependencyInjector {
     /// > Important: The key is the type you register *as*, exactly as with
     /// > ``DependencyInjector/register(_:as:name:)``.
     public func register<T: Sendable>(_ instance: T, as type: T.Type = T.self, name: String? = nil) {
-        store(.instance(instance), for: DependencyKey(type, name: name))
+        core.register(instance, as: type, name: name)
     }
 
     /// Removes this injector's registration of `type` under `name`, and the singleton it may
@@ -55,7 +54,7 @@ extension AsyncDependencyInjector {
     ///
     /// Removing a key that is not registered does nothing. Ancestors are not touched.
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
-        store(nil, for: DependencyKey(type, name: name))
+        core.unregister(type, name: name)
     }
 
     /// Whether `type` under `name` is registered in this injector or one of its ancestors.
@@ -64,18 +63,6 @@ extension AsyncDependencyInjector {
     /// if await !injector.isRegistered(Database.self) { … }
     /// ```
     public func isRegistered<T>(_ type: T.Type, name: String? = nil) async -> Bool {
-        let key = DependencyKey(type, name: name)
-        if entries[key] != nil { return true }
-        var ancestor = parent
-        while let current = ancestor {
-            if await current.holds(key) { return true }
-            ancestor = current.parent
-        }
-        return false
-    }
-
-    /// Whether this injector itself holds a registration for `key`.
-    func holds(_ key: DependencyKey) -> Bool {
-        entries[key] != nil
+        core.isRegistered(type, name: name)
     }
 }

@@ -21,160 +21,103 @@ extension AsyncDependencyInjector {
         name: String? = nil
     ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
-        if let value = ready.withLock({ $0[key] }), let typed = value as? T { return typed }
-        return try await resolveIsolated(key, as: type)
+        return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
+            throw .notRegistered(
+                key, path: AsyncResolutionPath.keys + [key], suggestions: core.suggestions(for: key, as: T.self))
+        }
     }
 
-    /// ``resolve(_:name:)`` on the actor: lookups through ancestors, factories, creations.
-    private func resolveIsolated<T: Sendable>(_ key: DependencyKey, as type: T.Type) async throws(InjectionError) -> T {
-        guard let value = try await value(for: key) else {
-            let suggestions = await suggestions(for: key, as: T.self)
-            throw .notRegistered(key, path: AsyncResolutionPath.keys + [key], suggestions: suggestions)
+    /// The async form of `DependencyInjector.resolve(_:as:observed:ifAbsent:)`, on the same
+    /// core: the same lookup, the same walk (`locate`), the same caches; only the running of
+    /// factories differs, since an async factory is awaited.
+    func resolve<T: Sendable>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        observed: Bool,
+        ifAbsent: (DependencyKey) async throws(InjectionError) -> T
+    ) async throws(InjectionError) -> T {
+        // A ready value in this injector: read under the core's lock, no hop onto the actor.
+        var miss = Miss.absent
+        let registry = core.registry.lock()
+        if observed, registry.pointee.diagnostics.instrumentation != nil {
+            core.registry.unlock()
+            return try await observedResolve(key, as: T.self, ifAbsent: ifAbsent)
         }
-        guard let typed = value as? T else {
-            // Unreachable while keys are type identities; reported rather than trapped.
-            throw .factoryFailed(
-                key,
-                path: AsyncResolutionPath.keys + [key],
-                underlying: UnexpectedValueType(expected: key.type, actual: Swift.type(of: value))
-            )
+        if let slot = registry.pointee.readySlot(key, miss: &miss) {
+            defer { core.registry.unlock() }
+            return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
-        return typed
-    }
+        core.registry.unlock()
 
-    /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
-    /// when none does.
-    func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
+        var location = core.locate(key, after: miss)
         while true {
-            switch await lookUp(key) {
-            case nil:
-                return nil
-            case .value(let value):
-                return value
-            case .factory(let registration, _) where registration.scope == .transient:
-                // Built by the resolving injector, so a child's overrides apply.
-                return try await runInCurrentTask(registration)
-            case .factory(let registration, let owner):
-                // Created and kept by the injector that holds the registration. `nil` means the
-                // registration was replaced or removed while we looked: look again.
-                if let value = try await owner.sharedValue(of: registration) { return value }
+            switch location {
+            case .ready(let slot):
+                return try slot.value(as: T.self, key: key)
+            case .absent:
+                return try await ifAbsent(key)
+            case .pending(let registration, let holder, let keeper):
+                if let value = try await produce(registration, heldBy: holder, keptBy: keeper) {
+                    return try DependencyInjector.cast(value, to: T.self, key: key)
+                }
+                // The registration was replaced or removed while we waited for it: look again.
+                location = core.locate(key)
             }
         }
     }
 
-    /// What this injector or its nearest ancestor holds for `key`.
-    private func lookUp(_ key: DependencyKey) async -> AsyncLookup? {
-        if let found = localLookUp(key) { return found }
-        var ancestor = parent
-        while let current = ancestor {
-            if let found = await current.localLookUp(key) { return found }
-            ancestor = current.parent
-        }
-        return nil
+    /// The value of `key` as an untyped value, `nil` when nothing holds it (eager singletons).
+    func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
+        try await resolve(key, as: (any Sendable)?.self, observed: false) { _ in nil }
     }
 
-    /// What this injector itself holds for `key`.
-    func localLookUp(_ key: DependencyKey) -> AsyncLookup? {
-        switch entries[key] {
-        case nil:
-            return nil
-        case .instance(let value):
-            return .value(value)
-        case .factory(let registration, let cache):
-            if let value = cache.value(reloadedBy: registration) { return .value(value) }
-            return .factory(registration, owner: self)
+    /// Runs `registration`'s factory as the core's scope rule says (see
+    /// `DependencyInjector.produce`): a transient in the current task, built by this injector;
+    /// a singleton or weak instance once, by the injector that keeps it, awaited by every
+    /// resolve that asks meanwhile. `nil` when the registration was replaced or removed while
+    /// we waited for it. A synchronous factory is run by the core, as the sync face runs it.
+    private nonisolated func produce(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector
+    ) async throws(InjectionError) -> Any? {
+        guard case .async = registration.factory else {
+            return try core.produce(registration, heldBy: holder, keptBy: keeper)
         }
-    }
-
-    /// The value of this injector's singleton or weak `registration`: the cached one, or the
-    /// one its creation produces (started now unless one is running). `nil` when
-    /// `registration` is no longer the one stored under its key.
-    func sharedValue(of registration: AsyncRegistration) async throws(InjectionError) -> (any Sendable)? {
-        guard case .factory(let current, let cache) = entries[registration.key], current === registration else {
-            return nil
-        }
-        if let value = cache.value(reloadedBy: registration) { return value }
         let frames = AsyncResolutionPath.frames
         if frames.contains(where: { $0.registration === registration }) {
             throw .circularDependency(path: frames.map(\.registration.key) + [registration.key])
         }
-        let creation =
-            inFlight[ObjectIdentifier(registration)] ?? startCreation(of: registration, requestedFrom: frames)
-        return try await creation.value(waitingFrom: frames)
-    }
-
-    /// Starts running `registration`'s factory in a task that belongs to this injector.
-    ///
-    /// The task copies the first requester's task-locals, so the creation's path continues the
-    /// requester's (errors show the whole chain, and a cycle back into it is found), but it is
-    /// not cancelled with the requester.
-    private func startCreation(
-        of registration: AsyncRegistration,
-        requestedFrom frames: [AsyncResolutionPath.Frame]
-    ) -> AsyncCreation {
-        let creation = AsyncCreation(registration: registration)
-        inFlight[ObjectIdentifier(registration)] = creation
-        let frames = frames + [AsyncResolutionPath.Frame(registration: registration, creation: creation)]
-        Task {
-            let outcome = await run(registration, frames: frames)
-            finish(creation, with: outcome)
+        guard registration.scope != .transient else {
+            let frame = AsyncResolutionPath.Frame(registration: registration, creation: nil)
+            return try await run(registration, frames: frames + [frame]).get()
         }
-        return creation
-    }
-
-    /// Ends `creation`: keeps its value as its scope says (if its registration is still the
-    /// one stored), then hands the outcome to everyone waiting.
-    private func finish(_ creation: AsyncCreation, with outcome: AsyncCreation.Outcome) {
-        let registration = creation.registration
-        if inFlight[ObjectIdentifier(registration)] === creation {
-            inFlight[ObjectIdentifier(registration)] = nil
-        }
-        if case .success(let value) = outcome,
-            case .factory(let current, _) = entries[registration.key], current === registration
-        {
-            switch registration.scope {
-            case .transient:
-                break
-            case .singleton, .eagerSingleton:
-                setEntry(.factory(registration, .strong(value)), for: registration.key)
-            case .weak:
-                // Only a class instance can be held weakly; anything else is made anew each time.
-                if type(of: value) is AnyObject.Type {
-                    setEntry(
-                        .factory(registration, .weak(AsyncWeakReference(object: value as AnyObject))),
-                        for: registration.key)
-                }
-            }
-        }
-        creation.finish(outcome)
+        return try await AsyncCreation.value(
+            of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
     }
 
     /// How many resolves are waiting for the creation of `type` under `name` that is running
     /// now; tests use it to know that a waiter has arrived without sleeping.
     func waitersForCreation<T>(of type: T.Type, name: String? = nil) -> Int {
-        guard case .factory(let registration, _) = entries[DependencyKey(type, name: name)] else { return 0 }
-        return inFlight[ObjectIdentifier(registration)]?.waiterCount ?? 0
-    }
-
-    /// Runs a transient `registration`'s factory in the current task, with this injector.
-    private func runInCurrentTask(_ registration: AsyncRegistration) async throws(InjectionError) -> any Sendable {
-        let frames = AsyncResolutionPath.frames
-        if frames.contains(where: { $0.registration === registration }) {
-            throw .circularDependency(path: frames.map(\.registration.key) + [registration.key])
+        guard case .factory(let registration, _)? = core.lookup(DependencyKey(type, name: name))?.entry else {
+            return 0
         }
-        let frame = AsyncResolutionPath.Frame(registration: registration, creation: nil)
-        return try await run(registration, frames: frames + [frame]).get()
+        return AsyncCreation.running(registration, keptBy: core)?.waiterCount ?? 0
     }
 
-    /// Runs `registration`'s factory with this injector, which is `current` meanwhile, and with
-    /// `frames` as the resolutions in progress.
-    private nonisolated func run(
-        _ registration: AsyncRegistration,
+    /// Runs `registration`'s async factory with this injector, which is `current` meanwhile,
+    /// and with `frames` as the resolutions in progress.
+    nonisolated func run(
+        _ registration: Registration,
         frames: [AsyncResolutionPath.Frame]
     ) async -> AsyncCreation.Outcome {
+        guard case .async(let make) = registration.factory else {
+            return .failure(
+                .factoryFailed(registration.key, path: frames.map(\.registration.key), underlying: RequiresAwait()))
+        }
         do {
             let value = try await AsyncResolutionPath.$frames.withValue(frames) {
-                try await Self.$current.withValue(self) { try await registration.make(self) }
+                try await Self.$current.withValue(self) { try await make(self) }
             }
             return .success(value)
         } catch let error as InjectionError {

@@ -69,18 +69,11 @@ public actor AsyncDependencyInjector {
     /// ```
     public nonisolated let parent: AsyncDependencyInjector?
 
-    /// This injector's own registrations and what they have produced.
-    var entries: [DependencyKey: AsyncEntry] = [:]
-    /// The ready values in `entries` (instances and created singletons), readable without
-    /// entering the actor. Written only by `setEntry`, together with `entries`.
-    nonisolated let ready = Locked<[DependencyKey: any Sendable]>([:])
-    /// The module that made each registration in `entries`, if a module did.
-    var moduleNames: [DependencyKey: String] = [:]
-    /// The module types installed into this injector, so that installing one again is a no-op.
-    var installedModules: Set<ObjectIdentifier> = []
-
-    /// The singleton (and weak) creations running now, by registration identity.
-    var inFlight: [ObjectIdentifier: AsyncCreation] = [:]
+    /// The injector this face works on: its registrations, caches, modules and diagnostics
+    /// live there, in the same model as ``DependencyInjector``'s, so both faces share one
+    /// registry, one scope rule, one ancestor walk and one diagnostics layer. Its ancestors are
+    /// the cores of this face's ancestors. It holds only async factories (and instances).
+    nonisolated let core: DependencyInjector
 
     /// Creates an empty injector, independent of ``shared``.
     ///
@@ -89,10 +82,12 @@ public actor AsyncDependencyInjector {
     /// ```
     public init() {
         parent = nil
+        core = DependencyInjector()
     }
 
-    private init(parent: AsyncDependencyInjector) {
+    private init(parent: AsyncDependencyInjector, core: DependencyInjector) {
         self.parent = parent
+        self.core = core
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally.
@@ -107,6 +102,20 @@ public actor AsyncDependencyInjector {
     /// and no child's override leaks into it. A transient registered in an ancestor is built by
     /// the injector that resolves it, so the child's overrides apply to its dependencies.
     public nonisolated func child() -> AsyncDependencyInjector {
-        AsyncDependencyInjector(parent: self)
+        AsyncDependencyInjector(parent: self, core: core.child())
+    }
+
+    /// A child that builds and keeps its own copy of every singleton it inherits (see
+    /// `DependencyInjector.child(keepingInheritedSingletons:)`): test scopes and `verify()`.
+    package nonisolated func child(keepingInheritedSingletons: Bool) -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: core.child(keepingInheritedSingletons: keepingInheritedSingletons))
+    }
+
+    /// The face of `core`: this injector's, or an ancestor's (the faces mirror the cores'
+    /// ancestry). A singleton's factory runs with the face of the injector that keeps it.
+    nonisolated func face(of core: DependencyInjector) -> AsyncDependencyInjector {
+        var face = self
+        while face.core !== core, let parent = face.parent { face = parent }
+        return face
     }
 }

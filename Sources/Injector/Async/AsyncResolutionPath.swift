@@ -8,7 +8,7 @@
 enum AsyncResolutionPath {
     /// One resolution in progress.
     struct Frame: Sendable {
-        let registration: AsyncRegistration
+        let registration: Registration
         /// The shared creation this frame runs, for a singleton or weak registration.
         let creation: AsyncCreation?
     }

@@ -56,19 +56,8 @@ extension DependencyInjector {
         func plainResolve() throws(InjectionError) -> T {
             try resolve(key, as: type, observed: false, ifAbsent: ifAbsent)
         }
-        // Read again: it may have been removed since the lookup saw it.
-        guard let instrumentation = registry.withLock({ $0.diagnostics.instrumentation }) else {
-            return try plainResolve()
-        }
         let context = ResolutionContext.current
-        if context.isNotifyingObserver {
-            return try plainResolve()
-        }
-        if let resolver = context.innermost { recordEdge(from: resolver.key, to: key) }
-        guard let observer = instrumentation.observer else {
-            return try plainResolve()
-        }
-
+        guard let observer = instrument(key, resolvedBy: context.innermost?.key) else { return try plainResolve() }
         let runsBefore = context.factoryRuns
         let start = DispatchTime.now().uptimeNanoseconds
         let result: Result<T, InjectionError>
@@ -77,15 +66,42 @@ extension DependencyInjector {
         } catch {
             result = .failure(error)
         }
-        let elapsed = DispatchTime.now().uptimeNanoseconds &- start
+        let created = context.factoryRuns != runsBefore
+        return try notify(observer, of: key, path: context.path + [key], result: result, created: created, since: start)
+    }
 
+    /// Records the edge from `resolver` (the key whose factory is resolving, if any) to `key`
+    /// for ``graph()``, and returns the observer to tell of the resolve: `nil` when there is
+    /// none, or when the resolve is the observer's own (the observer is not told of those).
+    func instrument(_ key: DependencyKey, resolvedBy resolver: DependencyKey?) -> Observer? {
+        // Read again: it may have been removed since the lookup saw it.
+        guard let instrumentation = registry.withLock({ $0.diagnostics.instrumentation }),
+            !ResolutionContext.current.isNotifyingObserver
+        else { return nil }
+        if let resolver { recordEdge(from: resolver, to: key) }
+        return instrumentation.observer
+    }
+
+    /// Tells `observer` how a resolve of `key` that began at `start` (uptime nanoseconds)
+    /// ended, and returns its value or throws its error. `created`: whether a factory ran.
+    func notify<T>(
+        _ observer: Observer,
+        of key: DependencyKey,
+        path: [DependencyKey],
+        result: Result<T, InjectionError>,
+        created: Bool,
+        since start: UInt64
+    ) throws(InjectionError) -> T {
+        let elapsed = DispatchTime.now().uptimeNanoseconds &- start
         let outcome: ResolutionEvent.Outcome
         switch result {
-        case .success: outcome = context.factoryRuns == runsBefore ? .cached : .created
+        case .success: outcome = created ? .created : .cached
         case .failure(let error): outcome = .failed(error)
         }
-        let event = ResolutionEvent(
-            key: key, path: context.path + [key], outcome: outcome, durationNanoseconds: elapsed)
+        let event = ResolutionEvent(key: key, path: path, outcome: outcome, durationNanoseconds: elapsed)
+        // The observer is synchronous: it runs on this thread, whose flag keeps its own
+        // resolves quiet.
+        let context = ResolutionContext.current
         context.isNotifyingObserver = true
         defer { context.isNotifyingObserver = false }
         observer(event)

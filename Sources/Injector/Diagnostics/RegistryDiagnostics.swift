@@ -13,9 +13,12 @@ struct RegistryDiagnostics {
 /// What an instrumented resolve does besides resolving: record the edge from its resolver,
 /// and call `observer`, if any, with the outcome.
 final class Instrumentation: Sendable {
-    let observer: (@Sendable (ResolutionEvent) -> Void)?
+    let observer: Observer?
 
-    init(observer: (@Sendable (ResolutionEvent) -> Void)?) {
+    init(observer: Observer?) {
         self.observer = observer
     }
 }
+
+/// What ``DependencyInjector/observe(_:)`` calls after each resolve.
+typealias Observer = @Sendable (ResolutionEvent) -> Void

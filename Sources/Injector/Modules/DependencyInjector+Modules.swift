@@ -24,22 +24,25 @@ extension DependencyInjector {
 
     /// Installs `modules` in order; see ``install(_:)-(DependencyModule...)``.
     public func install(_ modules: [any DependencyModule]) throws(InjectionError) {
-        let context = ResolutionContext.current
-        if let outer = context.installation, outer.injector === self {
+        if let outer = Installation.current(into: self) {
             // A module installing other modules joins the installation already running.
             try register(modules, into: outer)
             return
         }
         let installation = Installation(injector: self)
-        let outer = context.installation
-        context.installation = installation
-        defer { context.installation = outer }
+        var failure: InjectionError?
+        Installation.$current.withValue(installation) {
+            do throws(InjectionError) {
+                try register(modules, into: installation)
+            } catch {
+                failure = error
+            }
+        }
         do throws(InjectionError) {
-            try register(modules, into: installation)
+            if let failure { throw failure }
             if let refused = installation.refusedKey { throw .sealed(refused) }
-            context.installation = outer  // eager factories register as themselves, not as the module
-            for key in installation.eagerKeys {
-                guard lookup(key)?.entry.isEager == true else { continue }  // replaced meanwhile
+            // Outside the installation: eager factories register as themselves, not as a module.
+            for key in installation.eagerKeys where lookup(key)?.entry.isEager == true {  // not replaced meanwhile
                 _ = try value(for: key)
             }
         } catch {
@@ -49,14 +52,10 @@ extension DependencyInjector {
     }
 
     private func register(_ modules: [any DependencyModule], into installation: Installation) throws(InjectionError) {
-        for module in modules {
-            let moduleType = type(of: module)
-            let isNew = registry.withLock { $0.installedModules.insert(ObjectIdentifier(moduleType)).inserted }
-            guard isNew else { continue }
-            installation.recordInstalled(ObjectIdentifier(moduleType))
-            try installation.withModule(moduleType) { () throws(InjectionError) in
-                try module.register(in: self)
-            }
+        for module in modules where installation.markInstalled(type(of: module)) {
+            installation.enter(type(of: module))
+            defer { installation.leave() }
+            try module.register(in: self)
         }
     }
 

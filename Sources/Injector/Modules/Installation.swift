@@ -1,66 +1,93 @@
-/// An `install` in progress on one thread: which module is registering, and what to undo if
+/// An `install` in progress, sync or async: which module is registering, and what to undo if
 /// the installation fails.
 ///
-/// It lives in the installing thread's ``ResolutionContext`` and only that thread touches it.
-final class Installation {
+/// It is bound as a task-local while the modules register (a synchronous `withValue` binds it
+/// for the thread), so registrations made meanwhile by other threads or tasks are not
+/// attributed to a module. Both injector faces use it: an async module's registrations land in
+/// the same registry, through the same `store`.
+final class Installation: Sendable {
+    @TaskLocal static var current: Installation?
+
     let injector: DependencyInjector
-    /// The modules whose `register(in:)` is running, innermost last (a module may install
-    /// other modules).
-    private(set) var modules: [any DependencyModule.Type] = []
-    /// What each key held before this installation first replaced it, in order.
-    private var replaced: [(key: DependencyKey, previous: Entry?)] = []
-    private var replacedKeys: Set<DependencyKey> = []
-    /// Eager singletons registered by this installation, in registration order.
-    private(set) var eagerKeys: [DependencyKey] = []
-    /// The first key a sealed injector refused to register.
-    private(set) var refusedKey: DependencyKey?
-    /// Module types this installation marked as installed.
-    private(set) var installedModules: [ObjectIdentifier] = []
+    // Every stored property of `Journal` is read and written only inside `journal.withLock`:
+    // an async module may register from child tasks at once.
+    private let journal = Locked(Journal())
+
+    private struct Journal {
+        /// The modules whose `register(in:)` is running, innermost last (a module may install
+        /// other modules).
+        var modules: [any Any.Type] = []
+        /// What each key held before this installation first replaced it, in order.
+        var replaced: [(key: DependencyKey, previous: Entry?)] = []
+        var replacedKeys: Set<DependencyKey> = []
+        /// Eager singletons registered by this installation, in registration order.
+        var eagerKeys: [DependencyKey] = []
+        /// The first key a sealed injector refused to register.
+        var refusedKey: DependencyKey?
+        /// Module types this installation marked as installed.
+        var installedModules: [ObjectIdentifier] = []
+    }
 
     init(injector: DependencyInjector) {
         self.injector = injector
     }
 
-    /// The module-qualified name of the module that is registering right now.
-    var module: String? { modules.last.map { String(reflecting: $0) } }
-
-    /// The installation in progress on this thread into `injector`, if any.
+    /// The installation in progress into `injector` in this task, if any.
     static func current(into injector: DependencyInjector) -> Installation? {
-        guard let installation = ResolutionContext.current.installation, installation.injector === injector else {
-            return nil
-        }
+        guard let installation = current, installation.injector === injector else { return nil }
         return installation
     }
 
-    func withModule<Result>(
-        _ module: any DependencyModule.Type,
-        _ body: () throws(InjectionError) -> Result
-    ) throws(InjectionError) -> Result {
-        modules.append(module)
-        defer { modules.removeLast() }
-        return try body()
+    /// The module-qualified name of the module that is registering right now.
+    var module: String? { journal.withLock { $0.modules.last.map { String(reflecting: $0) } } }
+
+    /// Eager singletons registered by this installation, in registration order.
+    var eagerKeys: [DependencyKey] { journal.withLock { $0.eagerKeys } }
+
+    /// The first key a sealed injector refused to register during this installation.
+    var refusedKey: DependencyKey? { journal.withLock { $0.refusedKey } }
+
+    /// Marks `module` as installed into the injector; `false` when it already was, and
+    /// installing it again is a no-op.
+    func markInstalled(_ module: any Any.Type) -> Bool {
+        let id = ObjectIdentifier(module)
+        guard injector.registry.withLock({ $0.installedModules.insert(id).inserted }) else { return false }
+        journal.withLock { $0.installedModules.append(id) }
+        return true
     }
 
-    func recordInstalled(_ module: ObjectIdentifier) {
-        installedModules.append(module)
+    /// Registrations made from now until `leave()` are attributed to `module`.
+    func enter(_ module: any Any.Type) {
+        journal.withLock { $0.modules.append(module) }
+    }
+
+    /// Ends what the last `enter(_:)` began.
+    func leave() {
+        journal.withLock { _ = $0.modules.popLast() }
     }
 
     func recordReplacement(of key: DependencyKey, previous: Entry?, isEager: Bool) {
-        if replacedKeys.insert(key).inserted { replaced.append((key, previous)) }
-        if isEager { eagerKeys.append(key) }
+        // `previous` is kept, for `undo`: nothing is released under the lock.
+        journal.withLock { journal in
+            if journal.replacedKeys.insert(key).inserted { journal.replaced.append((key, previous)) }
+            if isEager { journal.eagerKeys.append(key) }
+        }
     }
 
     func recordRefusal(of key: DependencyKey) {
-        if refusedKey == nil { refusedKey = key }
+        journal.withLock { journal in
+            if journal.refusedKey == nil { journal.refusedKey = key }
+        }
     }
 
-    /// Puts back every entry this installation replaced, and forgets the modules it installed.
+    /// Puts back what the installation replaced and forgets the modules it marked installed.
     ///
-    /// What the installation had stored (instances, factories, eager singletons it created) is
-    /// released after the unlock: their `deinit`s may call back into the injector.
+    /// The entries it removes (what the modules registered, eager singletons they created)
+    /// are released after the registry's lock: their `deinit`s are user code.
     func undo() {
+        let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
         injector.registry.update { registry in
-            for module in installedModules { registry.installedModules.remove(module) }
+            for module in installed { registry.installedModules.remove(module) }
             return replaced.reversed().map { key, previous in exchange(&registry[key], with: previous) }
         }
     }

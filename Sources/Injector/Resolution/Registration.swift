@@ -21,6 +21,9 @@ final class Registration: Sendable {
             tupleType: ObjectIdentifier,
             make: @Sendable (DependencyInjector, Any) throws -> Any
         )
+        /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: an async factory, which
+        /// only the actor face can run (it awaits).
+        case async(@Sendable (AsyncDependencyInjector) async throws -> any Sendable)
     }
 
     init(key: DependencyKey, scope: Scope, factory: Factory, module: String?) {
@@ -36,6 +39,7 @@ final class Registration: Sendable {
         switch factory {
         case .plain(let factory): try factory.makeAny(with: injector)
         case .withArguments(_, _, let make): try make(injector, arguments)
+        case .async: throw RequiresAwait()
         }
     }
 

@@ -32,8 +32,6 @@ final class ResolutionContext: @unchecked Sendable {
     // `SingletonCreation.shared`, which other threads take to look for a cycle between waiters.
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
-    /// The `install` running on this thread, if any (read and written by this thread only).
-    var installation: Installation?
 
     private init() {
         frames = .allocate(capacity: frameCapacity)

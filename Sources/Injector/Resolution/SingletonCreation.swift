@@ -42,7 +42,11 @@ final class SingletonCreation: Sendable {
             context.waitingFor = nil
             // Lock order: this lock, then an injector's (one at a time). An injector never
             // takes this one while holding its own.
-            if let found = Self.cached(registration, heldBy: holder, keptBy: keeper) { return found }
+            switch Self.cached(registration, heldBy: holder, keptBy: keeper) {
+            case .ready(let value)?: return .ready(value)
+            case .stale?: return .stale
+            case nil: break
+            }
             guard creators[key] != nil else {
                 creators[key] = context
                 return .create
@@ -68,27 +72,32 @@ final class SingletonCreation: Sendable {
                 creators.signalAll()
             }
             let value = try keeper.run(registration, in: context)
-            if holder === keeper {
-                keeper.registry.update { $0.cache(value, producedBy: registration) }
-            } else {
-                keeper.keep(value, producedBy: registration)
-            }
+            Self.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
             return value
         }
     }
 
-    /// `.ready` with the value `keeper` keeps for `registration`, `.stale` when `holder` no
-    /// longer stores `registration` under its key, `nil` when the value is not created yet.
+    /// What `keeper` has for `registration`, held by `holder`: the scope-caching rule, for
+    /// both injector faces.
+    enum Cached {
+        /// The value created earlier.
+        case ready(Any)
+        /// `holder` no longer stores `registration` under its key: look the key up again.
+        case stale
+    }
+
+    /// What `keeper` keeps for `registration` (held by `holder`); `nil` when the value is not
+    /// created yet.
     ///
-    /// Called under `creators`' lock, process-wide: only a value to return leaves `holder`'s
+    /// Called under a creation lock, process-wide: only a value to return leaves `holder`'s
     /// lock, never a copy of the entry. A copy dropped here could be the last reference to a
     /// value replaced meanwhile, whose `deinit` would then run under both locks.
-    private static func cached(
+    static func cached(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
-    ) -> Step? {
-        let held = holder.registry.withLock { registry -> Step? in
+    ) -> Cached? {
+        let held = holder.registry.withLock { registry -> Cached? in
             guard case .factory(let current, let cache) = registry[registration.key], current === registration
             else { return .stale }
             // The holder's cache is the answer only when the holder is the keeper.
@@ -96,7 +105,23 @@ final class SingletonCreation: Sendable {
             return .ready(value)
         }
         guard holder !== keeper, held == nil else { return held }
-        return keeper.keptValue(of: registration).map(Step.ready)
+        return keeper.keptValue(of: registration).map(Cached.ready)
+    }
+
+    /// Keeps `value`, which `registration` (held by `holder`) produced, where `keeper` keeps
+    /// it: in `holder`'s registry when `holder` is the keeper, in the keeper's own copies
+    /// otherwise. What it replaces is released after the unlock.
+    static func keep(
+        _ value: Any,
+        producedBy registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector
+    ) {
+        if holder === keeper {
+            keeper.registry.update { $0.cache(value, producedBy: registration) }
+        } else {
+            keeper.keep(value, producedBy: registration)
+        }
     }
 
     /// The cycle that waiting for `key` would close, as a path, or `nil` when waiting is safe.
