@@ -39,6 +39,8 @@ struct Box<Value> {
     let value: Value
 }
 
+extension Box: Sendable where Value: Sendable {}
+
 struct SampleError: Error, Equatable {
     let code: Int
 }
