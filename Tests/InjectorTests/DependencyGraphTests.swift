@@ -4,30 +4,27 @@ import Testing
 
 @Suite struct DependencyGraphTests {
     /// `App → Checkout → (baseURL, PaymentService)`, with PaymentService missing.
-    private func checkoutGraph() -> DependencyInjector {
-        let injector = DependencyInjector()
-        injector.register("https://example.com", name: "baseURL")
-        injector.register(App.self) { r in
-            _ = try r.resolve(Checkout.self)
-            return App()
-        }
-        injector.register(Checkout.self, scope: .singleton) { r in
-            _ = try r.resolve(String.self, name: "baseURL")
-            _ = try r.resolve((any PaymentService).self)
-            return Checkout()
-        }
+    private func checkoutGraph(_ face: Face) async -> FaceInjector {
+        let injector = face.makeInjector()
+        await injector.register("https://example.com", name: "baseURL")
+        await injector.register(App.self, resolving: Checkout.self) { _ in App() }
+        await injector.register(
+            Checkout.self, scope: .singleton,
+            needing: [.on(String.self, name: "baseURL"), .on((any PaymentService).self)]
+        ) { Checkout() }
         return injector
     }
 
-    @Test func afterVerifyTheDotOfASmallGraphIsExactAndCanBeWrittenToAFile() throws {
-        let injector = checkoutGraph()
-        #expect(throws: VerificationError.self) { try injector.verify() }
+    @Test(arguments: Face.allCases)
+    func afterVerifyTheDotOfASmallGraphIsExactAndCanBeWrittenToAFile(face: Face) async throws {
+        let injector = await checkoutGraph(face)
+        #expect(await injector.verificationError() != nil)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("graph.dot")
-        try injector.graph().dot.write(to: file, atomically: true, encoding: .utf8)
+        try await injector.graph().dot.write(to: file, atomically: true, encoding: .utf8)
 
         #expect(
             try String(contentsOf: file, encoding: .utf8) == #"""
@@ -47,12 +44,13 @@ import Testing
         )
     }
 
-    @Test func withoutVerifyOrAnObserverNoEdgesAreRecorded() {
-        let injector = checkoutGraph()
-        #expect(throws: InjectionError.self) { try injector.resolve(App.self) }
+    @Test(arguments: Face.allCases)
+    func withoutVerifyOrAnObserverNoEdgesAreRecorded(face: Face) async {
+        let injector = await checkoutGraph(face)
+        #expect(await injector.resolveError(App.self) != nil)
 
         // Plain resolves pay nothing for the graph: only the nodes are known.
-        let graph = injector.graph()
+        let graph = await injector.graph()
         #expect(graph.edges.isEmpty)
         #expect(
             graph.nodes.map(\.key.description) == [
@@ -60,35 +58,34 @@ import Testing
             ])
     }
 
-    @Test func whileObservedCacheHitsInsideFactoriesAreEdgesToo() throws {
-        let injector = DependencyInjector()
-        injector.register(Service(label: "instance"))
-        injector.register(Dependent.self) { r in try Dependent(service: r.resolve()) }
-        injector.observe { _ in }
+    @Test(arguments: Face.allCases)
+    func whileObservedCacheHitsInsideFactoriesAreEdgesToo(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Service(label: "instance"))
+        await injector.register(Dependent.self, resolving: Service.self) { Dependent(service: $0) }
+        await injector.observe { _ in }
 
-        _ = try injector.resolve(Dependent.self)
+        _ = try await injector.resolve(Dependent.self)
         #expect(
-            injector.graph().edges == [
+            await injector.graph().edges == [
                 DependencyGraph.Edge(from: DependencyKey(Dependent.self), to: DependencyKey(Service.self))
             ]
         )
     }
 
-    @Test func aChildsGraphIncludesWhatItsAncestorsRecorded() throws {
-        let parent = DependencyInjector()
-        parent.register(Service.self, scope: .singleton) { _ in Service() }
-        parent.register(Dependent.self, scope: .singleton) { r in try Dependent(service: r.resolve()) }
-        parent.observe { _ in }  // records edges; the child, created after, inherits it
+    @Test(arguments: Face.allCases)
+    func aChildsGraphIncludesWhatItsAncestorsRecorded(face: Face) async throws {
+        let parent = face.makeInjector()
+        await parent.register(Service.self, scope: .singleton) { Service() }
+        await parent.register(Dependent.self, scope: .singleton, resolving: Service.self) { Dependent(service: $0) }
+        await parent.observe { _ in }  // records edges; the child, created after, inherits it
         let child = parent.child()
-        child.register(NodeA.self) { r in
-            _ = try r.resolve(Dependent.self)
-            return NodeA()
-        }
+        await child.register(NodeA.self, resolving: Dependent.self) { _ in NodeA() }
 
-        _ = try child.resolve(NodeA.self)
+        _ = try await child.resolve(NodeA.self)
         #expect(
-            child.graph().description
+            await child.graph().description
                 == "InjectorTests.Dependent → InjectorTests.Service\nInjectorTests.NodeA → InjectorTests.Dependent")
-        #expect(parent.graph().description == "InjectorTests.Dependent → InjectorTests.Service")
+        #expect(await parent.graph().description == "InjectorTests.Dependent → InjectorTests.Service")
     }
 }

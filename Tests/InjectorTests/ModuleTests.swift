@@ -1,16 +1,25 @@
 import Injector
 import Testing
 
-struct LiveModule: DependencyModule {
+struct LiveModule: FaceModule {
     func register(in injector: DependencyInjector) {
         injector.register(EnglishGreeter() as any Greeter)
         injector.register(Service.self, scope: .singleton) { _ in Service(label: "live") }
     }
+
+    func register(in injector: AsyncDependencyInjector) async {
+        await injector.register(EnglishGreeter() as any Greeter)
+        await injector.register(Service.self, scope: .singleton) { _ in Service(label: "live") }
+    }
 }
 
-struct FrenchModule: DependencyModule {
+struct FrenchModule: FaceModule {
     func register(in injector: DependencyInjector) {
         injector.register(FrenchGreeter() as any Greeter)
+    }
+
+    func register(in injector: AsyncDependencyInjector) async {
+        await injector.register(FrenchGreeter() as any Greeter)
     }
 }
 
@@ -48,21 +57,28 @@ private struct ThrowingModule: DependencyModule {
     }
 }
 
-struct ParentModule: DependencyModule {
+struct ParentModule: FaceModule {
     func register(in injector: DependencyInjector) throws(InjectionError) {
         try injector.install(FrenchModule())
         injector.register("from parent module", name: "motto")
     }
+
+    func register(in injector: AsyncDependencyInjector) async throws(InjectionError) {
+        try await injector.install(FrenchModule())
+        await injector.register("from parent module", name: "motto")
+    }
 }
 
 @Suite struct ModuleTests {
-    @Test func installRegistersEveryModuleInOrderAndTheLastWins() throws {
-        let injector = DependencyInjector()
-        try injector.install(LiveModule(), FrenchModule())
+    @Test(arguments: Face.allCases)
+    func installRegistersEveryModuleInOrderAndTheLastWins(face: Face) async throws {
+        let injector = face.makeInjector()
+        try await injector.install(LiveModule(), FrenchModule())
 
-        #expect(try injector.resolve((any Greeter).self).greet() == "Bonjour")
-        #expect(injector.module(providing: (any Greeter).self) == "InjectorTests.FrenchModule")
-        #expect(injector.module(providing: Service.self) == "InjectorTests.LiveModule")
+        #expect(try await injector.resolve((any Greeter).self).greet() == "Bonjour")
+        #expect(await injector.module(providing: (any Greeter).self) == "InjectorTests.FrenchModule")
+        #expect(await injector.module(providing: Service.self) == "InjectorTests.LiveModule")
+        #expect(await injector.child().module(providing: Service.self) == "InjectorTests.LiveModule")
     }
 
     @Test func installingTheSameModuleTwiceIsHarmless() throws {
@@ -76,11 +92,12 @@ struct ParentModule: DependencyModule {
         #expect(try injector.resolve(Service.self) === service)  // the singleton was not replaced
     }
 
-    @Test func registrationsOutsideModulesHaveNoModule() {
-        let injector = DependencyInjector()
-        injector.register(1)
-        #expect(injector.module(providing: Int.self) == nil)
-        #expect(injector.module(providing: String.self) == nil)
+    @Test(arguments: Face.allCases)
+    func registrationsOutsideModulesHaveNoModule(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(1)
+        #expect(await injector.module(providing: Int.self) == nil)
+        #expect(await injector.module(providing: String.self) == nil)
     }
 
     @Test func eagerSingletonsAreCreatedAtInstallAfterEveryModuleRegistered() throws {
@@ -119,13 +136,14 @@ struct ParentModule: DependencyModule {
         #expect(!injector.isRegistered(String.self, name: "motto"))
     }
 
-    @Test func modulesMayInstallOtherModules() throws {
-        let injector = DependencyInjector()
-        try injector.install(ParentModule())
+    @Test(arguments: Face.allCases)
+    func modulesMayInstallOtherModules(face: Face) async throws {
+        let injector = face.makeInjector()
+        try await injector.install(ParentModule())
 
-        #expect(try injector.resolve((any Greeter).self).greet() == "Bonjour")
-        #expect(injector.module(providing: (any Greeter).self) == "InjectorTests.FrenchModule")
-        #expect(injector.module(providing: String.self, name: "motto") == "InjectorTests.ParentModule")
+        #expect(try await injector.resolve((any Greeter).self).greet() == "Bonjour")
+        #expect(await injector.module(providing: (any Greeter).self) == "InjectorTests.FrenchModule")
+        #expect(await injector.module(providing: String.self, name: "motto") == "InjectorTests.ParentModule")
     }
 
     @Test func eagerSingletonOutsideInstallIsCreatedOnFirstResolve() throws {

@@ -15,18 +15,19 @@ import Testing
         return "\(String(describing: event.key.type)): \(outcome) via \(path)"
     }
 
-    @Test func theObserverSeesEveryResolveInOrder() {
-        let injector = DependencyInjector()
-        injector.register(Service.self, scope: .singleton) { _ in Service() }
-        injector.register(Dependent.self) { r in try Dependent(service: r.resolve()) }
-        injector.register(1)
+    @Test(arguments: Face.allCases)
+    func theObserverSeesEveryResolveInOrder(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(Service.self, scope: .singleton) { Service() }
+        await injector.register(Dependent.self, resolving: Service.self) { Dependent(service: $0) }
+        await injector.register(1)
         let events = Collected<ResolutionEvent>()
-        injector.observe { events.append($0) }
+        await injector.observe { events.append($0) }
 
-        _ = try? injector.resolve(Dependent.self)
-        _ = try? injector.resolve(Dependent.self)
-        _ = try? injector.resolve(Int.self)
-        _ = try? injector.resolve(String.self)
+        _ = await injector.resolveError(Dependent.self)
+        _ = await injector.resolveError(Dependent.self)
+        _ = await injector.resolveError(Int.self)
+        _ = await injector.resolveError(String.self)
 
         #expect(
             events.values.map(Self.summary) == [
@@ -42,15 +43,13 @@ import Testing
         #expect(events.values.last?.error?.key == DependencyKey(String.self))
     }
 
-    @Test func anEventDescribesItselfOnOneLine() throws {
-        let injector = DependencyInjector()
-        injector.register(NodeA.self) { r in
-            _ = try r.resolve(NodeB.self)
-            return NodeA()
-        }
+    @Test(arguments: Face.allCases)
+    func anEventDescribesItselfOnOneLine(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(NodeA.self, resolving: NodeB.self) { _ in NodeA() }
         let events = Collected<ResolutionEvent>()
-        injector.observe { events.append($0) }
-        #expect(throws: InjectionError.self) { try injector.resolve(NodeA.self) }
+        await injector.observe { events.append($0) }
+        #expect(await injector.resolveError(NodeA.self) != nil)
 
         let lines = events.values.map { event in
             // The time varies: replace the number of microseconds.
@@ -67,28 +66,75 @@ import Testing
         )
     }
 
-    @Test func childrenCreatedAfterObserveInheritTheObserverAndCanStop() throws {
-        let parent = DependencyInjector()
-        parent.register(1)
+    @Test(arguments: Face.allCases)
+    func childrenCreatedAfterObserveInheritTheObserverAndCanStop(face: Face) async throws {
+        let parent = face.makeInjector()
+        await parent.register(1)
         let before = parent.child()
         let events = Collected<String>()
-        parent.observe { events.append("\($0.key)") }
+        await parent.observe { events.append("\($0.key)") }
         let after = parent.child()
 
-        _ = try before.resolve(Int.self)
+        _ = try await before.resolve(Int.self)
         #expect(events.values.isEmpty)
-        _ = try after.resolve(Int.self)
+        _ = try await after.resolve(Int.self)
         #expect(events.values == ["Swift.Int"])
 
-        after.stopObserving()
-        _ = try after.resolve(Int.self)
+        await after.stopObserving()
+        _ = try await after.resolve(Int.self)
         #expect(events.values == ["Swift.Int"])
-        _ = try parent.resolve(Int.self)
+        _ = try await parent.resolve(Int.self)
         #expect(events.values == ["Swift.Int", "Swift.Int"])
 
-        parent.stopObserving()
-        _ = try parent.resolve(Int.self)
+        await parent.stopObserving()
+        _ = try await parent.resolve(Int.self)
         #expect(events.values.count == 2)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aChildsResolvesOfItsParentsSingletonAreCreatedOnceThenCached(face: Face) async throws {
+        let parent = face.makeInjector()
+        await parent.register(Service.self, scope: .singleton) { Service() }
+        await parent.register(Dependent.self, resolving: Service.self) { Dependent(service: $0) }
+        let events = Collected<ResolutionEvent>()
+        await parent.observe { events.append($0) }
+        let child = parent.child()
+
+        _ = try await child.resolve(Service.self)
+        _ = try await child.resolve(Service.self)
+        _ = try await child.resolve(Dependent.self)
+
+        #expect(
+            events.values.map(Self.summary) == [
+                "Service: created via Service",
+                "Service: cached via Service",
+                "Service: cached via Dependent → Service",
+                "Dependent: created via Dependent",
+            ]
+        )
+    }
+
+    @Test func aResolveThatWaitsForAnAsyncSingletonAnotherIsCreatingIsACacheHit() async throws {
+        // As on the sync face, where a thread that waits for another thread's creation runs
+        // no factory itself.
+        let injector = AsyncDependencyInjector()
+        let gate = AsyncGate()
+        await injector.register(Service.self, scope: .singleton) { _ in
+            await gate.wait()
+            return Service()
+        }
+        let events = Collected<ResolutionEvent>()
+        await injector.observe { events.append($0) }
+
+        let first = Task { try await injector.resolve(Service.self) }
+        try await untilWaiting(1, for: Service.self, in: injector)
+        let second = Task { try await injector.resolve(Service.self) }
+        try await untilWaiting(2, for: Service.self, in: injector)
+        gate.open()
+
+        #expect(try await first.value === second.value)
+        #expect(
+            events.values.map(Self.summary).sorted() == ["Service: cached via Service", "Service: created via Service"])
     }
 
     @Test func resolvesMadeByTheObserverItselfAreNotReported() throws {

@@ -1,42 +1,53 @@
 import Injector
 import Testing
 
-struct AuthModule: DependencyModule {
+struct AuthModule: FaceModule {
     func register(in injector: DependencyInjector) {
         injector.register(Service(label: "real auth"))
     }
+
+    func register(in injector: AsyncDependencyInjector) async {
+        await injector.register(Service(label: "real auth"))
+    }
 }
 
-struct RogueModule: DependencyModule {
+struct RogueModule: FaceModule {
     func register(in injector: DependencyInjector) {
         injector.register("rogue", name: "motto")
         injector.register(Service(label: "fake auth"))
     }
+
+    func register(in injector: AsyncDependencyInjector) async {
+        await injector.register("rogue", name: "motto")
+        await injector.register(Service(label: "fake auth"))
+    }
 }
 
 @Suite struct SealingTests {
-    private func sealedInjector() throws -> DependencyInjector {
-        let injector = DependencyInjector()
-        try injector.install(AuthModule())
-        injector.seal()
+    private func sealedInjector(_ face: Face) async throws -> FaceInjector {
+        let injector = face.makeInjector()
+        try await injector.install(AuthModule())
+        await injector.seal()
         return injector
     }
 
-    @Test func registerAndUnregisterLeaveTheRegistrationIntact() throws {
-        let injector = try sealedInjector()
-        injector.register(Service(label: "fake auth"))
-        injector.register(Service.self, scope: .singleton) { _ in Service(label: "fake factory") }
-        injector.unregister(Service.self)
-        injector.register("new key", name: "motto")
+    @Test(arguments: Face.allCases)
+    func registerAndUnregisterLeaveTheRegistrationIntact(face: Face) async throws {
+        let injector = try await sealedInjector(face)
+        await injector.register(Service(label: "fake auth"))
+        await injector.register(Service.self, scope: .singleton) { Service(label: "fake factory") }
+        await injector.unregister(Service.self)
+        await injector.register("new key", name: "motto")
 
-        #expect(injector.isSealed)
-        #expect(try injector.resolve(Service.self).label == "real auth")
-        #expect(!injector.isRegistered(String.self, name: "motto"))
+        #expect(await injector.isSealed)
+        #expect(try await injector.resolve(Service.self).label == "real auth")
+        #expect(await !injector.isRegistered(String.self, name: "motto"))
     }
 
-    @Test func installIntoASealedInjectorThrowsAndChangesNothing() throws {
-        let injector = try sealedInjector()
-        let error = #expect(throws: InjectionError.self) { try injector.install(RogueModule()) }
+    @Test(arguments: Face.allCases)
+    func installIntoASealedInjectorThrowsAndChangesNothing(face: Face) async throws {
+        let injector = try await sealedInjector(face)
+        let error = await injector.installError(RogueModule())
         guard case .sealed(let key) = error else {
             Issue.record("expected sealed, got \(String(describing: error))")
             return
@@ -49,16 +60,25 @@ struct RogueModule: DependencyModule {
                 (`injector.child()`, `withOverrides`), which is not sealed.
                 """
         )
-        #expect(try injector.resolve(Service.self).label == "real auth")
+        #expect(try await injector.resolve(Service.self).label == "real auth")
     }
 
-    @Test func childrenAndOverridesStillOverride() throws {
-        let injector = try sealedInjector()
+    @Test(arguments: Face.allCases)
+    func childrenAreNotSealed(face: Face) async throws {
+        let injector = try await sealedInjector(face)
         let child = injector.child()
-        child.register(Service(label: "test double"))
+        await child.register(Service(label: "test double"))
 
-        #expect(!child.isSealed)
-        #expect(try child.resolve(Service.self).label == "test double")
+        #expect(await !child.isSealed)
+        #expect(try await child.resolve(Service.self).label == "test double")
+        #expect(try await injector.resolve(Service.self).label == "real auth")
+    }
+
+    @Test func overridesStillOverride() throws {
+        let injector = DependencyInjector()
+        try injector.install(AuthModule())
+        injector.seal()
+
         let overridden = try injector.withOverrides({ $0.register(Service(label: "override")) }) {
             try DependencyInjector.current.resolve(Service.self).label
         }
@@ -66,12 +86,13 @@ struct RogueModule: DependencyModule {
         #expect(try injector.resolve(Service.self).label == "real auth")
     }
 
-    @Test func aRefusedRegisterIsReportedToTheObserver() throws {
-        let injector = try sealedInjector()
+    @Test(arguments: Face.allCases)
+    func aRefusedRegisterIsReportedToTheObserver(face: Face) async throws {
+        let injector = try await sealedInjector(face)
         let events = Collected<String>()
-        injector.observe { events.append($0.description) }
-        injector.register(Service(label: "fake auth"))
-        injector.unregister(Service.self)
+        await injector.observe { events.append($0.description) }
+        await injector.register(Service(label: "fake auth"))
+        await injector.unregister(Service.self)
 
         #expect(
             events.values == [
@@ -81,10 +102,11 @@ struct RogueModule: DependencyModule {
         )
     }
 
-    @Test func singletonsAreStillCreatedInASealedInjector() throws {
-        let injector = DependencyInjector()
-        injector.register(Service.self, scope: .singleton) { _ in Service() }
-        injector.seal()
-        #expect(try injector.resolve(Service.self) === injector.resolve(Service.self))
+    @Test(arguments: Face.allCases)
+    func singletonsAreStillCreatedInASealedInjector(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Service.self, scope: .singleton) { Service() }
+        await injector.seal()
+        #expect(try await injector.resolve(Service.self) === injector.resolve(Service.self))
     }
 }

@@ -2,39 +2,28 @@ import Injector
 import Testing
 
 @Suite struct VerificationTests {
-    /// Three independent problems (a missing service deep in the graph, a cycle, a failing
-    /// factory) next to a healthy singleton that counts its factory's runs.
-    private func brokenGraph(singletonRuns: Counter) -> DependencyInjector {
-        let injector = DependencyInjector()
-        injector.register(App.self) { r in
-            _ = try r.resolve(Checkout.self)
-            return App()
-        }
-        injector.register(Checkout.self) { r in
-            _ = try r.resolve((any PaymentService).self)
-            return Checkout()
-        }
-        injector.register(NodeA.self, scope: .singleton) { r in
-            _ = try r.resolve(NodeB.self)
-            return NodeA()
-        }
-        injector.register(NodeB.self, scope: .singleton) { r in
-            _ = try r.resolve(NodeA.self)
-            return NodeB()
-        }
-        injector.register(Service.self) { _ in throw SampleError(code: 7) }
-        injector.register(String.self, name: "baseURL", scope: .singleton) { _ in
+    /// Three independent problems (a missing service deep in the graph, a cycle through
+    /// singletons, a failing factory) next to a healthy singleton that counts its factory's runs.
+    private func brokenGraph(_ face: Face, singletonRuns: Counter) async -> FaceInjector {
+        let injector = face.makeInjector()
+        await injector.register(App.self, resolving: Checkout.self) { _ in App() }
+        await injector.register(Checkout.self, resolving: (any PaymentService).self) { _ in Checkout() }
+        await injector.register(NodeA.self, scope: .singleton, resolving: NodeB.self) { _ in NodeA() }
+        await injector.register(NodeB.self, scope: .singleton, resolving: NodeA.self) { _ in NodeB() }
+        await injector.register(Service.self) { throw SampleError(code: 7) }
+        await injector.register(String.self, name: "baseURL", scope: .singleton) {
             singletonRuns.increment()
             return "https://example.com"
         }
         return injector
     }
 
-    @Test func threeIndependentProblemsAreAllReportedAtOnce() {
+    @Test(arguments: Face.allCases)
+    func threeIndependentProblemsAreAllReportedAtOnce(face: Face) async {
         let singletonRuns = Counter()
-        let injector = brokenGraph(singletonRuns: singletonRuns)
+        let injector = await brokenGraph(face, singletonRuns: singletonRuns)
 
-        let error = #expect(throws: VerificationError.self) { try injector.verify() }
+        let error = await injector.verificationError()
         #expect(error?.failures.count == 3)
         #expect(error?.registrationCount == 6)
         #expect(
@@ -56,21 +45,95 @@ import Testing
         )
         // The healthy singleton was built off to the side, once, and the real one not at all.
         #expect(singletonRuns.value == 1)
-        #expect(injector.registrations.allSatisfy { !$0.isCreated })
+        #expect(await injector.registrations.allSatisfy { !$0.isCreated })
     }
 
-    @Test func aProblemReachedFromSeveralRegistrationsIsReportedOnceWithTheLongestPath() {
-        let injector = DependencyInjector()
-        injector.register(App.self) { r in
-            _ = try r.resolve(Checkout.self)
+    @Test func asyncFactoriesThatSuspendAreVerifiedWithTheirPaths() async {
+        // The actor awaits its factories: each of these suspends before it fails.
+        let injector = AsyncDependencyInjector()
+        await injector.register(App.self) { r in
+            await Task.yield()
+            _ = try await r.resolve(Checkout.self)
             return App()
         }
-        injector.register(Checkout.self, scope: .singleton) { r in
-            _ = try r.resolve((any PaymentService).self)
+        await injector.register(Checkout.self, scope: .singleton) { r in
+            try await Task.sleep(nanoseconds: 1_000)
+            _ = try await r.resolve((any PaymentService).self)
             return Checkout()
         }
+        await injector.register(NodeA.self, scope: .singleton) { r in
+            await Task.yield()
+            _ = try await r.resolve(NodeB.self)
+            return NodeA()
+        }
+        await injector.register(NodeB.self, scope: .singleton) { r in
+            await Task.yield()
+            _ = try await r.resolve(NodeC.self)
+            return NodeB()
+        }
+        await injector.register(NodeC.self, scope: .singleton) { r in
+            await Task.yield()
+            _ = try await r.resolve(NodeA.self)
+            return NodeC()
+        }
+        await injector.register(Service.self, scope: .singleton) { _ in
+            await Task.yield()
+            throw SampleError(code: 8)
+        }
 
-        let error = #expect(throws: VerificationError.self) { try injector.verify() }
+        let error = await #expect(throws: VerificationError.self) { try await injector.verify() }
+        let failures = error?.failures ?? []
+        #expect(failures.count == 3)
+        guard failures.count == 3 else { return }
+        guard case .notRegistered(let missing, let missingPath, _) = failures[0] else {
+            Issue.record("expected notRegistered, got \(failures[0])")
+            return
+        }
+        #expect(missing == DependencyKey((any PaymentService).self))
+        #expect(missingPath == [DependencyKey(App.self), DependencyKey(Checkout.self), missing])
+        #expect(cycleNames(failures[1]) == ["NodeA", "NodeB", "NodeC", "NodeA"])
+        guard case .factoryFailed(let failing, let failingPath, let underlying) = failures[2] else {
+            Issue.record("expected factoryFailed, got \(failures[2])")
+            return
+        }
+        #expect(failing == DependencyKey(Service.self))
+        #expect(failingPath == [DependencyKey(Service.self)])
+        #expect(underlying as? SampleError == SampleError(code: 8))
+        #expect(await injector.registrations.allSatisfy { !$0.isCreated })
+    }
+
+    @Test func verifyCalledFromInsideAnAsyncSingletonsFactoryReportsTheCycleItWouldRun() async throws {
+        let injector = AsyncDependencyInjector()
+        let innerFailures = Collected<[InjectionError]>()
+        await injector.register(String.self, scope: .singleton) { r in
+            do throws(VerificationError) {
+                try await r.verify()
+                innerFailures.append([])
+            } catch {
+                innerFailures.append(error.failures)
+            }
+            return "built"
+        }
+
+        // The inner verify resolves String again within the creation of String: a cycle,
+        // reported, not a wait that never ends.
+        #expect(try await injector.resolve(String.self) == "built")
+        #expect(innerFailures.values.map { $0.map(cycleNames) } == [[["String", "String"]]])
+
+        // And verify itself, which runs the factory, which verifies again: still defined.
+        try await injector.verify()
+        #expect(innerFailures.values.count == 2)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aProblemReachedFromSeveralRegistrationsIsReportedOnceWithTheLongestPath(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(App.self, resolving: Checkout.self) { _ in App() }
+        await injector.register(Checkout.self, scope: .singleton, resolving: (any PaymentService).self) { _ in
+            Checkout()
+        }
+
+        let error = await injector.verificationError()
         #expect(
             error?.failures.map(\.path) == [
                 [DependencyKey(App.self), DependencyKey(Checkout.self), DependencyKey((any PaymentService).self)]
@@ -78,51 +141,55 @@ import Testing
         )
     }
 
-    @Test func verifyingAChildCreatesNoSingletonInItsAncestorsAndUsesItsOverrides() throws {
+    @Test(arguments: Face.allCases)
+    func verifyingAChildCreatesNoSingletonInItsAncestorsAndUsesItsOverrides(face: Face) async throws {
         let runs = Counter()
-        let parent = DependencyInjector()
-        parent.register(Dependent.self, scope: .singleton) { r in
+        let parent = face.makeInjector()
+        await parent.register(Dependent.self, scope: .singleton, resolving: Service.self) { service in
             runs.increment()
-            return try Dependent(service: r.resolve())
+            return Dependent(service: service)
         }
         let child = parent.child()
-        child.register(Service(label: "child"))
+        await child.register(Service(label: "child"))
 
-        try child.verify()  // Service is registered only in the child: the child's view is complete
+        try await child.verify()  // Service is registered only in the child: the child's view is complete
         #expect(runs.value == 1)
-        #expect(parent.registrations.map(\.isCreated) == [false])
-        #expect(throws: VerificationError.self) { try parent.verify() }  // but the parent's is not
-        #expect(runs.value == 2)
-        #expect(parent.registrations.map(\.isCreated) == [false])
+        #expect(await parent.registrations.map(\.isCreated) == [false])
+        // But the parent's is not: its factory ran again, off to the side, and found nothing.
+        let error = await parent.verificationError()
+        #expect(error?.failures.map(\.path) == [[DependencyKey(Dependent.self), DependencyKey(Service.self)]])
+        #expect(await parent.registrations.map(\.isCreated) == [false])
 
-        parent.register(Service(label: "parent"))
-        #expect(try child.resolve(Dependent.self).service.label == "parent")  // the real one, made now
+        await parent.register(Service(label: "parent"))
+        #expect(try await child.resolve(Dependent.self).service.label == "parent")  // the real one, made now
     }
 
-    @Test func aSingletonAlreadyCreatedIsBuiltAgainWithTheCurrentRegistrations() throws {
-        let injector = DependencyInjector()
-        injector.register(Service(label: "first"))
-        injector.register(Dependent.self, scope: .singleton) { r in try Dependent(service: r.resolve()) }
-        let created = try injector.resolve(Dependent.self)
+    @Test(arguments: Face.allCases)
+    func aSingletonAlreadyCreatedIsBuiltAgainWithTheCurrentRegistrations(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Service(label: "first"))
+        await injector.register(Dependent.self, scope: .singleton, resolving: Service.self) { Dependent(service: $0) }
+        let created = try await injector.resolve(Dependent.self)
 
-        injector.unregister(Service.self)
-        let error = #expect(throws: VerificationError.self) { try injector.verify() }
+        await injector.unregister(Service.self)
+        let error = await injector.verificationError()
         #expect(error?.failures.map(\.key) == [DependencyKey(Service.self)])
-        #expect(try injector.resolve(Dependent.self) === created)  // the real one is untouched
+        #expect(try await injector.resolve(Dependent.self) === created)  // the real one is untouched
     }
 
-    @Test func aHealthyGraphVerifiesWithoutCreatingAnything() throws {
+    @Test(arguments: Face.allCases)
+    func aHealthyGraphVerifiesWithoutCreatingAnything(face: Face) async throws {
         let runs = Counter()
-        let injector = DependencyInjector()
-        injector.register(Service(label: "instance"))
-        injector.register(Dependent.self, scope: .singleton) { r in
+        let injector = face.makeInjector()
+        await injector.register(Service(label: "instance"))
+        await injector.register(Dependent.self, scope: .singleton, resolving: Service.self) { service in
             runs.increment()
-            return try Dependent(service: r.resolve())
+            return Dependent(service: service)
         }
 
-        try injector.verify()
+        try await injector.verify()
         #expect(runs.value == 1)
-        _ = try injector.resolve(Dependent.self)
+        _ = try await injector.resolve(Dependent.self)
         #expect(runs.value == 2)
     }
 }

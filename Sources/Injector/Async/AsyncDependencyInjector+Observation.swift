@@ -12,10 +12,7 @@ extension AsyncDependencyInjector {
         guard let observer = core.instrument(key, resolvedBy: frames.last?.registration.key) else {
             return try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent)
         }
-        // A factory runs unless the value is ready now (the sync face counts the runs on its
-        // thread; an async resolve may hop threads).
-        var created = true
-        if case .ready = core.locate(key) { created = false }
+        let created = runsFactory(for: key)
         let start = DispatchTime.now().uptimeNanoseconds
         let result: Result<T, InjectionError>
         do {
@@ -26,5 +23,17 @@ extension AsyncDependencyInjector {
         return try core.notify(
             observer, of: key, path: frames.map(\.registration.key) + [key], result: result, created: created,
             since: start)
+    }
+
+    /// Whether a resolve of `key` that starts now runs a factory itself (an event's `created`).
+    /// The sync face counts the runs on its thread; an async resolve may hop threads, so this
+    /// asks before it starts: not for a value ready or kept, nor for a singleton whose creation
+    /// another resolve is running (waiting for it is a cache hit, as on the sync face), nor
+    /// when nothing is registered.
+    private nonisolated func runsFactory(for key: DependencyKey) -> Bool {
+        guard case .pending(let registration, let holder, let keeper) = core.locate(key) else { return false }
+        guard registration.scope != .transient else { return true }
+        return SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) == nil
+            && AsyncCreation.running(registration, keptBy: keeper) == nil
     }
 }

@@ -10,6 +10,12 @@ extension DependencyInjector {
     ///
     /// It is a snapshot: registrations made, and singletons created, afterwards are not in it.
     public var registrations: [RegistrationInfo] {
+        registrations { .injector($0) }
+    }
+
+    /// ``registrations``, each owner shown as `shown` gives it: the injector itself, or the
+    /// actor face whose core it is.
+    func registrations(showingOwnersAs shown: (DependencyInjector) -> RegistrationInfo.Owner) -> [RegistrationInfo] {
         var found: [RegistrationInfo] = []
         var seen: Set<DependencyKey> = []
         // The nearest injector, on the way up, that keeps its own copies of inherited singletons.
@@ -17,7 +23,9 @@ extension DependencyInjector {
         var injector: DependencyInjector? = self
         while let current = injector {
             for (key, entry) in current.registry.withLock({ $0.entries }) where seen.insert(key).inserted {
-                found.append(Self.info(key: key, entry: entry, owner: current, keeper: keeper, lister: self))
+                found.append(
+                    Self.info(
+                        key: key, entry: entry, owner: current, shownAs: shown(current), keeper: keeper, lister: self))
             }
             if keeper == nil, current.inheritedSingletons != nil { keeper = current }
             injector = current.parent
@@ -29,13 +37,14 @@ extension DependencyInjector {
         key: DependencyKey,
         entry: Entry,
         owner: DependencyInjector,
+        shownAs shownOwner: RegistrationInfo.Owner,
         keeper: DependencyInjector?,
         lister: DependencyInjector
     ) -> RegistrationInfo {
         switch entry {
         case .instance:
             return RegistrationInfo(
-                key: key, kind: .instance, isCreated: true, owner: owner, isInherited: owner !== lister)
+                key: key, kind: .instance, isCreated: true, owner: shownOwner, isInherited: owner !== lister)
         case .factory(let registration, let cache):
             // Below a keeper, an inherited singleton exists only once the keeper has made its copy.
             let isCreated: Bool
@@ -45,7 +54,7 @@ extension DependencyInjector {
                 isCreated = cache.value != nil
             }
             return RegistrationInfo(
-                key: key, kind: .factory(registration.scope), isCreated: isCreated, owner: owner,
+                key: key, kind: .factory(registration.scope), isCreated: isCreated, owner: shownOwner,
                 isInherited: owner !== lister)
         }
     }

@@ -31,31 +31,65 @@ extension DependencyInjector {
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
         let scratch = child(keepingInheritedSingletons: true)
+        var verification = Verification(of: self, in: scratch)
+        for key in verification.keys {
+            do {
+                _ = try scratch.value(for: key)
+            } catch {
+                verification.record(error, resolving: key)
+            }
+        }
+        try verification.finish()
+    }
+}
+
+/// One run of `verify()`, for either face: which keys to resolve in `scratch`, a child that
+/// keeps its own singletons, what the failures mean, and the report. Only the resolving is
+/// the face's own (the actor awaits async factories).
+struct Verification {
+    /// The keys to resolve once each: every factory registration the injector can resolve
+    /// (an instance needs nothing).
+    let keys: [DependencyKey]
+    private let injector: DependencyInjector
+    private let scratch: DependencyInjector
+    private let registrationCount: Int
+    private var failures = Failures()
+
+    init(of injector: DependencyInjector, in scratch: DependencyInjector) {
         // Instrumented without an observer: every edge is recorded, nothing is reported.
         let instrumentation = Instrumentation(observer: nil)
         scratch.registry.update { exchange(&$0.diagnostics.instrumentation, with: instrumentation) }
-
-        let registrations = self.registrations
-        var failures = Failures()
-        for info in registrations {
-            guard case .factory = info.kind else { continue }  // an instance needs nothing
-            do {
-                _ = try scratch.value(for: info.key)
-            } catch .argumentMismatch(info.key, [info.key], _, []) {
-                continue  // a factory that takes run-time arguments: only its callers can run it
-            } catch .requiresMainActor {
-                // A main-actor factory, or one that resolves it, and this is not the main actor:
-                // it cannot run here, which says nothing about whether it works.
-                continue
-            } catch {
-                failures.add(error)
-            }
+        let registrations = injector.registrations
+        self.injector = injector
+        self.scratch = scratch
+        registrationCount = registrations.count
+        keys = registrations.compactMap { info in
+            guard case .factory = info.kind else { return nil }
+            return info.key
         }
+    }
 
+    /// Notes that resolving `key` threw `error`.
+    mutating func record(_ error: InjectionError, resolving key: DependencyKey) {
+        switch error {
+        case .argumentMismatch(key, [key], _, []):
+            return  // a factory that takes run-time arguments: only its callers can run it
+        case .requiresMainActor:
+            // A main-actor factory, or one that resolves it, and this is not the main actor:
+            // it cannot run here, which says nothing about whether it works.
+            return
+        default:
+            failures.add(error)
+        }
+    }
+
+    /// Keeps the edges the resolves recorded for the injector's `graph()`, and throws every
+    /// failure recorded.
+    func finish() throws(VerificationError) {
         let edges = scratch.registry.withLock { $0.diagnostics.edges }
-        registry.withLock { $0.diagnostics.edges.formUnion(edges) }
+        injector.registry.withLock { $0.diagnostics.edges.formUnion(edges) }
         guard failures.list.isEmpty else {
-            throw VerificationError(failures: failures.list, registrationCount: registrations.count)
+            throw VerificationError(failures: failures.list, registrationCount: registrationCount)
         }
     }
 }

@@ -1,5 +1,6 @@
-/// One registration as ``DependencyInjector/registrations`` lists it: the key, how it was
-/// registered, whether its value exists, and which injector holds it.
+/// One registration as ``DependencyInjector/registrations`` (or the `registrations` of an
+/// ``AsyncDependencyInjector``) lists it: the key, how it was registered, whether its value
+/// exists, and which injector holds it.
 ///
 /// ```swift
 /// for info in injector.registrations {
@@ -16,7 +17,8 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         /// An existing value, registered with ``DependencyInjector/register(_:as:name:)``.
         case instance
         /// A factory with its scope, registered with
-        /// ``DependencyInjector/register(_:name:scope:factory:)-method``.
+        /// ``DependencyInjector/register(_:name:scope:factory:)-method``, or an async factory
+        /// registered with the `register(_:name:scope:factory:)` of an ``AsyncDependencyInjector``.
         case factory(Scope)
 
         /// `instance`, or the factory's scope: `transient`, `singleton` or `weak`
@@ -26,6 +28,35 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
             case .instance: "instance"
             case .factory(let scope): scope.description
             }
+        }
+    }
+
+    /// An injector that holds registrations, compared by identity.
+    ///
+    /// ```swift
+    /// for info in child.registrations where info.owner == .injector(parent) { print(info.key) }
+    /// ```
+    public enum Owner: Hashable, Sendable {
+        /// A ``DependencyInjector``: `info.owner == .injector(parent)`.
+        case injector(DependencyInjector)
+        /// An ``AsyncDependencyInjector``: `info.owner == .asyncInjector(parent)`.
+        case asyncInjector(AsyncDependencyInjector)
+
+        private var object: AnyObject {
+            switch self {
+            case .injector(let injector): injector
+            case .asyncInjector(let injector): injector
+            }
+        }
+
+        /// Whether both are the same injector: `info.owner == .injector(parent)`.
+        public static func == (lhs: Owner, rhs: Owner) -> Bool {
+            lhs.object === rhs.object
+        }
+
+        /// Hashes the injector's identity: `Set(injector.registrations.map(\.owner))`.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(object))
         }
     }
 
@@ -42,9 +73,9 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
     /// `injector.registrations.filter(\.isCreated)`.
     public let isCreated: Bool
 
-    /// The injector that holds the registration, the one that listed it or an ancestor:
-    /// `info.owner === parent`.
-    public let owner: DependencyInjector
+    /// The injector that holds the registration: the one that listed it or an ancestor, of
+    /// the same kind: `info.owner == .injector(parent)`.
+    public let owner: Owner
 
     /// Whether the registration is held by an ancestor of the injector that listed it:
     /// `child.registrations.filter { !$0.isInherited }` lists the child's overrides.
@@ -64,12 +95,5 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         if isCreated, kind != .instance { traits.append("created") }
         if isInherited { traits.append("inherited") }
         return "\(key) (\(traits.joined(separator: ", ")))"
-    }
-
-    /// Whether both describe the same key, registered the same way, in the same injector:
-    /// `before == after` when nothing changed.
-    public static func == (lhs: RegistrationInfo, rhs: RegistrationInfo) -> Bool {
-        lhs.key == rhs.key && lhs.kind == rhs.kind && lhs.isCreated == rhs.isCreated
-            && lhs.owner === rhs.owner && lhs.isInherited == rhs.isInherited
     }
 }

@@ -1,0 +1,115 @@
+extension AsyncDependencyInjector {
+    /// Resolves every registration once, off to the side, awaiting async factories, and
+    /// reports every problem at once: missing registrations, cycles and failing factories,
+    /// each with its resolution path.
+    ///
+    /// ```swift
+    /// try await services.verify()  // at start-up, or in one test
+    /// ```
+    ///
+    /// It follows the rules of ``DependencyInjector/verify()``: the resolves run in a
+    /// throw-away child that creates its own copy of every singleton (this injector's
+    /// singletons, and its ancestors', are not created), each key is resolved once, the
+    /// dependencies seen are recorded for ``graph()``, and a problem reached from several
+    /// registrations is reported once, with the longest path.
+    ///
+    /// > Important: Every factory runs, once per resolve: side effects of factories (opening
+    /// > connections) happen, and the values are dropped when `verify` returns.
+    ///
+    /// - Throws: ``VerificationError`` listing every failure.
+    public nonisolated func verify() async throws(VerificationError) {
+        let scratch = child(keepingInheritedSingletons: true)
+        var verification = Verification(of: core, in: scratch.core)
+        for key in verification.keys {
+            do {
+                _ = try await scratch.value(for: key)
+            } catch {
+                verification.record(error, resolving: key)
+            }
+        }
+        try verification.finish()
+    }
+
+    /// The dependencies seen so far, as a graph you can inspect or render with Graphviz.
+    ///
+    /// ```swift
+    /// try await services.verify()
+    /// print(await services.graph().dot)
+    /// ```
+    ///
+    /// As with ``DependencyInjector/graph()``: nodes are every key this injector can resolve,
+    /// and edges are the resolves that factories made while this injector (or an ancestor)
+    /// was verified or observed. Call ``verify()`` first for the whole graph.
+    public func graph() -> DependencyGraph {
+        core.graph()
+    }
+
+    /// Calls `observer` after every resolve made through this injector, with the key, the
+    /// outcome (cache hit, created, or the error) and the time it took.
+    ///
+    /// ```swift
+    /// await services.observe { event in
+    ///     if event.durationNanoseconds > 5_000_000 { logger.warning("slow: \(event)") }
+    /// }
+    /// ```
+    ///
+    /// The rules of ``DependencyInjector/observe(_:)`` apply: events arrive as resolves
+    /// finish (a factory's resolves before the resolve that ran it), `observer` may be called
+    /// from several tasks at once, children created afterwards inherit it, and installing one
+    /// replaces the previous one. A resolve that waits for a singleton another resolve is
+    /// creating is a cache hit. Registrations a sealed injector refuses are reported too.
+    public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
+        core.observe(observer)
+    }
+
+    /// Removes the observer that ``observe(_:)`` installed on this injector.
+    ///
+    /// ```swift
+    /// await services.stopObserving()
+    /// ```
+    public func stopObserving() {
+        core.stopObserving()
+    }
+
+    /// Every key this injector can resolve, each once: its own registrations and those it
+    /// inherits, sorted by key; each ``RegistrationInfo/owner`` is an
+    /// ``RegistrationInfo/Owner/asyncInjector(_:)``.
+    ///
+    /// ```swift
+    /// for info in await services.registrations where !info.isCreated {
+    ///     print("not created yet: \(info.key)")
+    /// }
+    /// ```
+    ///
+    /// An async factory is a ``RegistrationInfo/Kind/factory(_:)`` with its scope. It is a
+    /// snapshot, as ``DependencyInjector/registrations`` is.
+    public var registrations: [RegistrationInfo] {
+        core.registrations { .asyncInjector(face(of: $0)) }
+    }
+
+    /// Freezes this injector's registrations: from now on, registering or unregistering in it
+    /// is refused and the existing registrations stay as they are.
+    ///
+    /// ```swift
+    /// try await services.install(PersistenceModule())
+    /// await services.seal()
+    /// try await services.install(RogueModule())  // throws InjectionError.sealed
+    /// ```
+    ///
+    /// As with ``DependencyInjector/seal()``: `install` throws ``InjectionError/sealed(_:)``;
+    /// a refused `register` or `unregister` leaves the registration intact and is reported to
+    /// the observer; singletons are still created; children are not sealed. It cannot be
+    /// undone.
+    public func seal() {
+        core.seal()
+    }
+
+    /// Whether ``seal()`` has been called on this injector.
+    ///
+    /// ```swift
+    /// if await services.isSealed { … }
+    /// ```
+    public var isSealed: Bool {
+        core.isSealed
+    }
+}
