@@ -13,8 +13,8 @@ extension DependencyInjector {
     /// Scopes nest: an override inside another override sees both, innermost first. Leaving
     /// the scope, normally or by a throw, restores the previous ``current``.
     ///
-    /// The scope takes its own singleton cache: a singleton registered in an ancestor is built
-    /// afresh inside the scope, with the overrides (so a mock reaches the singletons that
+    /// The scope takes its own singleton cache (it is a `child(singletons: .own)`): a
+    /// singleton registered in an ancestor is built afresh inside the scope, with the overrides (so a mock reaches the singletons that
     /// depend on it), and dropped with the scope. No scope sees another's singletons, and the
     /// ancestors' own singletons are neither created nor used.
     ///
@@ -24,7 +24,7 @@ extension DependencyInjector {
         _ overrides: (DependencyInjector) throws -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let scope = child(keepingInheritedSingletons: true)
+        let scope = child(singletons: .own)
         try overrides(scope)
         return try Self.$current.withValue(scope, operation: operation)
     }
@@ -45,7 +45,7 @@ extension DependencyInjector {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let scope = child(keepingInheritedSingletons: true)
+        let scope = child(singletons: .own)
         try overrides(scope)
         return try await Self.$current.withValue(scope, operation: operation)
     }

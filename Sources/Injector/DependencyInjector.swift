@@ -45,8 +45,7 @@ public final class DependencyInjector: Sendable {
     let registry = Locked(Registry())
 
     /// The singletons this injector builds and keeps for registrations held by its ancestors,
-    /// or `nil` when it leaves them to their owners (the default; see
-    /// ``child(keepingInheritedSingletons:)``).
+    /// or `nil` when it leaves them to their owners (``ChildSingletons/shared``, the default).
     let inheritedSingletons: Locked<InheritedSingletons>?
 
     /// Creates an empty injector, independent of ``shared``.
@@ -55,13 +54,14 @@ public final class DependencyInjector: Sendable {
         inheritedSingletons = nil
     }
 
-    init(parent: DependencyInjector, keepsInheritedSingletons: Bool) {
+    private init(parent: DependencyInjector, singletons: ChildSingletons) {
         self.parent = parent
-        inheritedSingletons = keepsInheritedSingletons ? Locked(InheritedSingletons()) : nil
+        inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
         inheritObserver(from: parent)
     }
 
-    /// Creates an injector that sees this one's registrations and can override them locally.
+    /// Creates an injector that sees this one's registrations and can override them locally,
+    /// sharing its ancestors' singletons: `child(singletons: .shared)`.
     ///
     /// ```swift
     /// let test = DependencyInjector.shared.child()
@@ -73,6 +73,28 @@ public final class DependencyInjector: Sendable {
     /// it. A transient registered in an ancestor is built by the injector that resolves it,
     /// so the child's overrides apply to its dependencies.
     public func child() -> DependencyInjector {
-        DependencyInjector(parent: self, keepsInheritedSingletons: false)
+        child(singletons: .shared)
+    }
+
+    /// Creates an injector that sees this one's registrations and can override them locally,
+    /// and that uses its ancestors' singletons (``ChildSingletons/shared``) or builds its own
+    /// (``ChildSingletons/own``).
+    ///
+    /// ```swift
+    /// app.register(Database.self, scope: .singleton) { r in try Database(clock: r.resolve()) }
+    ///
+    /// let request = app.child(singletons: .shared)  // same as app.child()
+    /// _ = try request.resolve(Database.self)         // app's Database, with app's clock
+    ///
+    /// let test = app.child(singletons: .own)
+    /// test.register(FixedClock() as any Clock)
+    /// _ = try test.resolve(Database.self)  // test's own Database, built with FixedClock
+    /// ```
+    ///
+    /// ``withOverrides(_:operation:)`` and the testing trait make `.own` children, so no test
+    /// sees another's singletons. Either way, a transient registered in an ancestor is built by
+    /// the injector that resolves it, so the child's overrides apply to its dependencies.
+    public func child(singletons: ChildSingletons) -> DependencyInjector {
+        DependencyInjector(parent: self, singletons: singletons)
     }
 }

@@ -1,7 +1,7 @@
 public import Injector
 public import Testing
 
-/// A Swift Testing trait that runs each test in its own child injector.
+/// A Swift Testing trait that runs each test in its own child injectors, one per face.
 ///
 /// ```swift
 /// @Test(.injecting { $0.register(MockPayments() as PaymentService) })
@@ -10,18 +10,29 @@ public import Testing
 ///     #expect(try checkout.pay() == .charged)
 /// }
 ///
+/// @Test(.injecting(async: { await $0.register(MockMailer() as any Mailer) }))
+/// func signUpSendsMail() async throws {
+///     try await SignUp().run()  // resolves MockMailer through AsyncDependencyInjector.current
+/// }
+///
 /// @Suite(.injecting { $0.register(FixedClock() as Clock) })
 /// struct ReceiptTests { … }  // every test (and every argument of a parameterised test) gets its own child
 /// ```
 ///
-/// The child's parent is `DependencyInjector.current` when the test starts (usually
-/// `shared`), so the app's registrations stay visible and only the overrides differ. Because
-/// each test case gets its own injector, through the task-local
-/// `DependencyInjector.current`, tests with this trait can run in parallel and
-/// never see one another's registrations. A suite's trait and a test's trait nest: the
-/// test's overrides win.
+/// Each test case runs with a child of `DependencyInjector.current` as
+/// `DependencyInjector.current`, and a child of `AsyncDependencyInjector.current` as
+/// `AsyncDependencyInjector.current` (the parents are usually the `shared` injectors), as
+/// `withOverrides` makes them: the app's registrations stay visible and only the overrides
+/// differ. Because each test case gets its own injectors, through the task-locals, tests with
+/// this trait can run in parallel and never see one another's registrations. A suite's trait
+/// and a test's trait nest: the test's overrides win.
+///
+/// Each child keeps its own singletons (`child(singletons: .own)`): a singleton registered in
+/// the app is built afresh in the test, with the test's overrides, and dropped after it, so no
+/// test sees another test's singletons and the app's own are never created.
 public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @Sendable (DependencyInjector) throws -> Void
+    let configureAsync: @Sendable (AsyncDependencyInjector) async throws -> Void
 
     /// Applies to every test in a suite, not just to the suite.
     public var isRecursive: Bool { true }
@@ -32,32 +43,44 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    /// Runs `function` with a fresh child of the current injector, configured by this
-    /// trait, as `DependencyInjector.current`.
+    /// Runs `function` with fresh children of the current injectors, configured by this
+    /// trait, as `DependencyInjector.current` and `AsyncDependencyInjector.current`.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
         try await DependencyInjector.current.withOverrides(configure) {
-            try await function()
+            try await AsyncDependencyInjector.current.withOverrides(configureAsync) {
+                try await function()
+            }
         }
     }
 }
 
 extension Trait where Self == InjectingTrait {
-    /// Runs each test in its own child injector, configured by `configure`.
+    /// Runs each test in its own child injectors, configured by `configure` (the
+    /// `DependencyInjector`) and `configureAsync` (the `AsyncDependencyInjector`).
     ///
     /// ```swift
     /// @Test(.injecting { $0.register(MockPayments() as PaymentService) })
     /// func checkoutCharges() throws { … }
     ///
+    /// @Test(.injecting { $0.register(MockPayments() as PaymentService) } async: {
+    ///     await $0.register(MockMailer() as any Mailer)
+    /// })
+    /// func checkoutSendsAReceipt() async throws { … }
+    ///
     /// @Test(.injecting())  // isolation only: the test registers what it needs itself
-    /// func registersItsOwn() throws { DependencyInjector.current.register(…) }
+    /// func registersItsOwn() async throws { await AsyncDependencyInjector.current.register(…) }
     /// ```
+    ///
+    /// `configure` runs first; while `configureAsync` runs, `DependencyInjector.current` is
+    /// already the test's, so it can hand values over with `export(_:name:to:)`.
     public static func injecting(
-        _ configure: @escaping @Sendable (DependencyInjector) throws -> Void = { _ in }
+        _ configure: @escaping @Sendable (DependencyInjector) throws -> Void = { _ in },
+        async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }
     ) -> Self {
-        InjectingTrait(configure: configure)
+        InjectingTrait(configure: configure, configureAsync: configureAsync)
     }
 }

@@ -13,3 +13,17 @@ final class Checkout {
     @Inject var payments: any PaymentService
     func pay() -> String { payments.charge(100) }
 }
+
+protocol Mailer: Sendable {
+    func send() -> String
+}
+
+struct MockMailer: Mailer {
+    let id: Int
+    func send() -> String { "mock \(id) sent" }
+}
+
+/// Resolves its mailer through `AsyncDependencyInjector.current`, as async code does.
+func signUp() async throws -> String {
+    try await AsyncDependencyInjector.current.resolve((any Mailer).self).send()
+}

@@ -2,7 +2,8 @@ import Injector
 import InjectorTesting
 import Testing
 
-/// A hundred test cases run in parallel, each registering its own mock under the same key.
+/// A hundred test cases run in parallel, each registering its own mock under the same key, on
+/// each face.
 @Suite(.injecting())
 struct ParallelIsolationTests {
     @Test(arguments: 0..<100)
@@ -14,34 +15,99 @@ struct ParallelIsolationTests {
         }
     }
 
-    @Test func nothingLeaksIntoShared() {
+    @Test(arguments: 0..<100)
+    func eachCaseSeesOnlyItsOwnAsyncMock(id: Int) async throws {
+        await AsyncDependencyInjector.current.register(MockMailer(id: id) as any Mailer)
+        for _ in 0..<5 {
+            await Task.yield()  // let the other cases interleave between registration and use
+            #expect(try await signUp() == "mock \(id) sent")
+        }
+    }
+
+    @Test func nothingLeaksIntoShared() async {
         #expect(!DependencyInjector.shared.isRegistered((any PaymentService).self))
         #expect(DependencyInjector.current !== DependencyInjector.shared)
         #expect(DependencyInjector.current.parent === DependencyInjector.shared)
+        #expect(await !AsyncDependencyInjector.shared.isRegistered((any Mailer).self))
+        #expect(AsyncDependencyInjector.current !== AsyncDependencyInjector.shared)
+        #expect(AsyncDependencyInjector.current.parent === AsyncDependencyInjector.shared)
     }
 }
 
-@Suite(.injecting { $0.register(MockPayments(id: 1) as any PaymentService) })
+@Suite(
+    .injecting {
+        $0.register(MockPayments(id: 1) as any PaymentService)
+    } async: {
+        await $0.register(MockMailer(id: 1) as any Mailer)
+    })
 struct SuiteLevelTraitTests {
-    @Test func theSuitesRegistrationsReachEveryTest() {
+    @Test func theSuitesRegistrationsReachEveryTest() async throws {
         #expect(Checkout().pay() == "mock 1 charged 100")
+        #expect(try await signUp() == "mock 1 sent")
     }
 
     @Test(.injecting { $0.register(MockPayments(id: 2) as any PaymentService) })
-    func aTestsOwnTraitNestsInsideTheSuitesAndWins() {
+    func aTestsOwnTraitNestsInsideTheSuitesAndWins() async throws {
         #expect(Checkout().pay() == "mock 2 charged 100")
         #expect(DependencyInjector.current.parent?.isRegistered((any PaymentService).self) == true)
+        #expect(try await signUp() == "mock 1 sent")  // the suite's, seen through the test's scope
     }
 
-    @Test func childTasksInheritTheTestsInjector() async {
+    @Test(.injecting(async: { await $0.register(MockMailer(id: 2) as any Mailer) }))
+    func aTestsOwnAsyncTraitNestsInsideTheSuitesAndWins() async throws {
+        #expect(try await signUp() == "mock 2 sent")
+        #expect(await AsyncDependencyInjector.current.parent?.isRegistered((any Mailer).self) == true)
+        #expect(Checkout().pay() == "mock 1 charged 100")
+    }
+
+    @Test func childTasksInheritTheTestsInjectors() async throws {
         async let fromChildTask = Checkout().pay()
+        async let asyncFromChildTask = signUp()
         let fromUnstructuredTask = await Task { Checkout().pay() }.value
+        let asyncFromUnstructuredTask = try await Task { try await signUp() }.value
         #expect(await fromChildTask == "mock 1 charged 100")
         #expect(fromUnstructuredTask == "mock 1 charged 100")
+        #expect(try await asyncFromChildTask == "mock 1 sent")
+        #expect(asyncFromUnstructuredTask == "mock 1 sent")
     }
 }
 
 @Test(.injecting { $0.register(MockPayments(id: 3) as any PaymentService) })
 func aConfiguredTraitOnAFreeFunction() {
     #expect(Checkout().pay() == "mock 3 charged 100")
+}
+
+@Test(.injecting(async: { _ in #expect(DependencyInjector.current !== DependencyInjector.shared) }))
+func theAsyncConfigurationRunsInsideTheTestsSyncScope() {}
+
+/// The trait's scopes keep their own singletons: an app's singleton is built afresh in each
+/// test, with the test's overrides, and the app's own copy is never created.
+@Suite struct TraitSingletonTests {
+    @Test func eachFacesScopeBuildsTheAppsSingletonsAfresh() async throws {
+        let app = DependencyInjector()
+        let asyncApp = AsyncDependencyInjector()
+        app.register(Checkout.self, scope: .singleton) { _ in Checkout() }
+        await asyncApp.register(String.self, name: "greeting", scope: .singleton) { r in
+            try await "sent by \(r.resolve((any Mailer).self).send())"
+        }
+        let trait: InjectingTrait = .injecting {
+            $0.register(MockPayments(id: 4) as any PaymentService)
+        } async: {
+            await $0.register(MockMailer(id: 4) as any Mailer)
+        }
+        let test = try #require(Test.current)
+
+        try await DependencyInjector.$current.withValue(app) {
+            try await AsyncDependencyInjector.$current.withValue(asyncApp) {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    #expect(try DependencyInjector.current.resolve(Checkout.self).pay() == "mock 4 charged 100")
+                    let greeting = try await AsyncDependencyInjector.current.resolve(String.self, name: "greeting")
+                    #expect(greeting == "sent by mock 4 sent")
+                }
+            }
+        }
+        #expect(!app.registrations.contains { $0.key == DependencyKey(Checkout.self) && $0.isCreated })
+        // Built in the test with its mailer; the app, which has none, never built its own.
+        await #expect(throws: InjectionError.self) { try await asyncApp.resolve(String.self, name: "greeting") }
+    }
 }

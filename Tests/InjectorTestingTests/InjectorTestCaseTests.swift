@@ -7,18 +7,35 @@ final class InjectorTestCaseTests: InjectorTestCase {
         injector.register(MockPayments(id: 0) as any PaymentService)
     }
 
-    func testRegisterDependenciesReachesTheTest() {
+    override func registerDependencies(in injector: AsyncDependencyInjector) async throws {
+        await injector.register(MockMailer(id: 0) as any Mailer)
+    }
+
+    func testRegisterDependenciesReachesTheTest() async throws {
         XCTAssertEqual(Checkout().pay(), "mock 0 charged 100")
         XCTAssertTrue(DependencyInjector.current === injector)
         XCTAssertFalse(DependencyInjector.shared.isRegistered((any PaymentService).self))
+        let sent = try await signUp()
+        XCTAssertEqual(sent, "mock 0 sent")
+        XCTAssertTrue(AsyncDependencyInjector.current === asyncInjector)
+        let sharedHasAMailer = await AsyncDependencyInjector.shared.isRegistered((any Mailer).self)
+        XCTAssertFalse(sharedHasAMailer)
     }
 
-    func testAsyncMethodsSeeTheirOwnInjector() async {
+    func testSynchronousMethodsSeeTheAsyncInjectorToo() {
+        XCTAssertTrue(AsyncDependencyInjector.current === asyncInjector)
+        XCTAssertTrue(asyncInjector.parent === AsyncDependencyInjector.shared)
+    }
+
+    func testAsyncMethodsSeeTheirOwnInjector() async throws {
         injector.register(MockPayments(id: 1) as any PaymentService)
+        await asyncInjector.register(MockMailer(id: 1) as any Mailer)
         await Task.yield()
         XCTAssertEqual(Checkout().pay(), "mock 1 charged 100")
         let fromTask = await Task { Checkout().pay() }.value
         XCTAssertEqual(fromTask, "mock 1 charged 100")
+        let sentFromTask = try await Task { try await signUp() }.value
+        XCTAssertEqual(sentFromTask, "mock 1 sent")
     }
 
     func testConcurrentTasksInsideOneTestShareItsInjector() async {
@@ -30,10 +47,15 @@ final class InjectorTestCaseTests: InjectorTestCase {
         XCTAssertEqual(results, Array(repeating: "mock 2 charged 100", count: 20))
     }
 
-    func testEachMethodStartsFresh() async {
+    func testEachMethodStartsFresh() async throws {
         // Whatever other methods registered is gone: only registerDependencies ran.
         XCTAssertEqual(Checkout().pay(), "mock 0 charged 100")
+        var sent = try await signUp()
+        XCTAssertEqual(sent, "mock 0 sent")
         injector.register(MockPayments(id: 3) as any PaymentService)
+        await asyncInjector.register(MockMailer(id: 3) as any Mailer)
         XCTAssertEqual(Checkout().pay(), "mock 3 charged 100")
+        sent = try await signUp()
+        XCTAssertEqual(sent, "mock 3 sent")
     }
 }

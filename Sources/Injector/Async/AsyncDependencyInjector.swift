@@ -90,7 +90,8 @@ public actor AsyncDependencyInjector {
         self.core = core
     }
 
-    /// Creates an injector that sees this one's registrations and can override them locally.
+    /// Creates an injector that sees this one's registrations and can override them locally,
+    /// sharing its ancestors' singletons: `child(singletons: .shared)`.
     ///
     /// ```swift
     /// let test = injector.child()
@@ -102,13 +103,33 @@ public actor AsyncDependencyInjector {
     /// and no child's override leaks into it. A transient registered in an ancestor is built by
     /// the injector that resolves it, so the child's overrides apply to its dependencies.
     public nonisolated func child() -> AsyncDependencyInjector {
-        AsyncDependencyInjector(parent: self, core: core.child())
+        child(singletons: .shared)
     }
 
-    /// A child that builds and keeps its own copy of every singleton it inherits (see
-    /// `DependencyInjector.child(keepingInheritedSingletons:)`): test scopes and `verify()`.
+    /// Creates an injector that sees this one's registrations and can override them locally,
+    /// and that uses its ancestors' singletons (`.shared`) or builds its own (`.own`).
+    ///
+    /// ```swift
+    /// await app.register(Database.self, scope: .singleton) { r in try await Database(clock: r.resolve()) }
+    ///
+    /// let request = app.child(singletons: .shared)      // same as app.child()
+    /// _ = try await request.resolve(Database.self)       // app's Database, with app's clock
+    ///
+    /// let test = app.child(singletons: .own)
+    /// await test.register(FixedClock() as any Clock)
+    /// _ = try await test.resolve(Database.self)  // test's own Database, built with FixedClock
+    /// ```
+    ///
+    /// The rule is ``DependencyInjector/child(singletons:)``'s (see ``ChildSingletons``).
+    /// ``withOverrides(_:isolation:operation:)`` and the testing trait make `.own` children.
+    public nonisolated func child(singletons: ChildSingletons) -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
+    }
+
+    /// The former spelling of ``child(singletons:)``, kept while `verify()` calls it; remove it
+    /// once that call reads `child(singletons: .own)`.
     package nonisolated func child(keepingInheritedSingletons: Bool) -> AsyncDependencyInjector {
-        AsyncDependencyInjector(parent: self, core: core.child(keepingInheritedSingletons: keepingInheritedSingletons))
+        child(singletons: keepingInheritedSingletons ? .own : .shared)
     }
 
     /// The face of `core`: this injector's, or an ancestor's (the faces mirror the cores'

@@ -1,12 +1,13 @@
-/// The singletons (and weak instances) that an injector made with
-/// ``DependencyInjector/child(keepingInheritedSingletons:)`` builds and keeps itself for
-/// registrations held by its ancestors, guarded by that injector's `inheritedSingletons` lock.
+/// The singletons (and weak instances) that a child made with `child(singletons: .own)` builds
+/// and keeps itself for registrations held by its ancestors, guarded by that injector's
+/// `inheritedSingletons` lock.
 ///
 /// Normally an ancestor's singleton is created and kept by the ancestor, so every descendant
 /// shares it. A child that keeps its inherited singletons builds them afresh, with its own
 /// registrations (so its overrides apply), keeps them for as long as it lives, and never
-/// creates or reads the ancestors' copies. `verify()` resolves in such a child so that the
-/// real injector's singletons are not created; test scopes are meant to use it too.
+/// creates or reads the ancestors' copies. Test scopes (`withOverrides`, the testing trait)
+/// are such children, and `verify()` resolves in one so that the real injector's singletons
+/// are not created.
 ///
 /// Values are stored by key together with the registration that produced them: a value is
 /// used only while that registration is still the one the ancestor holds, so re-registering a
@@ -39,19 +40,10 @@ struct InheritedSingletons {
 }
 
 extension DependencyInjector {
-    /// Creates a child that, unlike ``child()``, builds and keeps its own copy of every
-    /// singleton it inherits, with its own registrations, and leaves its ancestors' singletons
-    /// alone (neither created nor shared).
-    ///
-    /// ```swift
-    /// let scratch = injector.child(keepingInheritedSingletons: true)
-    /// _ = try scratch.resolve(Database.self)  // built and kept by `scratch`, not `injector`
-    /// ```
-    ///
-    /// Descendants of such a child that do not keep their own use its copies. Its cost: a
-    /// resolve of an inherited singleton takes the child's lock once more than usual.
+    /// The former spelling of ``child(singletons:)``, kept while `verify()` calls it; remove it
+    /// once that call reads `child(singletons: .own)`.
     package func child(keepingInheritedSingletons: Bool) -> DependencyInjector {
-        DependencyInjector(parent: self, keepsInheritedSingletons: keepingInheritedSingletons)
+        child(singletons: keepingInheritedSingletons ? .own : .shared)
     }
 
     /// What this injector keeps for `registration`, held by an ancestor.
