@@ -22,23 +22,15 @@ extension DependencyInjector {
         name: String? = nil,
         factory: @escaping @Sendable (DependencyInjector, First, repeat each Rest) throws -> T
     ) {
-        var argumentTypes: [any Any.Type] = [First.self]
-        for argumentType in repeat (each Rest).self { argumentTypes.append(argumentType) }
-        let make: @Sendable (DependencyInjector, Any) throws -> Any = { injector, arguments in
-            // `resolve(_:name:arguments:_:)` checked the tuple type before calling.
-            guard let arguments = arguments as? (First, (repeat each Rest)) else {
-                throw UnexpectedValueType(expected: (First, (repeat each Rest)).self, actual: Swift.type(of: arguments))
-            }
-            return try factory(injector, arguments.0, repeat each arguments.1)
-        }
         store(
             key: DependencyKey(type, name: name),
             scope: .transient,
-            factory: .withArguments(
-                argumentTypes: argumentTypes,
-                tupleType: ObjectIdentifier((First, (repeat each Rest)).self),
-                make: make
-            )
+            factory: .taking(
+                First.self, repeat (each Rest).self,
+                make: .sync { injector, arguments in
+                    let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
+                    return try factory(injector, first, repeat each rest)
+                })
         )
     }
 
@@ -60,25 +52,86 @@ extension DependencyInjector {
     ) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         let context = ResolutionContext.current
+        let registration = try registration(
+            of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: context.path)
+        try context.checkNotResolving(registration)
+        return try Self.cast(
+            run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
+    }
+
+    /// The registration of `key` (here or in the nearest ancestor that has one) whose factory
+    /// takes arguments of the types `First, Rest…`, for a resolve that passes those: the check
+    /// both faces make before they run the factory. `path` leads to the resolve.
+    ///
+    /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)``, or
+    ///   ``InjectionError/argumentMismatch(_:path:expected:given:)`` when the registration
+    ///   takes other arguments, or none.
+    func registration<T, First, each Rest>(
+        of key: DependencyKey,
+        as type: T.Type,
+        taking first: First.Type,
+        _ rest: repeat (each Rest).Type,
+        path: @autoclosure () -> [DependencyKey]
+    ) throws(InjectionError) -> Registration {
         guard let (entry, _) = lookup(key) else {
-            throw .notRegistered(key, path: context.path + [key], suggestions: suggestions(for: key, as: T.self))
+            throw .notRegistered(key, path: path() + [key], suggestions: suggestions(for: key, as: T.self))
         }
         guard case .factory(let registration, _) = entry,
             case .withArguments(_, let tupleType, _) = registration.factory,
             tupleType == ObjectIdentifier((First, (repeat each Rest)).self)
         else {
-            var given = [String(reflecting: First.self)]
-            for argumentType in repeat (each Rest).self { given.append(String(reflecting: argumentType)) }
-            let expected: [String]
-            if case .factory(let registration, _) = entry {
-                expected = registration.argumentTypes.map { String(reflecting: $0) }
-            } else {
-                expected = []
-            }
-            throw .argumentMismatch(key, path: context.path + [key], expected: expected, given: given)
+            var expected: [any Any.Type] = []
+            if case .factory(let registration, _) = entry { expected = registration.argumentTypes }
+            throw .mismatchedArguments(
+                key, path: path() + [key], expected: expected, given: Registration.types(first, repeat each rest))
         }
-        try context.checkNotResolving(registration)
-        return try Self.cast(
-            run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
+        return registration
+    }
+}
+
+extension Registration {
+    /// The types `First, Rest…`, in order.
+    static func types<First, each Rest>(_ first: First.Type, _ rest: repeat (each Rest).Type) -> [any Any.Type] {
+        var types: [any Any.Type] = [first]
+        for type in repeat each rest { types.append(type) }
+        return types
+    }
+
+    /// `arguments` as the tuple the resolve checked it to be (see `registration(of:…)`).
+    static func unpack<Arguments>(_ arguments: Any, as type: Arguments.Type) throws -> Arguments {
+        guard let arguments = arguments as? Arguments else {
+            throw UnexpectedValueType(expected: type, actual: Swift.type(of: arguments))
+        }
+        return arguments
+    }
+}
+
+extension Registration.Factory {
+    /// A factory that takes arguments of the types `First, Rest…`, run by `make` with the
+    /// arguments as one value of type `(First, (Rest…))`.
+    static func taking<First, each Rest>(
+        _ first: First.Type,
+        _ rest: repeat (each Rest).Type,
+        make: Registration.ArgumentsFactory
+    ) -> Self {
+        .withArguments(
+            argumentTypes: Registration.types(first, repeat each rest),
+            tupleType: ObjectIdentifier((First, (repeat each Rest)).self),
+            make: make
+        )
+    }
+}
+
+extension InjectionError {
+    /// ``argumentMismatch(_:path:expected:given:)`` with the types named module-qualified.
+    static func mismatchedArguments(
+        _ key: DependencyKey,
+        path: [DependencyKey],
+        expected: [any Any.Type],
+        given: [any Any.Type]
+    ) -> Self {
+        .argumentMismatch(
+            key, path: path, expected: expected.map { String(reflecting: $0) },
+            given: given.map { String(reflecting: $0) })
     }
 }

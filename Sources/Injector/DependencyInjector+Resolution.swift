@@ -137,12 +137,8 @@ extension DependencyInjector {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         if case .withArguments(let types, _, _) = registration.factory {
-            throw .argumentMismatch(
-                registration.key,
-                path: context.path + [registration.key],
-                expected: types.map { String(reflecting: $0) },
-                given: []
-            )
+            throw .mismatchedArguments(
+                registration.key, path: context.path + [registration.key], expected: types, given: [])
         }
         switch registration.scope {
         case .transient:

@@ -9,31 +9,39 @@ struct UserSession: Equatable {
 }
 
 @Suite struct ArgumentTests {
-    @Test func factoriesTakeOneTwoOrThreeArguments() throws {
-        let injector = DependencyInjector()
-        injector.register("svc", name: "label")
-        injector.register(UserSession.self) { (_, user: Int) in UserSession(user: user) }
-        injector.register(UserSession.self, name: "two") { (_, user: Int, token: String) in
+    @Test(arguments: Face.allCases)
+    func factoriesTakeOneTwoOrThreeArguments(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register("svc", name: "label")
+        await injector.register(UserSession.self) { (user: Int) in UserSession(user: user) }
+        await injector.register(UserSession.self, name: "two") { (user: Int, token: String) in
             UserSession(user: user, token: token)
         }
-        injector.register(UserSession.self, name: "three") { (r, user: Int, token: String, admin: Bool) in
-            UserSession(user: user, token: token, admin: admin, label: try r.resolve(name: "label"))
+        await injector.register(UserSession.self, name: "three", resolving: String.self, named: "label") {
+            (label, user: Int, token: String, admin: Bool) in
+            UserSession(user: user, token: token, admin: admin, label: label)
         }
 
-        #expect(try injector.resolve(UserSession.self, arguments: 1) == UserSession(user: 1))
+        #expect(try await injector.resolve(UserSession.self, arguments: 1) == UserSession(user: 1))
         #expect(
-            try injector.resolve(UserSession.self, name: "two", arguments: 2, "t") == UserSession(user: 2, token: "t"))
+            try await injector.resolve(UserSession.self, name: "two", arguments: 2, "t")
+                == UserSession(user: 2, token: "t"))
         #expect(
-            try injector.resolve(UserSession.self, name: "three", arguments: 3, "t", true)
+            try await injector.resolve(UserSession.self, name: "three", arguments: 3, "t", true)
                 == UserSession(user: 3, token: "t", admin: true, label: "svc")
         )
     }
 
-    @Test func wrongArgumentTypesAreATypedErrorNamingBothLists() {
-        let injector = DependencyInjector()
-        injector.register(UserSession.self) { (_, user: Int, token: String) in UserSession(user: user, token: token) }
+    @Test(arguments: Face.allCases)
+    func wrongArgumentTypesAreATypedErrorNamingBothLists(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(UserSession.self) { (user: Int, token: String) in
+            UserSession(user: user, token: token)
+        }
 
-        let error = #expect(throws: InjectionError.self) { try injector.resolve(UserSession.self, arguments: "1", 2) }
+        let error = await #expect(throws: InjectionError.self) {
+            try await injector.resolve(UserSession.self, arguments: "1", 2)
+        }
         guard case .argumentMismatch(let key, _, let expected, let given) = error else {
             Issue.record("expected argumentMismatch, got \(String(describing: error))")
             return
@@ -51,17 +59,20 @@ struct UserSession: Equatable {
         )
     }
 
-    @Test func resolvingWithoutArgumentsOrPassingArgumentsToAPlainFactoryIsAMismatch() {
-        let injector = DependencyInjector()
-        injector.register(UserSession.self) { (_, user: Int) in UserSession(user: user) }
-        injector.register(Service.self) { _ in Service() }
+    @Test(arguments: Face.allCases)
+    func resolvingWithoutArgumentsOrPassingArgumentsToAPlainFactoryIsAMismatch(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(UserSession.self) { (user: Int) in UserSession(user: user) }
+        await injector.register(Service.self) { Service() }
 
-        let missingArguments = #expect(throws: InjectionError.self) { try injector.resolve(UserSession.self) }
-        guard case .argumentMismatch(_, _, ["Swift.Int"], []) = missingArguments else {
+        let missingArguments = await injector.resolveError(UserSession.self)
+        guard case .argumentMismatch(_, [DependencyKey(UserSession.self)], ["Swift.Int"], []) = missingArguments else {
             Issue.record("expected argumentMismatch, got \(String(describing: missingArguments))")
             return
         }
-        let extraArguments = #expect(throws: InjectionError.self) { try injector.resolve(Service.self, arguments: 1) }
+        let extraArguments = await #expect(throws: InjectionError.self) {
+            try await injector.resolve(Service.self, arguments: 1)
+        }
         guard case .argumentMismatch(_, _, [], ["Swift.Int"]) = extraArguments else {
             Issue.record("expected argumentMismatch, got \(String(describing: extraArguments))")
             return
@@ -75,8 +86,44 @@ struct UserSession: Equatable {
         )
     }
 
-    @Test func aMissingArgumentRegistrationIsNotRegistered() {
-        let injector = DependencyInjector()
-        #expect(throws: InjectionError.self) { try injector.resolve(UserSession.self, arguments: 1) }
+    @Test(arguments: Face.allCases)
+    func aFactoryThatResolvesItWithoutArgumentsGetsTheMismatchWithItsPath(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(UserSession.self) { (user: Int) in UserSession(user: user) }
+        await injector.register(Box<UserSession>.self, resolving: UserSession.self) { Box(value: $0) }
+
+        let error = await injector.resolveError(Box<UserSession>.self)
+        guard case .argumentMismatch(let key, let path, ["Swift.Int"], []) = error else {
+            Issue.record("expected argumentMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(UserSession.self))
+        #expect(path == [DependencyKey(Box<UserSession>.self), DependencyKey(UserSession.self)])
+    }
+
+    @Test(arguments: Face.allCases)
+    func aMissingArgumentRegistrationIsNotRegistered(face: Face) async {
+        let injector = face.makeInjector()
+        let error = await #expect(throws: InjectionError.self) {
+            try await injector.resolve(UserSession.self, arguments: 1)
+        }
+        guard case .notRegistered(DependencyKey(UserSession.self), _, _) = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test(arguments: Face.allCases)
+    func aChildResolvesItsParentsArgumentFactoryWithItsOwnOverrides(face: Face) async throws {
+        let parent = face.makeInjector()
+        await parent.register("parent", name: "label")
+        await parent.register(UserSession.self, resolving: String.self, named: "label") { (label, user: Int) in
+            UserSession(user: user, label: label)
+        }
+        let child = parent.child()
+        await child.register("child", name: "label")
+
+        #expect(try await child.resolve(UserSession.self, arguments: 1).label == "child")
+        #expect(try await parent.resolve(UserSession.self, arguments: 1).label == "parent")
     }
 }

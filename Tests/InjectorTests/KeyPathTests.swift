@@ -39,49 +39,78 @@ private final class FeedScreen {
 }
 
 @Suite struct KeyPathTests {
-    @Test func withoutARegistrationTheDefaultIsRead() {
-        let screen = DependencyInjector.$current.withValue(DependencyInjector()) { FeedScreen() }
-        #expect(screen.network.name == "live")
-        #expect(screen.retries == 3)
+    @Test(arguments: Face.allCases)
+    func withoutARegistrationTheDefaultIsRead(face: Face) async {
+        let injector = face.makeInjector()
+        #expect(await injector.resolve(\.networkProvider).name == "live")
+        #expect(await injector.resolve(\.retryLimit) == 3)
     }
 
-    @Test func aRegistrationThroughTheKeyPathOverridesTheDefault() {
+    @Test(arguments: Face.allCases)
+    func aRegistrationThroughTheKeyPathOverridesTheDefault(face: Face) async {
+        let parent = face.makeInjector()
+        await parent.register(\.networkProvider, MockNetwork(name: "mock"))
+        let child = parent.child()
+        await child.register(\.retryLimit, 7)
+
+        #expect(await child.resolve(\.networkProvider).name == "mock")
+        #expect(await child.resolve(\.retryLimit) == 7)
+        #expect(await parent.resolve(\.retryLimit) == 3)  // the child's registration stays in the child
+    }
+
+    @Test func wrappersAndValuesReadAndWriteThroughTheKeyPath() {
         let injector = DependencyInjector()
+        let before = DependencyInjector.$current.withValue(injector) { FeedScreen() }
+        #expect(before.network.name == "live")
+        #expect(before.retries == 3)
+
         injector.register(\.networkProvider, MockNetwork(name: "mock"))
         injector.values.retryLimit = 7
 
-        let screen = DependencyInjector.$current.withValue(injector) { FeedScreen() }
-        #expect(screen.network.name == "mock")
-        #expect(screen.retries == 7)
-        #expect(injector.resolve(\.retryLimit) == 7)
+        let after = DependencyInjector.$current.withValue(injector) { FeedScreen() }
+        #expect(after.network.name == "mock")
+        #expect(after.retries == 7)
+        #expect(injector.values.retryLimit == 7)
     }
 
-    @Test func aKeyPathDependencyIsARegistrationKeyedByItsKeyType() {
-        let injector = DependencyInjector()
+    @Test(arguments: Face.allCases)
+    func aKeyPathDependencyIsARegistrationKeyedByItsKeyType(face: Face) async {
+        let injector = face.makeInjector()
         let calls = Counter()
-        injector.register(\.networkProvider, scope: .singleton) { _ in
+        await injector.register(\.networkProvider, scope: .singleton) {
             MockNetwork(name: "singleton \(calls.increment())")
         }
 
-        #expect(injector.resolve(\.networkProvider).name == "singleton 1")
-        #expect(injector.resolve(\.networkProvider).name == "singleton 1")
-        #expect(injector.isRegistered(NetworkProviderKey.self))
+        #expect(await injector.resolve(\.networkProvider).name == "singleton 1")
+        #expect(await injector.resolve(\.networkProvider).name == "singleton 1")
+        #expect(await injector.isRegistered(NetworkProviderKey.self))
     }
 
     // The key is the key type, the factory makes the value type: a resolve by the key type
     // must not take the factory's value for a key-type value.
-    @Test func resolvingTheKeyTypeOfATransientKeyPathFactoryThrowsInsteadOfMisreadingTheValue() {
-        let injector = DependencyInjector()
-        injector.register(\.retryLimit) { _ in 9 }
+    @Test(arguments: Face.allCases)
+    func resolvingTheKeyTypeOfATransientKeyPathFactoryThrowsInsteadOfMisreadingTheValue(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(\.retryLimit) { 9 }
 
-        #expect(throws: InjectionError.self) { try injector.resolve(RetryLimitKey.self) }
-        #expect(injector.resolve(\.retryLimit) == 9)
+        #expect(await injector.resolveError(RetryLimitKey.self) != nil)
+        #expect(await injector.resolve(\.retryLimit) == 9)
     }
 
-    @Test func aFailingRegistrationFallsBackToTheDefault() {
-        let injector = DependencyInjector()
-        injector.register(\.retryLimit) { _ in throw SampleError(code: 1) }
-        #expect(injector.resolve(\.retryLimit) == 3)
+    @Test(arguments: Face.allCases)
+    func aFailingRegistrationFallsBackToTheDefault(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(\.retryLimit) { throw SampleError(code: 1) }
+        #expect(await injector.resolve(\.retryLimit) == 3)
+    }
+
+    @Test func theActorFaceAwaitsAnAsyncKeyPathFactory() async {
+        let injector = AsyncDependencyInjector()
+        await injector.register(\.networkProvider, scope: .singleton) { _ in
+            await Task.yield()
+            return MockNetwork(name: "awaited")
+        }
+        #expect(await injector.resolve(\.networkProvider).name == "awaited")
     }
 
     @Test func anOverrideInOneTaskDoesNotReachAParallelOne() async {

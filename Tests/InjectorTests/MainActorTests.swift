@@ -1,5 +1,6 @@
-import Injector
 import Testing
+
+@testable import Injector
 
 /// A main-actor type, as UI code declares its models: its initialiser and state are isolated.
 @MainActor
@@ -33,17 +34,29 @@ private final class SettingsScreen {
     }
 
     @MainActor
-    @Test func mainActorCodeRegistersAndResolvesAMainActorType() throws {
-        let (injector, made) = makeInjector(scope: .transient)
+    @Test(arguments: Face.allCases)
+    func mainActorCodeRegistersAndResolvesAMainActorType(face: Face) async throws {
+        let injector = face.makeInjector()
+        let store = SettingsStore()
+        let made = Counter()
+        let offMain = Counter()
+        await injector.register(
+            SettingsModel.self,
+            onMainActor: {
+                made.increment()
+                if !MainQueue.isCurrent { offMain.increment() }
+                return SettingsModel(store: store)  // a main-actor initialiser, called without `await`
+            })
 
-        let first = try injector.resolve(SettingsModel.self)
-        let second = try injector.resolve(SettingsModel.self)
+        let first = try await injector.resolve(SettingsModel.self, on: MainActor.shared)
+        let second = try await injector.resolve(SettingsModel.self, on: MainActor.shared)
         first.title = "Edited"  // main-actor state, used from main-actor code
 
         #expect(first !== second)
         #expect(first.store === second.store)
         #expect(second.title == "Settings")
         #expect(made.value == 2)
+        #expect(offMain.value == 0)
     }
 
     @MainActor
@@ -113,5 +126,20 @@ private final class SettingsScreen {
 
         let model = try await services.resolve(SettingsModel.self)
         #expect(await model.title == "Settings")
+    }
+
+    // Where the sync face throws `requiresMainActor`, the actor face awaits the main actor.
+    @Test func theAsyncInjectorRunsAMainActorFactoryOnTheMainActorWhateverTheCaller() async throws {
+        let services = AsyncDependencyInjector()
+        let offMain = Counter()
+        await services.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        await services.register(SettingsModel.self) { @MainActor r in
+            if !MainQueue.isCurrent { offMain.increment() }
+            return SettingsModel(store: try await r.resolve())  // main-actor isolated: no `await` on the init
+        }
+
+        let model = try await Task.detached { try await services.resolve(SettingsModel.self) }.value
+        #expect(await model.title == "Settings")
+        #expect(offMain.value == 0)
     }
 }

@@ -13,23 +13,36 @@ private final class Chicken: Sendable {
 }
 
 private final class Egg: Sendable {
-    let makeChicken: ProviderHandle<Chicken>
-    init(makeChicken: ProviderHandle<Chicken>) { self.makeChicken = makeChicken }
+    let makeChicken: FaceProvider<Chicken>
+    init(makeChicken: FaceProvider<Chicken>) { self.makeChicken = makeChicken }
 }
 
 @Suite struct ProviderHandleTests {
-    @Test(arguments: [Scope.transient, .singleton])
-    func eachCallResolvesAccordingToTheScope(scope: Scope) throws {
-        let injector = DependencyInjector()
+    @Test(arguments: Face.allCases, [Scope.transient, .singleton])
+    func eachCallResolvesAccordingToTheScope(face: Face, scope: Scope) async throws {
+        let injector = face.makeInjector()
         let calls = Counter()
-        injector.register(Service.self, scope: scope) { _ in Service(label: "made \(calls.increment())") }
+        await injector.register(Service.self, scope: scope) { Service(label: "made \(calls.increment())") }
 
         let makeService = injector.provider(for: Service.self)
         #expect(calls.value == 0)  // nothing resolved until called
-        let first = try makeService()
-        let second = try makeService()
+        let first = try await makeService()
+        let second = try await makeService()
         #expect((first === second) == (scope == .singleton))
         #expect(calls.value == (scope == .singleton ? 1 : 2))
+    }
+
+    @Test(arguments: Face.allCases)
+    func aHandleResolvesWhatIsRegisteredWhenItIsCalled(face: Face) async throws {
+        let injector = face.makeInjector()
+        let makeMotto = injector.provider(for: String.self, name: "motto")
+        let makeService = try await injector.resolveProvider(for: Service.self)  // no registration of its own
+        await #expect(throws: InjectionError.self) { try await makeService() }
+
+        await injector.register(Service(label: "later"))
+        await injector.register("Be kind", name: "motto")
+        #expect(try await makeService().label == "later")
+        #expect(try await makeMotto() == "Be kind")
     }
 
     @Test func anInjectedHandleNeedsNoRegistrationOfItsOwn() throws {
@@ -43,21 +56,23 @@ private final class Egg: Sendable {
         #expect(try flow.makeMotto() == "Be kind")
     }
 
-    @Test func aHandleBreaksACycle() throws {
-        let injector = DependencyInjector()
-        injector.register(Chicken.self, scope: .singleton) { r in try Chicken(egg: r.resolve()) }
-        injector.register(Egg.self) { r in try Egg(makeChicken: r.resolve()) }
+    @Test(arguments: Face.allCases)
+    func aHandleBreaksACycle(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Chicken.self, scope: .singleton, resolving: Egg.self) { Chicken(egg: $0) }
+        await injector.register(Egg.self, resolvingProviderOf: Chicken.self) { Egg(makeChicken: $0) }
 
-        let chicken = try injector.resolve(Chicken.self)
-        #expect(try chicken.egg.makeChicken() === chicken)
+        let chicken = try await injector.resolve(Chicken.self)
+        #expect(try await chicken.egg.makeChicken() === chicken)
     }
 
-    @Test func aHandleResolvedByAChildResolvesFromTheChild() throws {
-        let parent = DependencyInjector()
-        parent.register(Service(label: "parent"))
+    @Test(arguments: Face.allCases)
+    func aHandleResolvedByAChildResolvesFromTheChild(face: Face) async throws {
+        let parent = face.makeInjector()
+        await parent.register(Service(label: "parent"))
         let child = parent.child()
-        child.register(Service(label: "child"))
+        await child.register(Service(label: "child"))
 
-        #expect(try child.resolve(ProviderHandle<Service>.self)().label == "child")
+        #expect(try await child.resolveProvider(for: Service.self)().label == "child")
     }
 }

@@ -22,8 +22,7 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
-            throw .notRegistered(
-                key, path: AsyncResolutionPath.keys + [key], suggestions: core.suggestions(for: key, as: T.self))
+            try unregistered(key, as: T.self)
         }
     }
 
@@ -81,17 +80,18 @@ extension AsyncDependencyInjector {
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
     ) async throws(InjectionError) -> Any? {
-        guard case .async = registration.factory else {
+        let frames = AsyncResolutionPath.frames
+        switch registration.factory {
+        case .async:
+            break
+        case .withArguments(let types, _, _):
+            throw .mismatchedArguments(
+                registration.key, path: frames.map(\.registration.key) + [registration.key], expected: types, given: [])
+        case .plain:
             return try core.produce(registration, heldBy: holder, keptBy: keeper)
         }
-        let frames = AsyncResolutionPath.frames
-        if frames.contains(where: { $0.registration === registration }) {
-            throw .circularDependency(path: frames.map(\.registration.key) + [registration.key])
-        }
-        guard registration.scope != .transient else {
-            let frame = AsyncResolutionPath.Frame(registration: registration, creation: nil)
-            return try await run(registration, frames: frames + [frame]).get()
-        }
+        guard registration.scope != .transient else { return try await runTransient(registration, after: frames) }
+        try AsyncResolutionPath.checkNotResolving(registration, in: frames)
         return try await AsyncCreation.value(
             of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
     }
@@ -105,13 +105,33 @@ extension AsyncDependencyInjector {
         return AsyncCreation.running(registration, keptBy: core)?.waiterCount ?? 0
     }
 
+    /// Runs `registration`'s async factory in the current task, whose resolutions in progress
+    /// are `frames`, passing it `arguments` if it takes some: a transient's run.
+    ///
+    /// - Throws: ``InjectionError/circularDependency(path:)`` when the factory is already
+    ///   running in `frames`, or what the factory throws.
+    nonisolated func runTransient(
+        _ registration: Registration,
+        after frames: [AsyncResolutionPath.Frame],
+        arguments: Any = ()
+    ) async throws(InjectionError) -> any Sendable {
+        try AsyncResolutionPath.checkNotResolving(registration, in: frames)
+        let frame = AsyncResolutionPath.Frame(registration: registration, creation: nil)
+        return try await run(registration, frames: frames + [frame], arguments: arguments).get()
+    }
+
     /// Runs `registration`'s async factory with this injector, which is `current` meanwhile,
-    /// and with `frames` as the resolutions in progress.
+    /// with `frames` as the resolutions in progress, and with `arguments` if it takes some.
     nonisolated func run(
         _ registration: Registration,
-        frames: [AsyncResolutionPath.Frame]
+        frames: [AsyncResolutionPath.Frame],
+        arguments: Any = ()
     ) async -> AsyncCreation.Outcome {
-        guard case .async(let make) = registration.factory else {
+        let make: (AsyncDependencyInjector) async throws -> any Sendable
+        switch registration.factory {
+        case .async(let factory): make = factory
+        case .withArguments(_, _, .async(let factory)): make = { try await factory($0, arguments) }
+        case .plain, .withArguments(_, _, .sync):
             return .failure(
                 .factoryFailed(registration.key, path: frames.map(\.registration.key), underlying: RequiresAwait()))
         }

@@ -17,4 +17,12 @@ enum AsyncResolutionPath {
 
     /// The keys being resolved in this task, outermost first.
     static var keys: [DependencyKey] { frames.map(\.registration.key) }
+
+    /// Throws `circularDependency` when `registration`'s factory is already running in
+    /// `frames`: running it again would never end.
+    static func checkNotResolving(_ registration: Registration, in frames: [Frame]) throws(InjectionError) {
+        if frames.contains(where: { $0.registration === registration }) {
+            throw .circularDependency(path: frames.map(\.registration.key) + [registration.key])
+        }
+    }
 }

@@ -46,12 +46,4 @@ extension DependencyInjector {
         guard let key = InjectedValues.key(for: keyPath) else { return }
         store(key: key, scope: scope, factory: .plain(TypedFactory(factory)))
     }
-
-    func valueOrDefault<Key: InjectionKey>(for key: Key.Type) -> Key.Value {
-        let dependencyKey = DependencyKey(key)
-        guard let value = try? value(for: dependencyKey), let typed = value as? Key.Value else {
-            return key.defaultValue
-        }
-        return typed
-    }
 }

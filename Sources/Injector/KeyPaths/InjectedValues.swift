@@ -23,6 +23,9 @@ public struct InjectedValues {
         case live(DependencyInjector)
         /// Reads only record which key the property uses.
         case recording(KeyRecorder)
+        /// Reads return this value, resolved beforehand (by the actor face, which awaits it),
+        /// or the default when it is `nil` or of another type.
+        case resolved(Any?)
     }
 
     init(injector: DependencyInjector) {
@@ -33,6 +36,11 @@ public struct InjectedValues {
         mode = .recording(recorder)
     }
 
+    /// Values whose reads return `value` (see `Mode.resolved`).
+    init(resolved value: Any?) {
+        mode = .resolved(value)
+    }
+
     /// The value registered for `key` in the injector (or its ancestors), or
     /// `key.defaultValue` when there is none. Setting registers the value for `key`.
     ///
@@ -40,13 +48,17 @@ public struct InjectedValues {
     /// key-path dependency never fails to resolve.
     public subscript<Key: InjectionKey>(key: Key.Type) -> Key.Value {
         get {
+            let value: Any?
             switch mode {
             case .live(let injector):
-                return injector.valueOrDefault(for: key)
+                value = try? injector.value(for: DependencyKey(key))
             case .recording(let recorder):
                 recorder.keys.append(DependencyKey(key))
-                return key.defaultValue
+                value = nil
+            case .resolved(let resolved):
+                value = resolved
             }
+            return value as? Key.Value ?? key.defaultValue
         }
         nonmutating set {
             switch mode {
@@ -54,6 +66,8 @@ public struct InjectedValues {
                 injector.store(instance: newValue, for: DependencyKey(key))
             case .recording(let recorder):
                 recorder.keys.append(DependencyKey(key))
+            case .resolved:
+                break  // never written: the actor face only reads through it
             }
         }
     }

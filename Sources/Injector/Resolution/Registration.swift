@@ -16,14 +16,17 @@ final class Registration: Sendable {
         case plain(any PlainFactory)
         /// A factory that takes run-time arguments, passed as one value of type
         /// `(First, (Rest...))` for the types in `argumentTypes`.
-        case withArguments(
-            argumentTypes: [any Any.Type],
-            tupleType: ObjectIdentifier,
-            make: @Sendable (DependencyInjector, Any) throws -> Any
-        )
+        case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
         /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: an async factory, which
         /// only the actor face can run (it awaits).
         case async(@Sendable (AsyncDependencyInjector) async throws -> any Sendable)
+    }
+
+    /// The factory of a `.withArguments` registration, given the arguments as one value.
+    enum ArgumentsFactory: Sendable {
+        case sync(@Sendable (DependencyInjector, Any) throws -> Any)
+        /// Registered with the actor face, which alone can run it.
+        case async(@Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable)
     }
 
     init(key: DependencyKey, scope: Scope, factory: Factory, module: String?) {
@@ -38,8 +41,8 @@ final class Registration: Sendable {
     func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
         switch factory {
         case .plain(let factory): try factory.makeAny(with: injector)
-        case .withArguments(_, _, let make): try make(injector, arguments)
-        case .async: throw RequiresAwait()
+        case .withArguments(_, _, .sync(let make)): try make(injector, arguments)
+        case .async, .withArguments(_, _, .async): throw RequiresAwait()
         }
     }
 

@@ -1,0 +1,45 @@
+extension AsyncDependencyInjector {
+    /// The key-path dependency: the registered value, or the key's default value.
+    ///
+    /// ```swift
+    /// let network = await injector.resolve(\.networkProvider)
+    /// ```
+    ///
+    /// As with ``DependencyInjector/resolve(_:)``, it never fails: when nothing is registered
+    /// for the key, or its factory throws, the result is the key's default value. An async
+    /// factory registered for the key is awaited.
+    public nonisolated func resolve<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>) async -> Value {
+        guard let key = InjectedValues.key(for: keyPath) else {
+            return InjectedValues(resolved: nil)[keyPath: keyPath]
+        }
+        let value = try? await value(for: key)
+        return InjectedValues(resolved: value)[keyPath: keyPath]
+    }
+
+    /// Registers `value` for the key behind `keyPath`, in this injector only.
+    ///
+    /// ```swift
+    /// await test.register(\.networkProvider, MockNetwork())
+    /// ```
+    public nonisolated func register<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>, _ value: Value) async {
+        core.register(keyPath, value)
+    }
+
+    /// Registers an async factory for the key behind `keyPath`, for `scope`.
+    ///
+    /// ```swift
+    /// await injector.register(\.networkProvider, scope: .singleton) { r in
+    ///     try await LiveNetwork(session: r.resolve())
+    /// }
+    /// ```
+    ///
+    /// If the factory throws, resolving the key path yields the key's default value.
+    public nonisolated func register<Value: Sendable>(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        scope: Scope = .transient,
+        factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+    ) async {
+        guard let key = InjectedValues.key(for: keyPath) else { return }
+        core.store(key: key, scope: scope, factory: .async(factory))
+    }
+}
