@@ -18,7 +18,7 @@ extension AsyncDependencyInjector {
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public nonisolated func verify() async throws(VerificationError) {
-        let scratch = child(keepingInheritedSingletons: true)
+        let scratch = child(singletons: .own)
         var verification = Verification(of: core, in: scratch.core)
         for key in verification.keys {
             do {

@@ -126,12 +126,6 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 
-    /// The former spelling of ``child(singletons:)``, kept while `verify()` calls it; remove it
-    /// once that call reads `child(singletons: .own)`.
-    package nonisolated func child(keepingInheritedSingletons: Bool) -> AsyncDependencyInjector {
-        child(singletons: keepingInheritedSingletons ? .own : .shared)
-    }
-
     /// The face of `core`: this injector's, or an ancestor's (the faces mirror the cores'
     /// ancestry). A singleton's factory runs with the face of the injector that keeps it.
     nonisolated func face(of core: DependencyInjector) -> AsyncDependencyInjector {

@@ -30,7 +30,7 @@ extension DependencyInjector {
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
-        let scratch = child(keepingInheritedSingletons: true)
+        let scratch = child(singletons: .own)
         var verification = Verification(of: self, in: scratch)
         for key in verification.keys {
             do {

@@ -40,12 +40,6 @@ struct InheritedSingletons {
 }
 
 extension DependencyInjector {
-    /// The former spelling of ``child(singletons:)``, kept while `verify()` calls it; remove it
-    /// once that call reads `child(singletons: .own)`.
-    package func child(keepingInheritedSingletons: Bool) -> DependencyInjector {
-        child(singletons: keepingInheritedSingletons ? .own : .shared)
-    }
-
     /// What this injector keeps for `registration`, held by an ancestor.
     func keptValue(of registration: Registration) -> Any? {
         inheritedSingletons?.withLock { $0.value(of: registration) }
