@@ -30,7 +30,7 @@ final class AsyncCreation: Sendable {
     ///   runs, for this very task (waiting would never end); the run's own error; or
     ///   ``InjectionError/factoryFailed(_:path:underlying:)`` with a `CancellationError` when
     ///   the current task is cancelled before the run ends.
-    func value(waitingFrom frames: [AsyncResolutionPath.Frame]) async throws(InjectionError) -> any Sendable {
+    func value(waitingFrom frames: AsyncResolutionPath.Frames) async throws(InjectionError) -> any Sendable {
         let key = registration.key
         let edge: AsyncWaitGraph.Edge?
         switch AsyncWaitGraph.shared.admit(frames, toWaitFor: self) {
@@ -42,7 +42,7 @@ final class AsyncCreation: Sendable {
         defer { if let edge { AsyncWaitGraph.shared.remove(edge) } }
 
         guard let outcome = await outcome() else {
-            throw .factoryFailed(key, path: frames.map(\.registration.key) + [key], underlying: CancellationError())
+            throw .factoryFailed(key, path: frames.keys + [key], underlying: CancellationError())
         }
         return try outcome.get()
     }

@@ -95,8 +95,8 @@ extension AsyncDependencyInjector {
         }
         if let value = cache.value(reloadedBy: registration) { return value }
         let frames = AsyncResolutionPath.frames
-        if frames.contains(where: { $0.registration === registration }) {
-            throw .circularDependency(path: frames.map(\.registration.key) + [registration.key])
+        if frames.contains(registration) {
+            throw .circularDependency(path: frames.keys + [registration.key])
         }
         let creation =
             inFlight[ObjectIdentifier(registration)] ?? startCreation(of: registration, requestedFrom: frames)
@@ -110,11 +110,11 @@ extension AsyncDependencyInjector {
     /// not cancelled with the requester.
     private func startCreation(
         of registration: AsyncRegistration,
-        requestedFrom frames: [AsyncResolutionPath.Frame]
+        requestedFrom frames: AsyncResolutionPath.Frames
     ) -> AsyncCreation {
         let creation = AsyncCreation(registration: registration)
         inFlight[ObjectIdentifier(registration)] = creation
-        let frames = frames + [AsyncResolutionPath.Frame(registration: registration, creation: creation)]
+        let frames = frames.appending(AsyncResolutionPath.Frame(registration: registration, creation: creation))
         Task {
             let outcome = await run(registration, frames: frames)
             finish(creation, with: outcome)
@@ -159,18 +159,18 @@ extension AsyncDependencyInjector {
     /// Runs a transient `registration`'s factory in the current task, with this injector.
     private func runInCurrentTask(_ registration: AsyncRegistration) async throws(InjectionError) -> any Sendable {
         let frames = AsyncResolutionPath.frames
-        if frames.contains(where: { $0.registration === registration }) {
-            throw .circularDependency(path: frames.map(\.registration.key) + [registration.key])
+        if frames.contains(registration) {
+            throw .circularDependency(path: frames.keys + [registration.key])
         }
         let frame = AsyncResolutionPath.Frame(registration: registration, creation: nil)
-        return try await run(registration, frames: frames + [frame]).get()
+        return try await run(registration, frames: frames.appending(frame)).get()
     }
 
     /// Runs `registration`'s factory with this injector, which is `current` meanwhile, and with
     /// `frames` as the resolutions in progress.
     private nonisolated func run(
         _ registration: AsyncRegistration,
-        frames: [AsyncResolutionPath.Frame]
+        frames: AsyncResolutionPath.Frames
     ) async -> AsyncCreation.Outcome {
         do {
             let value = try await AsyncResolutionPath.$frames.withValue(frames) {
@@ -181,7 +181,7 @@ extension AsyncDependencyInjector {
             return .failure(error)
         } catch {
             return .failure(
-                .factoryFailed(registration.key, path: frames.map(\.registration.key), underlying: error))
+                .factoryFailed(registration.key, path: frames.keys, underlying: error))
         }
     }
 }
