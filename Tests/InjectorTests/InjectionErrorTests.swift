@@ -208,6 +208,36 @@ struct App {}
         #expect(error?.key == DependencyKey(NodeA.self))
     }
 
+    @Test func aChainTooDeepForTheStackNamesBothEndsOfItAndTheStack() {
+        let path = (0..<413).map { DependencyKey(Int.self, name: "\($0)") }
+        let error = InjectionError.resolutionTooDeep(path: path, stackSize: 512 << 10)
+
+        #expect(
+            error.description == """
+                Injector could not resolve Swift.Int named "412": the chain of factories that needs it is 413 deep, \
+                too deep for this thread's stack (512 KB).
+                Resolution path: Swift.Int named "0" → Swift.Int named "1" → Swift.Int named "2" → \
+                Swift.Int named "3" → … 405 more … → Swift.Int named "409" → Swift.Int named "410" → \
+                Swift.Int named "411" → Swift.Int named "412"
+                To fix: resolve it on a thread with a larger stack (e.g. a `Thread` whose `stackSize` is 4 MB), \
+                or shorten the chain: let a type resolve what it needs later \
+                (with @LazyInject, or by resolving inside a method) instead of in its factory.
+                """
+        )
+        #expect(error.path == path)
+        #expect(error.key == path.last)
+        #expect(
+            InjectionError.resolutionTooDeep(path: path, stackSize: 8 << 20).description.contains("stack (8 MB)."))
+    }
+
+    @Test func aPathOfTenKeysIsShownWhole() {
+        let path = (0..<10).map { DependencyKey(Int.self, name: "\($0)") }
+        let error = InjectionError.resolutionTooDeep(path: path, stackSize: 512 << 10)
+
+        let whole = path.map(\.description).joined(separator: " → ")
+        #expect(error.description.split(separator: "\n")[1] == "Resolution path: \(whole)")
+    }
+
     @Test func errorsAreTypedSoCatchNeedsNoCast() {
         let injector = DependencyInjector()
         do {

@@ -85,3 +85,21 @@ public func finishes(
     if let failure = failures.values.first { throw failure }
     return true
 }
+
+/// Runs `body` on a new thread whose stack holds `stackSize` bytes, and returns what it
+/// returned once the thread is done.
+///
+/// 512 KB (`512 << 10`) is the stack of every secondary thread and dispatch worker on Apple
+/// platforms, the smallest a resolve commonly runs on.
+public func onThread<Result: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> Result) -> Result {
+    let result = Collected<Result>()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        result.append(body())
+        done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    done.wait()
+    return result.values[0]
+}

@@ -47,7 +47,7 @@ final class AsyncCreation: Sendable {
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
         builtBy face: AsyncDependencyInjector,
-        frames: [AsyncResolutionPath.Frame]
+        frames: AsyncResolutionPath.Frames
     ) async throws(InjectionError) -> Any? {
         enum Step {
             case cached(SingletonCreation.Cached)
@@ -77,7 +77,7 @@ final class AsyncCreation: Sendable {
             // the resolve that started it. The task copies this task's task-locals, so the
             // creation's path continues the requester's (errors show the whole chain, and a
             // cycle back into it is found).
-            let inside = frames + [AsyncResolutionPath.Frame(registration: registration, creation: creation)]
+            let inside = frames.appending(AsyncResolutionPath.Frame(registration: registration, creation: creation))
             Task {
                 let outcome = await face.run(registration, frames: inside)
                 if case .success(let value) = outcome {
@@ -97,7 +97,7 @@ final class AsyncCreation: Sendable {
     ///   runs, for this very task (waiting would never end); the run's own error; or
     ///   ``InjectionError/factoryFailed(_:path:underlying:)`` with a `CancellationError` when
     ///   the current task is cancelled before the run ends.
-    func value(waitingFrom frames: [AsyncResolutionPath.Frame]) async throws(InjectionError) -> any Sendable {
+    func value(waitingFrom frames: AsyncResolutionPath.Frames) async throws(InjectionError) -> any Sendable {
         let key = registration.key
         let edge: AsyncWaitGraph.Edge?
         switch AsyncWaitGraph.shared.admit(frames, toWaitFor: self) {
@@ -109,7 +109,7 @@ final class AsyncCreation: Sendable {
         defer { if let edge { AsyncWaitGraph.shared.remove(edge) } }
 
         guard let outcome = await outcome() else {
-            throw .factoryFailed(key, path: frames.map(\.registration.key) + [key], underlying: CancellationError())
+            throw .factoryFailed(key, path: frames.keys + [key], underlying: CancellationError())
         }
         return try outcome.get()
     }

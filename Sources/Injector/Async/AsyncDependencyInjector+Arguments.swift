@@ -48,7 +48,7 @@ extension AsyncDependencyInjector {
         let key = DependencyKey(type, name: name)
         let frames = AsyncResolutionPath.frames
         let registration = try core.registration(
-            of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.map(\.registration.key))
+            of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
         let value = try await runTransient(registration, after: frames, arguments: (first, (repeat each rest)))
         return try DependencyInjector.cast(value, to: T.self, key: key)
     }

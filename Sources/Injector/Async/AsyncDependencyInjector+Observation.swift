@@ -9,7 +9,7 @@ extension AsyncDependencyInjector {
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
         let frames = AsyncResolutionPath.frames
-        guard let observer = core.instrument(key, resolvedBy: frames.last?.registration.key) else {
+        guard let observer = core.instrument(key, resolvedBy: frames.innermostKey) else {
             return try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent)
         }
         let created = runsFactory(for: key)
@@ -21,7 +21,7 @@ extension AsyncDependencyInjector {
             result = .failure(error)
         }
         return try core.notify(
-            observer, of: key, path: frames.map(\.registration.key) + [key], result: result, created: created,
+            observer, of: key, path: frames.keys + [key], result: result, created: created,
             since: start)
     }
 

@@ -86,7 +86,7 @@ extension AsyncDependencyInjector {
             break
         case .withArguments(let types, _, _):
             throw .mismatchedArguments(
-                registration.key, path: frames.map(\.registration.key) + [registration.key], expected: types, given: [])
+                registration.key, path: frames.keys + [registration.key], expected: types, given: [])
         case .plain:
             return try core.produce(registration, heldBy: holder, keptBy: keeper)
         }
@@ -112,19 +112,19 @@ extension AsyncDependencyInjector {
     ///   running in `frames`, or what the factory throws.
     nonisolated func runTransient(
         _ registration: Registration,
-        after frames: [AsyncResolutionPath.Frame],
+        after frames: AsyncResolutionPath.Frames,
         arguments: Any = ()
     ) async throws(InjectionError) -> any Sendable {
         try AsyncResolutionPath.checkNotResolving(registration, in: frames)
         let frame = AsyncResolutionPath.Frame(registration: registration, creation: nil)
-        return try await run(registration, frames: frames + [frame], arguments: arguments).get()
+        return try await run(registration, frames: frames.appending(frame), arguments: arguments).get()
     }
 
     /// Runs `registration`'s async factory with this injector, which is `current` meanwhile,
     /// with `frames` as the resolutions in progress, and with `arguments` if it takes some.
     nonisolated func run(
         _ registration: Registration,
-        frames: [AsyncResolutionPath.Frame],
+        frames: AsyncResolutionPath.Frames,
         arguments: Any = ()
     ) async -> AsyncCreation.Outcome {
         let make: (AsyncDependencyInjector) async throws -> any Sendable
@@ -133,7 +133,7 @@ extension AsyncDependencyInjector {
         case .withArguments(_, _, .async(let factory)): make = { try await factory($0, arguments) }
         case .plain, .withArguments(_, _, .sync):
             return .failure(
-                .factoryFailed(registration.key, path: frames.map(\.registration.key), underlying: RequiresAwait()))
+                .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
         }
         do {
             let value = try await AsyncResolutionPath.$frames.withValue(frames) {
@@ -144,7 +144,7 @@ extension AsyncDependencyInjector {
             return .failure(error)
         } catch {
             return .failure(
-                .factoryFailed(registration.key, path: frames.map(\.registration.key), underlying: error))
+                .factoryFailed(registration.key, path: frames.keys, underlying: error))
         }
     }
 }

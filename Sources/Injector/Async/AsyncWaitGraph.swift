@@ -41,21 +41,21 @@ final class AsyncWaitGraph: Sendable {
     private let state = Locked(State())
 
     /// Records that a task whose resolutions in progress are `frames` waits for `target`,
-    /// unless that closes a cycle.
-    func admit(_ frames: [AsyncResolutionPath.Frame], toWaitFor target: AsyncCreation) -> Admission {
-        let path = frames.map(\.registration.key) + [target.registration.key]
-        let ours = Set(frames.compactMap { $0.creation.map(ObjectIdentifier.init) })
+    /// unless that closes a cycle. `frames` must not hold `target`'s registration (the caller
+    /// reports that as a cycle within one task).
+    func admit(_ frames: AsyncResolutionPath.Frames, toWaitFor target: AsyncCreation) -> Admission {
+        // Outside the lock: the walk to the innermost creation, usually a level or two.
+        let innermost = frames.innermostCreation
         return state.withLock { state in
-            if let cycle = Self.cycle(from: target, path: path, closingAt: ours, edges: state.edges) {
+            if let cycle = Self.cycle(from: target, closingAt: frames, edges: state.edges) {
                 return .cycle(cycle)
             }
-            guard let index = frames.lastIndex(where: { $0.creation != nil }), let waiter = frames[index].creation
-            else { return .admitted(nil) }
+            guard let (waiter, keysInside) = innermost else { return .admitted(nil) }
             let edge = Edge(
                 id: state.nextEdge,
                 waiter: ObjectIdentifier(waiter),
                 target: target,
-                keys: frames[(index + 1)...].map(\.registration.key) + [target.registration.key]
+                keys: keysInside + [target.registration.key]
             )
             state.nextEdge += 1
             state.edges[edge.waiter, default: []].append(edge)
@@ -72,24 +72,46 @@ final class AsyncWaitGraph: Sendable {
     }
 
     /// The path of the cycle that waiting for `target` would close, or `nil` when every chain
-    /// of waits from `target` ends without reaching one of `ours`.
+    /// of waits from `target` ends without reaching a creation that `frames` run.
+    ///
+    /// Its cost does not grow with the depth of `frames` in the common case: a `target` that
+    /// waits for nothing returns at once. The creations of `frames` are listed only when there
+    /// are waits to follow, and the path is put together only when a cycle is found.
     private static func cycle(
         from target: AsyncCreation,
-        path: [DependencyKey],
-        closingAt ours: Set<ObjectIdentifier>,
+        closingAt frames: AsyncResolutionPath.Frames,
         edges: [ObjectIdentifier: [Edge]]
     ) -> [DependencyKey]? {
-        if ours.contains(ObjectIdentifier(target)) { return path }
-        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(target)]
-        var pending = [(creation: ObjectIdentifier(target), path: path)]
-        while let (creation, path) = pending.popLast() {
+        let start = ObjectIdentifier(target)
+        // How the walk first reached each creation: the wait it followed (none for `target`).
+        var reachedBy: [ObjectIdentifier: Edge?] = [start: nil]
+        var ours: Set<ObjectIdentifier>?
+        var pending = [start]
+        while let creation = pending.popLast() {
             for edge in edges[creation] ?? [] {
                 let next = ObjectIdentifier(edge.target)
-                let extended = path + edge.keys
-                if ours.contains(next) { return extended }
-                if visited.insert(next).inserted { pending.append((next, extended)) }
+                let creations = ours ?? frames.creations
+                ours = creations
+                if creations.contains(next) {
+                    return frames.keys + [target.registration.key] + keys(to: edge, reachedBy: reachedBy)
+                }
+                if reachedBy[next] == nil {
+                    reachedBy[next] = edge
+                    pending.append(next)
+                }
             }
         }
         return nil
+    }
+
+    /// The keys along the waits the walk followed from its start to `last`, inclusive.
+    private static func keys(to last: Edge, reachedBy: [ObjectIdentifier: Edge?]) -> [DependencyKey] {
+        var chain = [last]
+        var waiter = last.waiter
+        while case .some(let previous?) = reachedBy[waiter] {
+            chain.append(previous)
+            waiter = previous.waiter
+        }
+        return chain.reversed().flatMap(\.keys)
     }
 }

@@ -103,6 +103,8 @@ private struct Failures {
         case missing(DependencyKey)
         case failing(DependencyKey)
         case cycle(Set<DependencyKey>)
+        /// The graph is deeper than the thread's stack allows, wherever it ran out.
+        case tooDeep
     }
 
     mutating func add(_ error: InjectionError) {
@@ -122,6 +124,8 @@ private struct Failures {
         case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .requiresMainActor(let key, _),
             .sealed(let key):
             return .failing(key)
+        case .resolutionTooDeep:
+            return .tooDeep
         case .circularDependency(let path):
             // `[X, A, B, A]` and `[B, A, B]` are the same cycle: {A, B}.
             guard let last = path.last, let start = path.firstIndex(of: last) else { return .cycle([]) }

@@ -42,6 +42,17 @@ extension InjectionError: CustomStringConvertible {
                 "To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), "
                     + "or register it as a singleton and resolve it once on the main actor: "
                     + "every thread then gets the created value.")
+        case .resolutionTooDeep(let path, let stackSize):
+            let key = path.last.map { "\($0)" } ?? "a dependency"
+            lines = [
+                "Injector could not resolve \(key): the chain of factories that needs it is \(path.count) deep, "
+                    + "too deep for this thread's stack (\(Self.size(stackSize)))."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: resolve it on a thread with a larger stack (e.g. a `Thread` whose `stackSize` is 4 MB), "
+                    + "or shorten the chain: let a type resolve what it needs later "
+                    + "(with @LazyInject, or by resolving inside a method) instead of in its factory.")
         case .sealed(let key):
             lines = [
                 "Injector refused to change the registration of \(key): the injector is sealed.",
@@ -68,9 +79,20 @@ extension InjectionError: CustomStringConvertible {
         path.map(\.description).joined(separator: " → ")
     }
 
-    /// A path of one key says nothing the first line has not said.
+    /// A path of one key says nothing the first line has not said. A long path shows its
+    /// first and last few keys: where the chain starts and where it failed.
     private static func pathLine(_ path: [DependencyKey]) -> [String] {
-        path.count > 1 ? ["Resolution path: \(arrows(path))"] : []
+        guard path.count > 1 else { return [] }
+        let shown = 4
+        guard path.count > 10 else { return ["Resolution path: \(arrows(path))"] }
+        let head = arrows(Array(path.prefix(shown)))
+        let tail = arrows(Array(path.suffix(shown)))
+        return ["Resolution path: \(head) → … \(path.count - 2 * shown) more … → \(tail)"]
+    }
+
+    /// `bytes` for a person: "512 KB", "8 MB".
+    private static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes.isMultiple(of: 1 << 20) ? "\(bytes >> 20) MB" : "\((bytes + 512) >> 10) KB"
     }
 
     private static func registrationExample(for key: DependencyKey) -> String {

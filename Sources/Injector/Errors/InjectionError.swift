@@ -16,7 +16,7 @@
 /// Every `path` runs from the outermost request to the key that failed, inclusive:
 /// `[App, Checkout, PaymentService]` when `App`'s factory resolved `Checkout`, whose factory
 /// resolved the missing `PaymentService`.
-public enum InjectionError: Error, Sendable {
+public indirect enum InjectionError: Error, Sendable {
     /// Nothing is registered for the key, in the injector or any of its ancestors.
     ///
     /// `suggestions` holds what the injector found that the caller probably meant.
@@ -46,6 +46,21 @@ public enum InjectionError: Error, Sendable {
     /// from another thread, where it cannot run without `await`.
     case requiresMainActor(DependencyKey, path: [DependencyKey])
 
+    /// The chain of factories in `path` is too deep for the thread's stack: the factory of the
+    /// last key was not run, because the thread (whose stack holds `stackSize` bytes) had too
+    /// little of it left. Nothing was cached; the same resolve on a thread with a larger stack
+    /// may succeed.
+    ///
+    /// The check runs before each factory, so a deep graph ends in this error rather than a
+    /// crash; it keeps 64 KB of the stack for the factories themselves. Asynchronous factories
+    /// (``AsyncDependencyInjector``) keep their frames off the thread's stack and never throw it.
+    ///
+    /// ```swift
+    /// let thread = Thread { resolveEverything() }
+    /// thread.stackSize = 4 << 20  // instead of the 512 KB of a secondary thread
+    /// ```
+    case resolutionTooDeep(path: [DependencyKey], stackSize: Int)
+
     /// A registration or removal of the key was refused because the injector is sealed
     /// (see ``DependencyInjector/seal()``). The existing registration is intact.
     case sealed(DependencyKey)
@@ -60,7 +75,7 @@ public enum InjectionError: Error, Sendable {
     public var path: [DependencyKey] {
         switch self {
         case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
-            .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path):
+            .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path), .resolutionTooDeep(let path, _):
             path
         case .sealed:
             []

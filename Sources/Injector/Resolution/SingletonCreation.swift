@@ -27,18 +27,18 @@ final class SingletonCreation: Sendable {
         case cycle([DependencyKey])
     }
 
-    /// The value `registration` (held by `holder`) produced for `keeper`'s cache: `holder`
-    /// itself, or a descendant that keeps its own inherited singletons. Created now if need
-    /// be; `nil` when `registration` is no longer the one stored under its key (the caller
-    /// looks the key up again).
-    func value(
+    /// What `value(of:heldBy:keptBy:context:)` does for the cache `key`, once no other thread
+    /// is creating the value. Not inlined into it: these locals would stay on the thread's
+    /// stack while the factory runs, on every level of a deep chain.
+    @inline(never)
+    private func step(
+        for key: Key,
         of registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
         context: ResolutionContext
-    ) throws(InjectionError) -> Any? {
-        let key = Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
-        let step = creators.withLockWaiting { creators -> Step? in
+    ) -> Step {
+        creators.withLockWaiting { creators -> Step? in
             context.waitingFor = nil
             // Lock order: this lock, then an injector's (one at a time). An injector never
             // takes this one while holding its own.
@@ -58,8 +58,20 @@ final class SingletonCreation: Sendable {
             context.waitingPath = context.path + [registration.key]
             return nil
         }
+    }
 
-        switch step {
+    /// The value `registration` (held by `holder`) produced for `keeper`'s cache: `holder`
+    /// itself, or a descendant that keeps its own inherited singletons. Created now if need
+    /// be; `nil` when `registration` is no longer the one stored under its key (the caller
+    /// looks the key up again).
+    func value(
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        context: ResolutionContext
+    ) throws(InjectionError) -> Any? {
+        let key = Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
+        switch step(for: key, of: registration, heldBy: holder, keptBy: keeper, context: context) {
         case .ready(let value):
             return value
         case .stale:

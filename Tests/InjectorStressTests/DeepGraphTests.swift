@@ -1,0 +1,160 @@
+import Injector
+import TestSupport
+import Testing
+
+/// Deep graphs never crash (issue 14, item 4): a sync chain too deep for its thread's stack
+/// throws `resolutionTooDeep` instead of overflowing it (a chain of factories that each resolve
+/// the next crashed with SIGSEGV at ~75 levels in a debug build on a 512 KB thread), and the
+/// async injector resolves a chain of any depth in memory linear in it (5,000 levels used
+/// 300 MB when every level copied the path).
+///
+/// Depths are chosen to hold in any build: 10,000 levels exhaust any 512 KB stack (even at
+/// 100 bytes a level), and the chains that must resolve on 512 KB use under half of it in a
+/// debug build under the thread sanitizer, whose frames are the largest.
+@Suite(.timeLimit(.minutes(2)))
+struct DeepGraphTests {
+    static let smallStack = 512 << 10
+
+    @Test(arguments: [Scope.transient, .singleton])
+    func aChainTooDeepForA512KBStackThrowsResolutionTooDeepInsteadOfCrashing(scope: Scope) {
+        let injector = chain(depth: 10_000) { _ in scope }
+
+        let result = onThread(stackSize: Self.smallStack) { resolveHead(of: injector) }
+
+        guard case .failure(.resolutionTooDeep(let path, let stackSize)) = result else {
+            Issue.record("expected resolutionTooDeep, got \(result)")
+            return
+        }
+        // The path starts at the resolve and follows the chain, one key per level, to the
+        // level that found no stack left; a 512 KB stack holds dozens of levels, not 10,000.
+        #expect(path == (0..<path.count).map(key))
+        #expect(path.count > 20)
+        #expect(path.count < 10_000)
+        #expect(((448 << 10)...(576 << 10)).contains(stackSize), "stack size \(stackSize)")
+    }
+
+    @Test func aChainTooDeepForOneThreadKeepsNothingAndResolvesOnAThreadWithALargerStack() throws {
+        let depth = 1_000
+        let runs = Counter()
+        let injector = chain(depth: depth, counting: runs) { $0.isMultiple(of: 2) ? .transient : .singleton }
+
+        let small = onThread(stackSize: Self.smallStack) { resolveHead(of: injector) }
+        guard case .failure(.resolutionTooDeep(let path, _)) = small else {
+            Issue.record("expected resolutionTooDeep, got \(small)")
+            return
+        }
+        #expect(runs.value == path.count - 1)  // every factory on the path but the refused one
+
+        let large = onThread(stackSize: 32 << 20) { resolveHead(of: injector) }
+        #expect(try large.get() == depth - 1)
+        #expect(runs.value == path.count - 1 + depth)  // nothing of the failed attempt was kept
+    }
+
+    @Test(arguments: zip([Scope.transient, .singleton], [100, 50]))
+    func aModeratelyDeepChainResolvesOnA512KBThread(scope: Scope, depth: Int) throws {
+        let injector = chain(depth: depth) { _ in scope }
+
+        let result = onThread(stackSize: Self.smallStack) { resolveHead(of: injector) }
+
+        #expect(try result.get() == depth - 1)
+    }
+
+    @Test(arguments: [Scope.transient, .singleton])
+    func aCycleAtTheEndOfAChainOnA512KBThreadIsStillACycle(scope: Scope) {
+        let injector = chain(depth: 40, closingAt: 20) { _ in scope }
+
+        let result = onThread(stackSize: Self.smallStack) { resolveHead(of: injector) }
+
+        guard case .failure(.circularDependency(let path)) = result else {
+            Issue.record("expected circularDependency, got \(result)")
+            return
+        }
+        #expect(path == (0..<40).map(key) + [key(20)])
+    }
+
+    // MARK: - Async
+
+    @Test(arguments: [AsyncChainScopes.transient, .alternating])
+    func aTenThousandDeepAsyncChainResolves(scopes: AsyncChainScopes) async throws {
+        let depth = 10_000
+        let injector = await asyncChain(depth: depth, scopes: scopes)
+
+        #expect(try await injector.resolve(Int.self, name: "0") == depth - 1)
+    }
+
+    /// A cycle deep in a chain, where the path is searched through the set that deep levels
+    /// carry rather than by walking it; both a transient and a singleton close it.
+    @Test(arguments: [500, 501])
+    func aCycleAtTheEndOfADeepAsyncChainReportsItsWholePath(closingAt target: Int) async {
+        let depth = 1_000
+        let injector = await asyncChain(depth: depth, scopes: .alternating, closingAt: target)
+
+        do {
+            _ = try await injector.resolve(Int.self, name: "0")
+            Issue.record("the chain resolved despite its cycle")
+        } catch {
+            guard case .circularDependency(let path) = error else {
+                Issue.record("expected circularDependency, got \(error)")
+                return
+            }
+            #expect(path == (0..<depth).map(key) + [key(target)])
+        }
+    }
+
+    // MARK: - Chains
+
+    /// `Int` named "0" → "1" → … → "depth - 1": each level's factory resolves the next, and
+    /// the last returns its level, or resolves `closingAt` if given (a cycle).
+    private func chain(
+        depth: Int,
+        closingAt target: Int? = nil,
+        counting runs: Counter = Counter(),
+        scope: (Int) -> Scope
+    ) -> DependencyInjector {
+        let injector = DependencyInjector()
+        for level in 0..<depth {
+            let next = level == depth - 1 ? target : level + 1
+            injector.register(Int.self, name: "\(level)", scope: scope(level)) { r in
+                runs.increment()
+                guard let next else { return level }
+                return try r.resolve(Int.self, name: "\(next)")
+            }
+        }
+        return injector
+    }
+
+    private func asyncChain(
+        depth: Int,
+        scopes: AsyncChainScopes,
+        closingAt target: Int? = nil
+    ) async -> AsyncDependencyInjector {
+        let injector = AsyncDependencyInjector()
+        for level in 0..<depth {
+            let next = level == depth - 1 ? target : level + 1
+            let scope: Scope = scopes == .alternating && !level.isMultiple(of: 2) ? .singleton : .transient
+            await injector.register(Int.self, name: "\(level)", scope: scope) { r in
+                guard let next else { return level }
+                return try await r.resolve(Int.self, name: "\(next)")
+            }
+        }
+        return injector
+    }
+
+    /// The outcome of resolving the chain from its first level.
+    private func resolveHead(of injector: DependencyInjector) -> Result<Int, InjectionError> {
+        Result { () throws(InjectionError) in try injector.resolve(Int.self, name: "0") }
+    }
+
+    private func key(_ level: Int) -> DependencyKey {
+        DependencyKey(Int.self, name: "\(level)")
+    }
+}
+
+/// The scopes of an async chain's levels.
+enum AsyncChainScopes: Sendable {
+    /// Every level transient: the whole chain runs in the resolving task, never suspending.
+    case transient
+    /// Even levels transient, odd ones singletons: every other level is created in a task of
+    /// its own, which the level above awaits.
+    case alternating
+}
