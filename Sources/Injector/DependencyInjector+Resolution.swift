@@ -28,6 +28,7 @@ extension DependencyInjector {
     /// generic code, an `Optional<T>` looks up its type metadata on every call, which cost more
     /// than the whole lookup. So the lock is taken and released by hand, to return the value
     /// from under it or go on without it.
+    @inline(__always)
     func resolve<T>(
         _ key: DependencyKey,
         as type: T.Type,
@@ -39,11 +40,8 @@ extension DependencyInjector {
         var miss = Miss.absent
         let registry = self.registry.lock()
         // Diagnostics cost one load and one branch here while they are off.
-        if observed, registry.pointee.diagnostics.instrumentation != nil {
-            self.registry.unlock()
-            return try instrumentedResolve(key, as: T.self, ifAbsent: ifAbsent)
-        }
-        if let slot = registry.pointee.readySlot(key, miss: &miss) {
+        let instrumented = observed && registry.pointee.diagnostics.instrumentation != nil
+        if !instrumented, let slot = registry.pointee.readySlot(key, miss: &miss) {
             defer { self.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
@@ -56,7 +54,24 @@ extension DependencyInjector {
         {
             return try make(registration, with: factory)
         }
+        return try resolve(key, as: T.self, after: miss, instrumented: instrumented, ifAbsent: ifAbsent)
+    }
 
+    /// The rest of a resolve whose own lookup found no ready value: the observer, the walk,
+    /// the factories, the error.
+    ///
+    /// Apart from the hot path, and not inlined into it, so that a chain of factories that
+    /// each resolve the next (every level of which runs through the hot path) does not carry
+    /// these locals on the thread's stack at every level.
+    @inline(never)
+    private func resolve<T>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        after miss: Miss,
+        instrumented: Bool,
+        ifAbsent: (DependencyKey) throws(InjectionError) -> T
+    ) throws(InjectionError) -> T {
+        if instrumented { return try instrumentedResolve(key, as: T.self, ifAbsent: ifAbsent) }
         var location = locate(key, after: miss)
         while true {
             switch location {
@@ -129,6 +144,7 @@ extension DependencyInjector {
     /// injector that keeps it: `holder`, which holds the registration, or a descendant that
     /// keeps its own inherited singletons. `nil` when the registration was replaced or removed
     /// while we waited for it.
+    @inline(__always)
     func produce(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
@@ -136,10 +152,7 @@ extension DependencyInjector {
     ) throws(InjectionError) -> Any? {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
-        if case .withArguments(let types, _, _) = registration.factory {
-            throw .mismatchedArguments(
-                registration.key, path: context.path + [registration.key], expected: types, given: [])
-        }
+        if case .withArguments = registration.factory { throw Self.takesArguments(registration, in: context) }
         switch registration.scope {
         case .transient:
             return try run(registration, in: context)
@@ -149,6 +162,18 @@ extension DependencyInjector {
             return try SingletonCreation.shared.value(
                 of: registration, heldBy: holder, keptBy: keeper, context: context)
         }
+    }
+
+    /// The error for resolving `registration`, which takes run-time arguments, without them.
+    /// Not inlined: its locals would sit on the stack at every level of a chain.
+    @inline(never)
+    private static func takesArguments(_ registration: Registration, in context: ResolutionContext) -> InjectionError {
+        guard case .withArguments(let types, _, _) = registration.factory else {
+            return .factoryFailed(
+                registration.key, path: context.path + [registration.key], underlying: RequiresAwait())
+        }
+        return .mismatchedArguments(
+            registration.key, path: context.path + [registration.key], expected: types, given: [])
     }
 
     /// A transient whose factory makes a `T`, made by that factory: `produce` and `run`
@@ -168,22 +193,45 @@ extension DependencyInjector {
     }
 
     /// Runs `make`, `registration`'s factory, as `run(_:in:arguments:)` describes.
+    ///
+    /// Inlined into its callers, which are a level of every chain of factories: one frame
+    /// fewer per level.
+    @inline(__always)
     private func run<Value>(
         _ registration: Registration,
         in context: ResolutionContext,
         _ make: (DependencyInjector) throws -> Value
     ) throws(InjectionError) -> Value {
         noteFactoryRun(of: registration, in: context)
+        try context.enter(registration)
+        defer { context.leave() }
         do {
-            return try context.withFrame(registration) {
-                if Self.current === self { return try make(self) }
-                return try Self.$current.withValue(self) { try make(self) }
-            }
-        } catch let error as InjectionError {
-            throw error
+            if Self.current === self { return try make(self) }
+            return try runAsCurrent(make)
         } catch {
-            throw .factoryFailed(registration.key, path: context.path + [registration.key], underlying: error)
+            throw Self.failure(error, of: registration, in: context)
         }
+    }
+
+    /// Runs `make` with this injector bound as `current`. Apart, and not inlined, so that the
+    /// task-local binding's frame is on the stack only when a binding is needed (the outermost
+    /// factory of a chain), not at every level.
+    @inline(never)
+    private func runAsCurrent<Value>(_ make: (DependencyInjector) throws -> Value) throws -> Value {
+        try Self.$current.withValue(self) { try make(self) }
+    }
+
+    /// What a failed factory of `registration` throws: an `InjectionError` as it is (a failure
+    /// deeper in the chain), anything else wrapped with the path, which still ends with
+    /// `registration`'s frame. Not inlined, for the stack.
+    @inline(never)
+    private static func failure(
+        _ error: any Error,
+        of registration: Registration,
+        in context: ResolutionContext
+    ) -> InjectionError {
+        if let error = error as? InjectionError { return error }
+        return .factoryFailed(registration.key, path: context.path, underlying: error)
     }
 }
 

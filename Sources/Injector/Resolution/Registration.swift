@@ -38,6 +38,7 @@ final class Registration: Sendable {
 
     /// Runs the factory. `arguments` is what `resolve(_:name:arguments:_:)` passed; a plain
     /// factory ignores it.
+    @inline(__always)
     func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
         switch factory {
         case .plain(let factory): try factory.makeAny(with: injector)
