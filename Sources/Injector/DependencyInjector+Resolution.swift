@@ -12,62 +12,53 @@ extension DependencyInjector {
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
-        try resolve(DependencyKey(type, name: name), as: T.self, observed: true) { key throws(InjectionError) in
-            try unregistered(key, as: T.self)
-        }
-    }
-
-    /// The one resolve: the value for `key` as a `T`, from this injector or the nearest
-    /// ancestor that holds it, created if its scope says so; what `ifAbsent` returns when none
-    /// holds it. `observed`: whether an observer on this injector hears of it.
-    ///
-    /// A value that is ready (an instance, a created singleton) is copied out of its slot under
-    /// the lock, straight into the result. Nothing on a successful path throws: a lookup reports
-    /// what it found as a `Miss`, never by throwing, since test runners record a backtrace for
-    /// every thrown error. Nor does anything here return an optional `T`: in this unspecialised
-    /// generic code, an `Optional<T>` looks up its type metadata on every call, which cost more
-    /// than the whole lookup. So the lock is taken and released by hand, to return the value
-    /// from under it or go on without it.
-    @inline(__always)
-    func resolve<T>(
-        _ key: DependencyKey,
-        as type: T.Type,
-        observed: Bool,
-        ifAbsent: (DependencyKey) throws(InjectionError) -> T
-    ) throws(InjectionError) -> T {
+        // The hot path, written out in one function. A value that is ready (an instance, a
+        // created singleton) is copied out of its slot under the lock, straight into the
+        // result. Nothing on a successful path throws: a lookup reports what it found as a
+        // `Miss`, since test runners record a backtrace for every thrown error. Nor does
+        // anything here return an optional `T`: in this unspecialised generic code, an
+        // `Optional<T>` looks up its type metadata on every call, which cost more than the
+        // whole lookup. So the lock is taken and released by hand, to return the value from
+        // under it or go on without it. A chain of factories that each resolve the next runs
+        // through here at every level, so everything else is in functions apart, off the
+        // thread's stack meanwhile.
+        let key = DependencyKey(type, name: name)
         // This injector is asked first, outside the walk, so that the common case takes no
         // reference to an injector.
         var miss = Miss.absent
         let registry = self.registry.lock()
         // Diagnostics cost one load and one branch here while they are off.
-        let instrumented = observed && registry.pointee.diagnostics.instrumentation != nil
+        let instrumented = registry.pointee.diagnostics.instrumentation != nil
         if !instrumented, let slot = registry.pointee.readySlot(key, miss: &miss) {
             defer { self.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
         self.registry.unlock()
 
-        // A transient of this injector's own, registered as the type asked for: the common case
-        // of a factory run, made here without the walk.
-        if case .pending(let registration) = miss, registration.scope == .transient,
-            let factory = registration.factory(making: T.self)
-        {
-            return try make(registration, with: factory)
+        // A factory of this injector's own, the common case of a factory run, runs here without
+        // the walk: a transient registered as the type asked for is made as that type.
+        if case .pending(let registration) = miss {
+            if registration.scope == .transient, let factory = registration.factory(making: T.self) {
+                return try make(registration, with: factory)
+            }
+            if registration.scope != .transient { return try resolve(key, as: T.self, producing: registration) }
         }
-        return try resolve(key, as: T.self, after: miss, instrumented: instrumented, ifAbsent: ifAbsent)
+        return try resolve(key, as: T.self, after: miss, instrumented: instrumented) { key throws(InjectionError) in
+            try unregistered(key, as: T.self)
+        }
     }
 
-    /// The rest of a resolve whose own lookup found no ready value: the observer, the walk,
-    /// the factories, the error.
+    /// The rest of a resolve whose own lookup found `miss` (`nil`: none made yet): the
+    /// observer, the walk, the factories; what `ifAbsent` returns when no injector holds `key`.
     ///
     /// Apart from the hot path, and not inlined into it, so that a chain of factories that
     /// each resolve the next (every level of which runs through the hot path) does not carry
     /// these locals on the thread's stack at every level.
     @inline(never)
-    private func resolve<T>(
+    func resolve<T>(
         _ key: DependencyKey,
         as type: T.Type,
-        after miss: Miss,
+        after miss: Miss?,
         instrumented: Bool,
         ifAbsent: (DependencyKey) throws(InjectionError) -> T
     ) throws(InjectionError) -> T {
@@ -136,7 +127,7 @@ extension DependencyInjector {
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
     /// when none does.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
-        try resolve(key, as: Any?.self, observed: false) { _ in nil }
+        try resolve(key, as: Any?.self, after: nil, instrumented: false) { _ in nil }
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector
@@ -161,6 +152,37 @@ extension DependencyInjector {
             if keeper !== holder, let value = keeper.keptValue(of: registration) { return value }
             return try SingletonCreation.shared.value(
                 of: registration, heldBy: holder, keptBy: keeper, context: context)
+        }
+    }
+
+    /// A resolve of a singleton (or weak instance) of this injector's own that is not created
+    /// yet: created now, or by the thread already creating it. Apart from the hot path, and not
+    /// inlined into it, so that a transient's level of a chain does not carry this frame.
+    @inline(never)
+    private func resolve<T>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        producing registration: Registration
+    ) throws(InjectionError) -> T {
+        // `produce`'s singleton branch, in place: two frames fewer per level of a chain.
+        // (A factory with arguments is always transient, so it never comes here.)
+        let context = ResolutionContext.current
+        try context.checkNotResolving(registration)
+        let creation = SingletonCreation.shared
+        switch try creation.start(of: registration, heldBy: self, keptBy: self, context: context) {
+        case .ready(let value):
+            return try Self.cast(value, to: T.self, key: key)
+        case .create(let creationKey):
+            defer { creation.finish(creationKey) }
+            let value = try run(registration, in: context)
+            SingletonCreation.keep(value, producedBy: registration, heldBy: self, keptBy: self)
+            return try Self.cast(value, to: T.self, key: key)
+        case .stale:
+            break
+        }
+        // The registration was replaced or removed while we waited for it: the whole walk.
+        return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
+            try unregistered(key, as: T.self)
         }
     }
 
@@ -189,7 +211,20 @@ extension DependencyInjector {
     func run(_ registration: Registration, in context: ResolutionContext, arguments: Any = ()) throws(InjectionError)
         -> Any
     {
-        try run(registration, in: context) { injector in try registration.build(with: injector, arguments: arguments) }
+        // `run(_:in:_:)` with the factory called in place rather than through a closure: one
+        // frame fewer at every level of a chain of singletons.
+        noteFactoryRun(of: registration, in: context)
+        try context.enter(registration)
+        defer { context.leave() }
+        do {
+            // The common factory called in place, not through `build`: one frame fewer.
+            if case .plain(let factory) = registration.factory, Self.current === self {
+                return try factory.makeAny(with: self)
+            }
+            return try build(registration, arguments: arguments)
+        } catch {
+            throw Self.failure(error, of: registration, in: context)
+        }
     }
 
     /// Runs `make`, `registration`'s factory, as `run(_:in:arguments:)` describes.
@@ -211,6 +246,14 @@ extension DependencyInjector {
         } catch {
             throw Self.failure(error, of: registration, in: context)
         }
+    }
+
+    /// `registration.build`, with this injector as `current` (bound if it is not). Apart, and
+    /// not inlined, so that its locals are not on the stack at every level of a chain.
+    @inline(never)
+    private func build(_ registration: Registration, arguments: Any) throws -> Any {
+        if Self.current === self { return try registration.build(with: self, arguments: arguments) }
+        return try Self.$current.withValue(self) { try registration.build(with: self, arguments: arguments) }
     }
 
     /// Runs `make` with this injector bound as `current`. Apart, and not inlined, so that the

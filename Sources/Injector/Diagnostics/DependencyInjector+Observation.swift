@@ -54,7 +54,7 @@ extension DependencyInjector {
         ifAbsent: (DependencyKey) throws(InjectionError) -> T
     ) throws(InjectionError) -> T {
         func plainResolve() throws(InjectionError) -> T {
-            try resolve(key, as: type, observed: false, ifAbsent: ifAbsent)
+            try resolve(key, as: type, after: nil, instrumented: false, ifAbsent: ifAbsent)
         }
         let context = ResolutionContext.current
         guard let observer = instrument(key, resolvedBy: context.innermost?.key) else { return try plainResolve() }

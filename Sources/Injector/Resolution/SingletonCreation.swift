@@ -70,23 +70,57 @@ final class SingletonCreation: Sendable {
         keptBy keeper: DependencyInjector,
         context: ResolutionContext
     ) throws(InjectionError) -> Any? {
-        let key = Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
-        switch step(for: key, of: registration, heldBy: holder, keptBy: keeper, context: context) {
+        switch try start(of: registration, heldBy: holder, keptBy: keeper, context: context) {
         case .ready(let value):
             return value
         case .stale:
             return nil
-        case .cycle(let path):
-            throw .circularDependency(path: path)
-        case .create:
-            defer {
-                creators.withLock { $0[key] = nil }
-                creators.signalAll()
-            }
+        case .create(let key):
+            defer { finish(key) }
             let value = try keeper.run(registration, in: context)
             Self.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
             return value
         }
+    }
+
+    /// Where the value of `registration` (held by `holder`) for `keeper` stands, once no
+    /// other thread is creating it: ready, stale, or this thread's to create, in which case the
+    /// caller runs the factory, keeps its value and then calls `finish`. `value(of:heldBy:keptBy:context:)` does all of
+    /// it; the resolve of a singleton of the injector's own does it in place, so that no
+    /// frame of this class sits on the stack while the factory runs (a level of every chain).
+    ///
+    /// - Throws: ``InjectionError/circularDependency(path:)`` when waiting for the thread that
+    ///   creates it would never end.
+    func start(
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        context: ResolutionContext
+    ) throws(InjectionError) -> Start {
+        let key = Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
+        switch step(for: key, of: registration, heldBy: holder, keptBy: keeper, context: context) {
+        case .ready(let value): return .ready(value)
+        case .stale: return .stale
+        case .cycle(let path): throw .circularDependency(path: path)
+        case .create: return .create(key)
+        }
+    }
+
+    /// What `start` found.
+    enum Start {
+        /// The value, created earlier or by the thread this one waited for.
+        case ready(Any)
+        /// The registration is no longer the one stored under its key: look the key up again.
+        case stale
+        /// This thread creates the value, then calls `finish(key)`, whatever happens.
+        case create(Key)
+    }
+
+    /// Ends the creation `start` handed to this thread: the threads waiting for it wake up and
+    /// find the value, or (if the factory failed) one of them creates it.
+    func finish(_ key: Key) {
+        creators.withLock { $0[key] = nil }
+        creators.signalAll()
     }
 
     /// What `keeper` has for `registration`, held by `holder`: the scope-caching rule, for
