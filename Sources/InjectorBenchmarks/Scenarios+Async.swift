@@ -64,6 +64,65 @@ func asyncReadySingleton() -> Scenario {
     )
 }
 
+/// The actor's factory paths against the sync injector's, both from a task: a transient with
+/// three transient dependencies, and the first resolve of a singleton (a new injector each
+/// time: register, then resolve, which runs the factory once).
+func asyncFactories() -> Scenario {
+    let sync = DependencyInjector()
+    sync.register(Parser.self) { _ in Parser() }
+    sync.register(Formatter.self) { _ in Formatter() }
+    sync.register(Validator.self) { _ in Validator() }
+    sync.register(Importer.self) { r in
+        try Importer(parser: r.resolve(), formatter: r.resolve(), validator: r.resolve())
+    }
+    let actor = AsyncDependencyInjector()
+    runAsync {
+        await actor.register(Parser.self) { _ in Parser() }
+        await actor.register(Formatter.self) { _ in Formatter() }
+        await actor.register(Validator.self) { _ in Validator() }
+        await actor.register(Importer.self) { r in
+            try await Importer(parser: r.resolve(), formatter: r.resolve(), validator: r.resolve())
+        }
+    }
+    let repeats = 1_000
+    let syncTransient = "DependencyInjector, transient with 3 deps"
+    let syncFirst = "DependencyInjector, first resolve of a singleton"
+
+    return Scenario(
+        name: "AsyncDependencyInjector, factories",
+        cases: [
+            .measured(syncTransient, operations: repeats, clock: .wall) { n in
+                runAsync { for _ in 0..<(n * repeats) { blackHole(try? sync.resolve(Importer.self)) } }
+            },
+            .measured(
+                "await resolve, transient with 3 deps", baseline: syncTransient, operations: repeats, clock: .wall
+            ) { n in
+                runAsync { for _ in 0..<(n * repeats) { blackHole(try? await actor.resolve(Importer.self)) } }
+            },
+            .measured(syncFirst, operations: repeats, clock: .wall) { n in
+                runAsync {
+                    for _ in 0..<(n * repeats) {
+                        let injector = DependencyInjector()
+                        injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+                        blackHole(try? injector.resolve(Logger.self))
+                    }
+                }
+            },
+            .measured(
+                "await resolve, first resolve of a singleton", baseline: syncFirst, operations: repeats, clock: .wall
+            ) { n in
+                runAsync {
+                    for _ in 0..<(n * repeats) {
+                        let injector = AsyncDependencyInjector()
+                        await injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+                        blackHole(try? await injector.resolve(Logger.self))
+                    }
+                }
+            },
+        ]
+    )
+}
+
 /// A ready singleton's resolve with the observation hook off (the default) and on.
 func observationHook() -> Scenario {
     let quiet = DependencyInjector()

@@ -14,6 +14,7 @@ func allScenarios() -> [Scenario] {
         injectThreeProperties(),
         lazyInjectReads(),
         asyncReadySingleton(),
+        asyncFactories(),
         observationHook(),
     ]
 }

@@ -1,15 +1,20 @@
+import Foundation
+
 // Measures the injector against in-process baselines and prints one Markdown table.
 //
 //     swift run -c release InjectorBenchmarks           # the full run (about ten seconds)
 //     swift run -c release InjectorBenchmarks --quick   # about a second: a smoke test for CI
 //     swift run -c release InjectorBenchmarks --filter singleton   # only matching scenarios
 //     InjectorBenchmarks --run "<scenario>" "<case>" 100000   # one case alone, for valgrind
+//     swift run -c release InjectorBenchmarks --check-depth   # chain depth on 512 KB; exit 1 if short
 //
 // Timings are noisy on a shared machine; compare ratios within one run, not across runs.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-if let flag = arguments.firstIndex(of: "--run"), arguments.count >= flag + 4 {
+if arguments.contains("--check-depth") {
+    if !checkDepth() { exit(1) }
+} else if let flag = arguments.firstIndex(of: "--run"), arguments.count >= flag + 4 {
     let count = Int(arguments[flag + 3]) ?? 0
     runCase(scenario: arguments[flag + 1], case: arguments[flag + 2], iterations: count)
 } else {

@@ -50,8 +50,19 @@ struct DeepGraphTests {
         #expect(runs.value == path.count - 1 + depth)  // nothing of the failed attempt was kept
     }
 
-    @Test(arguments: zip([Scope.transient, .singleton], [100, 50]))
-    func aModeratelyDeepChainResolvesOnA512KBThread(scope: Scope, depth: Int) throws {
+    /// The library's own frames are small (issue 14): in a debug build, a 300-deep transient
+    /// chain and a 200-deep singleton chain resolve on a 512 KB thread (the release targets,
+    /// 1,000 and 500, are checked by `InjectorBenchmarks --check-depth` in CI). Under the
+    /// thread sanitizer, whose frames are about twice as large, 100 and 50.
+    @Test(arguments: [Scope.transient, .singleton])
+    func aDeepChainResolvesOnA512KBThread(scope: Scope) throws {
+        let depth =
+            switch (scope, isThreadSanitized) {
+            case (.transient, false): 300
+            case (_, false): 200
+            case (.transient, true): 100
+            case (_, true): 50
+            }
         let injector = chain(depth: depth) { _ in scope }
 
         let result = onThread(stackSize: Self.smallStack) { resolveHead(of: injector) }
@@ -113,11 +124,13 @@ struct DeepGraphTests {
     ) -> DependencyInjector {
         let injector = DependencyInjector()
         for level in 0..<depth {
-            let next = level == depth - 1 ? target : level + 1
+            // The next level's name is made here, not in the factory: the factory is the user's
+            // frame, and what is measured is the library's.
+            let next = (level == depth - 1 ? target : level + 1).map { "\($0)" }
             injector.register(Int.self, name: "\(level)", scope: scope(level)) { r in
                 runs.increment()
                 guard let next else { return level }
-                return try r.resolve(Int.self, name: "\(next)")
+                return try r.resolve(Int.self, name: next)
             }
         }
         return injector

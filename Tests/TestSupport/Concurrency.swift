@@ -103,3 +103,14 @@ public func onThread<Result: Sendable>(stackSize: Int, _ body: @escaping @Sendab
     done.wait()
     return result.values[0]
 }
+
+/// Whether this process runs under the thread sanitizer (`swift test --sanitize=thread`), whose
+/// instrumentation makes every stack frame larger.
+public let isThreadSanitized: Bool = {
+    #if canImport(Darwin)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #else
+        let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+    #endif
+    return dlsym(everywhere, "__tsan_init") != nil
+}()

@@ -3,7 +3,7 @@ import Dispatch
 extension AsyncDependencyInjector {
     /// The async form of `DependencyInjector.instrumentedResolve`: records the edge from the
     /// resolving factory and tells the observer, through the core's own instrumentation.
-    func observedResolve<T: Sendable>(
+    nonisolated func observedResolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T

@@ -28,8 +28,9 @@ extension AsyncDependencyInjector {
 
     /// The async form of `DependencyInjector.resolve(_:as:observed:ifAbsent:)`, on the same
     /// core: the same lookup, the same walk (`locate`), the same caches; only the running of
-    /// factories differs, since an async factory is awaited.
-    func resolve<T: Sendable>(
+    /// factories differs, since an async factory is awaited. Not isolated to the actor: no
+    /// resolve hops onto it, so concurrent resolves never queue there.
+    nonisolated func resolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
         observed: Bool,
@@ -66,7 +67,7 @@ extension AsyncDependencyInjector {
     }
 
     /// The value of `key` as an untyped value, `nil` when nothing holds it (eager singletons).
-    func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
+    nonisolated func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
         try await resolve(key, as: (any Sendable)?.self, observed: false) { _ in nil }
     }
 
