@@ -101,27 +101,36 @@ extension DependencyInjector {
     func locate(_ key: DependencyKey, after miss: Miss? = nil) -> Location {
         // The nearest injector on the way that keeps its own copies of inherited singletons.
         var keeper: DependencyInjector?
-        var injector = self
-        var miss = miss
-        while true {
-            if miss == nil {
-                var found = Miss.absent
-                let slot = injector.registry.withLock { $0.readySlot(key, miss: &found)?.takeUnretainedValue() }
-                if let slot {
-                    // A singleton that an ancestor created is not for a keeper below it.
-                    guard let keeper, case .factory(let registration, _) = slot.entry else { return .ready(slot) }
-                    return .pending(registration, heldBy: injector, keptBy: keeper)
-                }
-                miss = found
-            }
-            if case .pending(let registration) = miss {
-                return .pending(registration, heldBy: injector, keptBy: keeper ?? injector)
-            }
-            if keeper == nil, injector.inheritedSingletons != nil { keeper = injector }
-            guard let parent = injector.parent else { return .absent }
-            injector = parent
-            miss = nil
+        if let found = locate(key, in: self, after: miss, keeper: &keeper) { return found }
+        var ancestor = parent
+        while let injector = ancestor {
+            if let found = locate(key, in: injector, after: nil, keeper: &keeper) { return found }
+            ancestor = injector.parent
         }
+        return .absent
+    }
+
+    /// One step of the walk: what `injector` holds for `key` (`miss`: what a lookup in it has
+    /// already found), or `nil` to go on to its parent, noting whether it is the keeper.
+    private func locate(
+        _ key: DependencyKey,
+        in injector: DependencyInjector,
+        after miss: Miss?,
+        keeper: inout DependencyInjector?
+    ) -> Location? {
+        var found = miss ?? .absent
+        if miss == nil,
+            let slot = injector.registry.withLock({ $0.readySlot(key, miss: &found)?.takeUnretainedValue() })
+        {
+            // A singleton that an ancestor created is not for a keeper below it.
+            guard let keeper, case .factory(let registration, _) = slot.entry else { return .ready(slot) }
+            return .pending(registration, heldBy: injector, keptBy: keeper)
+        }
+        if case .pending(let registration) = found {
+            return .pending(registration, heldBy: injector, keptBy: keeper ?? injector)
+        }
+        if keeper == nil, injector.inheritedSingletons != nil { keeper = injector }
+        return nil
     }
 
     /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
