@@ -1,16 +1,11 @@
-/// An `install` in progress, sync or async: which module is registering, and what to undo if
-/// the installation fails.
-///
-/// It is bound as a task-local while the modules register (a synchronous `withValue` binds it
-/// for the thread), so registrations made meanwhile by other threads or tasks are not
-/// attributed to a module. Both injector faces use it: an async module's registrations land in
-/// the same registry, through the same `store`.
+/// An `install` in progress, for either face: which module is registering, and what to undo
+/// if the installation fails. Bound as a task-local while the modules register, so that
+/// registrations made meanwhile by other threads or tasks are not attributed to a module.
 final class Installation: Sendable {
     @TaskLocal static var current: Installation?
 
     let injector: DependencyInjector
-    // Every stored property of `Journal` is read and written only inside `journal.withLock`:
-    // an async module may register from child tasks at once.
+    // Locked: an async module may register from child tasks at once.
     private let journal = Locked(Journal())
 
     private struct Journal {
@@ -67,7 +62,6 @@ final class Installation: Sendable {
     }
 
     func recordReplacement(of key: DependencyKey, previous: Entry?, isEager: Bool) {
-        // `previous` is kept, for `undo`: nothing is released under the lock.
         journal.withLock { journal in
             if journal.replacedKeys.insert(key).inserted { journal.replaced.append((key, previous)) }
             if isEager { journal.eagerKeys.append(key) }
@@ -80,10 +74,8 @@ final class Installation: Sendable {
         }
     }
 
-    /// Puts back what the installation replaced and forgets the modules it marked installed.
-    ///
-    /// The entries it removes (what the modules registered, eager singletons they created)
-    /// are released after the registry's lock: their `deinit`s are user code.
+    /// Puts back what the installation replaced and forgets the modules it marked installed;
+    /// what it removes is released after the registry's lock.
     func undo() {
         let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
         injector.registry.update { registry in
