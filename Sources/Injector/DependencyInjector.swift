@@ -18,10 +18,8 @@ public final class DependencyInjector: Sendable {
     /// The process-wide injector, which ``current`` returns unless a scope binds another.
     public static let shared = DependencyInjector()
 
-    /// The injector that the property wrappers and the static conveniences use.
-    ///
-    /// It is ``shared`` unless a task-local scope binds another one, which is how each test
-    /// gets its own dependencies:
+    /// The injector that the property wrappers and the static conveniences use: ``shared``
+    /// unless a task-local scope binds another one, which is how each test gets its own:
     ///
     /// ```swift
     /// let injector = DependencyInjector.shared.child()
@@ -44,8 +42,7 @@ public final class DependencyInjector: Sendable {
     /// This injector's own registrations and the singletons it keeps.
     let registry = Locked(Registry())
 
-    /// The singletons this injector builds and keeps for registrations held by its ancestors,
-    /// or `nil` when it leaves them to their owners (``ChildSingletons/shared``, the default).
+    /// The singletons this injector keeps for its ancestors' registrations (``ChildSingletons/own``).
     let inheritedSingletons: Locked<InheritedSingletons>?
 
     /// Creates an empty injector, independent of ``shared``.
@@ -77,7 +74,7 @@ public final class DependencyInjector: Sendable {
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,
-    /// and that uses its ancestors' singletons (``ChildSingletons/shared``) or builds its own
+    /// using its ancestors' singletons (``ChildSingletons/shared``) or its own
     /// (``ChildSingletons/own``).
     ///
     /// ```swift
@@ -92,8 +89,8 @@ public final class DependencyInjector: Sendable {
     /// ```
     ///
     /// ``withOverrides(_:operation:)`` and the testing trait make `.own` children, so no test
-    /// sees another's singletons. Either way, a transient registered in an ancestor is built by
-    /// the injector that resolves it, so the child's overrides apply to its dependencies.
+    /// sees another's singletons. Either way, an ancestor's transient is built by the resolving
+    /// injector, with the child's overrides.
     public func child(singletons: ChildSingletons) -> DependencyInjector {
         DependencyInjector(parent: self, singletons: singletons)
     }

@@ -16,8 +16,7 @@ extension AsyncDependencyInjector {
 
     /// Installs `modules` in order; see ``install(_:)-(AsyncDependencyModule...)``.
     public func install(_ modules: [any AsyncDependencyModule]) async throws(InjectionError) {
-        if let outer = Installation.current(into: core) {
-            // A module installing other modules joins the installation already running.
+        if let outer = Installation.current(into: core) {  // a module installing modules
             try await register(modules, into: outer)
             return
         }

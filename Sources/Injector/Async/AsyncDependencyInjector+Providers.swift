@@ -23,8 +23,7 @@ extension AsyncDependencyInjector {
     }
 }
 
-/// A type that the actor face makes for any key of it without a registration, such as an
-/// ``AsyncProviderHandle``; the counterpart of `ResolvableWithoutRegistration`.
+/// `ResolvableWithoutRegistration` for the actor face (an ``AsyncProviderHandle``).
 protocol AsyncResolvableWithoutRegistration {
     static func made(by injector: AsyncDependencyInjector, name: String?) -> Self
 }

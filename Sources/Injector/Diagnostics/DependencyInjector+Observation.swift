@@ -10,18 +10,14 @@ extension DependencyInjector {
     /// }
     /// ```
     ///
-    /// Events arrive in the order resolves finish, on the thread that resolved, with no lock
-    /// held: a resolve made by a factory reports before the resolve that ran the factory.
-    /// `observer` may be called from several threads at once. Resolves that `observer` makes
-    /// itself are not reported. Installing an observer replaces the previous one.
+    /// Events arrive as resolves finish (a factory's resolves before the resolve that ran it),
+    /// on the resolving thread, with no lock held; `observer` may be called from several
+    /// threads at once, and is not told of its own resolves. Installing one replaces the
+    /// previous one.
     ///
-    /// Children created after this call inherit the observer (so per-request or per-test
-    /// children of an observed injector are observed too); children created before it, and
-    /// the injector's ancestors, are not affected. A child can install its own or call
-    /// ``stopObserving()``.
-    ///
-    /// While no observer is installed, which is the default, a resolve pays one load and one
-    /// branch for this feature.
+    /// Children created after this call inherit the observer; earlier children and ancestors
+    /// are not affected. A child can install its own or call ``stopObserving()``. While no
+    /// observer is installed (the default), a resolve pays one load and one branch for this.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         let instrumentation = Instrumentation(observer: observer)
         registry.update { exchange(&$0.diagnostics.instrumentation, with: instrumentation) }
@@ -44,8 +40,7 @@ extension DependencyInjector {
         registry.update { exchange(&$0.diagnostics.instrumentation, with: inherited) }
     }
 
-    /// A resolve while this injector is instrumented: records the edge from the factory that
-    /// asked, and reports the outcome to the observer, if any.
+    /// A resolve while this injector is instrumented: records the edge, tells the observer.
     func instrumentedResolve<T>(
         _ key: DependencyKey,
         as type: T.Type,

@@ -7,13 +7,10 @@
 /// }
 /// ```
 ///
-/// Resolved when the owner is initialised, from `injector:` or
-/// ``DependencyInjector/current``, like ``Inject``.
-///
-/// Absence and failure are told apart. When `Analytics` is registered but cannot be built
-/// (its factory throws, a dependency of it is missing, a cycle), the property is `nil` as
-/// well, but the error is not swallowed: `$analytics` is a `Result` that is
-/// `.success(nil)` for "nothing registered" and `.failure(error)` for a broken registration.
+/// Resolved when the owner is initialised, like ``Inject``. When `Analytics` is registered
+/// but cannot be built (its factory throws, a dependency is missing, a cycle), the property
+/// is `nil` as well, but the error is kept: `$analytics` is `.success(nil)` for "nothing
+/// registered" and `.failure(error)` for a broken registration.
 ///
 /// ```swift
 /// if case .failure(let error) = checkout.$analytics {
@@ -28,7 +25,7 @@ public struct OptionalInject<Wrapped> {
     /// ``DependencyInjector/current`` when `injector` is `nil`; `nil` when it is not registered.
     public init(name: String? = nil, injector: DependencyInjector? = nil) {
         let injector = injector ?? DependencyInjector.current
-        // Checked first so that absence, the expected case, costs a lookup and builds no error.
+        // Checked first: absence, the expected case, builds no error.
         guard injector.isRegistered(Wrapped.self, name: name) else {
             resolution = .success(nil)
             return

@@ -44,9 +44,8 @@ extension ProviderHandle: ResolvableWithoutRegistration {
     }
 }
 
-/// A type that an injector can make for any key of it without a registration, such as a
-/// ``ProviderHandle``. Asked only after a lookup has found nothing, so it costs nothing on
-/// the resolution path.
+/// A type that an injector makes for any key of it without a registration (a
+/// ``ProviderHandle``). Asked only after a lookup has found nothing.
 protocol ResolvableWithoutRegistration {
     static func made(by injector: DependencyInjector, name: String?) -> Self
 }
