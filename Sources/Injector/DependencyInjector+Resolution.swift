@@ -75,8 +75,7 @@ extension DependencyInjector {
         }
     }
 
-    /// What a resolve of `key` returns when nothing is registered for it: a value the
-    /// injector can make without a registration (a ``ProviderHandle``), or the error.
+    /// What a resolve of unregistered `key` returns: a ``ProviderHandle``, or the error.
     func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
         if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
             return made
@@ -123,8 +122,7 @@ extension DependencyInjector {
         return nil
     }
 
-    /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
-    /// when none does.
+    /// The value for `key`, from this injector or an ancestor; `nil` when none holds it.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
         try resolve(key, as: Any?.self, after: nil, instrumented: false) { _ in nil }
     }
@@ -194,8 +192,7 @@ extension DependencyInjector {
             registration.key, path: context.path + [registration.key], expected: types, given: [])
     }
 
-    /// A transient whose factory makes a `T`, made by that factory: `produce` and `run`
-    /// without boxing the value in an `Any` and casting it back (the transient hot path).
+    /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`.
     private func make<T>(_ registration: Registration, with factory: TypedFactory<T>) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
@@ -242,8 +239,7 @@ extension DependencyInjector {
         }
     }
 
-    /// `registration.build`, with this injector as `current` (bound if it is not). Apart, for
-    /// the stack.
+    /// `registration.build`, with this injector bound as `current`. Apart, for the stack.
     @inline(never)
     private func build(_ registration: Registration, arguments: Any) throws -> Any {
         if Self.current === self { return try registration.build(with: self, arguments: arguments) }

@@ -1,6 +1,5 @@
 extension DependencyInjector {
-    /// What the caller of a failed resolve of `key` probably meant. Runs only when a resolve
-    /// has already failed, so it may walk every registration.
+    /// What the caller of a failed resolve of `key` probably meant (walks every registration).
     func suggestions<T>(for key: DependencyKey, as type: T.Type) -> [Suggestion] {
         var candidates: [(key: DependencyKey, readyValue: Any?)] = []
         var injector: DependencyInjector? = self

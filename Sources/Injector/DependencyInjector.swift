@@ -42,7 +42,7 @@ public final class DependencyInjector: Sendable {
     /// This injector's own registrations and the singletons it keeps.
     let registry = Locked(Registry())
 
-    /// The singletons this injector keeps for its ancestors' registrations (``ChildSingletons/own``).
+    /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
 
     /// Creates an empty injector, independent of ``shared``.
@@ -65,10 +65,9 @@ public final class DependencyInjector: Sendable {
     /// test.register(MockPayments() as PaymentService)  // the parent is untouched
     /// ```
     ///
-    /// A singleton registered in an ancestor is created and kept by that ancestor, with the
-    /// ancestor's registrations, so every child shares it and no child's override leaks into
-    /// it. A transient registered in an ancestor is built by the injector that resolves it,
-    /// so the child's overrides apply to its dependencies.
+    /// An ancestor's singleton is created and kept by the ancestor, with its registrations, so
+    /// every child shares it and no override leaks into it. An ancestor's transient is built by
+    /// the resolving injector, so the child's overrides apply to its dependencies.
     public func child() -> DependencyInjector {
         child(singletons: .shared)
     }

@@ -1,8 +1,6 @@
 /// One run of a singleton's (or weak instance's) async factory, shared by every resolve that
-/// asks for the value while it runs.
-///
-/// The run has a task of its own, not cancelled with the resolve that started it; a caller
-/// whose task is cancelled stops waiting, and the run goes on for the rest.
+/// asks for the value meanwhile. The run has a task of its own: a caller whose task is
+/// cancelled stops waiting, and the run goes on for the rest.
 final class AsyncCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     private typealias Waiter = CheckedContinuation<Outcome?, Never>
@@ -80,11 +78,8 @@ final class AsyncCreation: Sendable {
     }
 
     /// Waits for the run's value as a resolve in the current task, with `frames` in progress.
-    ///
-    /// - Throws: ``InjectionError/circularDependency(path:)`` when the run waits, through other
-    ///   runs, for this very task (waiting would never end); the run's own error; or
-    ///   ``InjectionError/factoryFailed(_:path:underlying:)`` with a `CancellationError` when
-    ///   the current task is cancelled before the run ends.
+    /// Throws the run's error; `circularDependency` when the run waits, through other runs,
+    /// for this task; `factoryFailed` with a `CancellationError` when this task is cancelled.
     func value(waitingFrom frames: AsyncResolutionPath.Frames) async throws(InjectionError) -> any Sendable {
         let key = registration.key
         let edge: AsyncWaitGraph.Edge?

@@ -7,9 +7,8 @@ extension AsyncDependencyInjector {
     /// await server.module(providing: Database.self)  // "MyServer.PersistenceModule"
     /// ```
     ///
-    /// A module type already installed is skipped; the last module to register a key wins;
-    /// if a module throws or an eager singleton cannot be created, every registration the
-    /// installation made is undone and the error is thrown.
+    /// A module type already installed is skipped, the last module to register a key wins, and
+    /// a failure undoes every registration the installation made.
     public func install(_ modules: any AsyncDependencyModule...) async throws(InjectionError) {
         try await install(modules)
     }

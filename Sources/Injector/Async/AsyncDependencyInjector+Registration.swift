@@ -27,8 +27,7 @@ extension AsyncDependencyInjector {
         core.store(key: DependencyKey(type, name: name), scope: scope, factory: .async(factory))
     }
 
-    /// Registers an existing value under `type` (by default the value's static type), as a
-    /// singleton that already exists.
+    /// Registers an existing value under `type` (by default its static type), as a singleton.
     ///
     /// ```swift
     /// await injector.register(PostgresConfig(host: "localhost"))

@@ -9,13 +9,13 @@ extension AsyncDependencyInjector {
     /// The injector looks in its own registrations first, then in its ancestors'. While a
     /// singleton is being created, every resolve of it awaits that one creation.
     ///
+    /// A ready value (an instance, or a singleton already created here) is read without
+    /// entering the actor: one lock, no hop.
+    ///
     /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws, or
     ///   with a `CancellationError` when this task is cancelled while it waits for a singleton.
-    ///
-    /// A ready value (a registered instance or a singleton already created in this injector)
-    /// is read without entering the actor: one lock, no hop.
     public nonisolated func resolve<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil
@@ -112,8 +112,7 @@ extension AsyncDependencyInjector {
         return try await run(registration, frames: frames.appending(frame), arguments: arguments).get()
     }
 
-    /// Runs `registration`'s async factory with this injector as `current`, `frames` as the
-    /// resolutions in progress, and `arguments` if it takes some.
+    /// Runs `registration`'s async factory with this injector as `current`, after `frames`.
     nonisolated func run(
         _ registration: Registration,
         frames: AsyncResolutionPath.Frames,

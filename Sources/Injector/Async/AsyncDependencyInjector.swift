@@ -63,9 +63,8 @@ public actor AsyncDependencyInjector {
     /// ```
     public nonisolated let parent: AsyncDependencyInjector?
 
-    /// The injector this face works on, so both faces share one registry, scope rule,
-    /// ancestor walk and diagnostics layer. Its ancestors are the cores of this face's
-    /// ancestors. It holds only async factories (and instances).
+    /// The injector this face works on (its ancestors are the cores of this face's), so both
+    /// faces share one registry, scope rule, walk and diagnostics layer.
     nonisolated let core: DependencyInjector
 
     /// Creates an empty injector, independent of ``shared``.
@@ -91,9 +90,8 @@ public actor AsyncDependencyInjector {
     /// await test.register(MockMailer() as any Mailer)  // the parent is untouched
     /// ```
     ///
-    /// As with ``DependencyInjector/child()``, an ancestor's singleton is created and kept by
-    /// the ancestor, with its registrations; an ancestor's transient is built by the resolving
-    /// injector, so the child's overrides apply to its dependencies.
+    /// The rules are ``DependencyInjector/child()``'s: an ancestor's singleton is the
+    /// ancestor's; an ancestor's transient is built by the resolving injector.
     public nonisolated func child() -> AsyncDependencyInjector {
         child(singletons: .shared)
     }
@@ -118,8 +116,7 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 
-    /// The face of `core`: this injector's, or an ancestor's. A singleton's factory runs with
-    /// the face of the injector that keeps it.
+    /// The face of `core`, this injector's or an ancestor's (a singleton's keeper's face).
     nonisolated func face(of core: DependencyInjector) -> AsyncDependencyInjector {
         var face = self
         while face.core !== core, let parent = face.parent { face = parent }

@@ -16,8 +16,7 @@ enum AsyncResolutionPath {
     /// The keys being resolved in this task, outermost first.
     static var keys: [DependencyKey] { frames.keys }
 
-    /// Throws `circularDependency` when `registration`'s factory is already running in
-    /// `frames`: running it again would never end.
+    /// Throws `circularDependency` when `registration`'s factory is already running in `frames`.
     static func checkNotResolving(_ registration: Registration, in frames: Frames) throws(InjectionError) {
         if frames.contains(registration) {
             throw .circularDependency(path: frames.keys + [registration.key])
@@ -26,13 +25,10 @@ enum AsyncResolutionPath {
 }
 
 extension AsyncResolutionPath {
-    /// The resolutions in progress as a persistent list, each level a node that points to
-    /// (and shares) the levels it works for: an array copied at every level cost memory
-    /// quadratic in the depth (300 MB for 5,000 levels).
-    ///
-    /// Every level checks for a cycle. Near the top the nodes are walked; deeper, a walk per
-    /// level would make the time quadratic (10 s for 10,000 levels unoptimised), so each
-    /// node extends a persistent set of the chain's registrations.
+    /// The resolutions in progress as a persistent list, each level a node that shares the
+    /// levels it works for (an array copied at each level cost 300 MB for 5,000 levels). Each
+    /// level checks for a cycle by walking the nodes near the top; deeper, to keep the time
+    /// linear, each node extends a persistent set of the chain's registrations.
     struct Frames: Sendable {
         /// The innermost level, or `nil` when nothing is being resolved.
         private let innermost: Node?
@@ -178,8 +174,7 @@ extension AsyncResolutionPath {
             return insert(element, bits: hash(element), into: set)
         }
 
-        /// `node` with `element` added, down the path that `bits` spell; recursion is as deep
-        /// as that path, at most 64 levels.
+        /// `node` with `element` added, down the path that `bits` spell (at most 64 levels).
         private static func insert(_ element: ObjectIdentifier, bits: UInt64, into node: RegistrationSet?)
             -> RegistrationSet
         {

@@ -1,12 +1,11 @@
 /// Which shared singleton creations are waiting for which, to report a cycle that runs
 /// through creations in different tasks instead of waiting forever.
 ///
-/// Each singleton is created in a task of its own, so two resolves that start at different
-/// ends of a cycle at once (creating `A`, which waits for `B`; creating `B`, which waits for
-/// `A`) each see only their half in their task-local path. So before a resolve waits for a
-/// creation, it follows the waits from there; reaching a creation the resolve is part of, it
-/// reports the cycle. Check and record happen under one lock, so two halves cannot both miss
-/// each other. Process-wide, like `SingletonCreation.shared`.
+/// Two resolves that start at different ends of a cycle at once (creating `A`, which waits
+/// for `B`; creating `B`, which waits for `A`) each see only their half in their task-local
+/// path. So before a resolve waits for a creation, it follows the waits from there, and
+/// reports a cycle if they reach a creation it is part of; check and record happen under one
+/// lock. Process-wide, like `SingletonCreation.shared`.
 final class AsyncWaitGraph: Sendable {
     static let shared = AsyncWaitGraph()
 
@@ -34,9 +33,8 @@ final class AsyncWaitGraph: Sendable {
 
     private let state = Locked(State())
 
-    /// Records that a task whose resolutions in progress are `frames` waits for `target`,
-    /// unless that closes a cycle. `frames` must not hold `target`'s registration (the caller
-    /// reports that as a cycle within one task).
+    /// Records that a task with `frames` in progress waits for `target`, unless that closes a
+    /// cycle. `frames` must not hold `target`'s registration (the caller checks that).
     func admit(_ frames: AsyncResolutionPath.Frames, toWaitFor target: AsyncCreation) -> Admission {
         // Outside the lock: the walk to the innermost creation, usually a level or two.
         let innermost = frames.innermostCreation

@@ -6,8 +6,7 @@
 /// ```
 ///
 /// Nodes are the registrations the injector can resolve, plus any key a factory asked for
-/// that is not registered. Edges are recorded as factories run; see
-/// ``DependencyInjector/graph()`` for which ones.
+/// that is not registered; ``DependencyInjector/graph()`` says which edges are recorded.
 public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// A key in the graph.
     ///

@@ -7,13 +7,10 @@ extension DependencyInjector {
     /// ```
     ///
     /// Nodes are every key this injector can resolve (see ``registrations``). Edges are the
-    /// resolves that factories made while this injector (or an ancestor) was being verified
-    /// (``verify()``) or observed (``observe(_:)``): recording costs nothing the rest of the
-    /// time, and an unobserved injector records no edges.
-    ///
-    /// So for the whole graph, call ``verify()`` first: it runs every factory once, off to the
-    /// side, and records every edge here. Dependencies that factories do not resolve (lazily
-    /// resolved properties, resolves inside methods) are not edges.
+    /// resolves that factories made while this injector (or an ancestor) was verified
+    /// (``verify()``) or observed (``observe(_:)``); recording costs nothing otherwise. For the
+    /// whole graph, call ``verify()`` first. Resolves outside factories (lazy properties,
+    /// methods) are not edges.
     public func graph() -> DependencyGraph {
         var edges: Set<DependencyGraph.Edge> = []
         var injector: DependencyInjector? = self

@@ -48,7 +48,9 @@ struct Verification {
     private let injector: DependencyInjector
     private let scratch: DependencyInjector
     private let registrationCount: Int
-    private var failures = Failures()
+    /// One failure per cause, each with the longest path seen for it.
+    private var failures: [InjectionError] = []
+    private var indexByCause: [Cause: Int] = [:]
 
     init(of injector: DependencyInjector, in scratch: DependencyInjector) {
         // Instrumented without an observer: every edge is recorded, nothing is reported.
@@ -72,7 +74,13 @@ struct Verification {
         case .requiresMainActor:
             return  // off the main actor, which says nothing about whether it works
         default:
-            failures.add(error)
+            let cause = Self.cause(of: error)
+            guard let index = indexByCause[cause] else {
+                indexByCause[cause] = failures.count
+                failures.append(error)
+                return
+            }
+            if error.path.count > failures[index].path.count { failures[index] = error }
         }
     }
 
@@ -80,16 +88,10 @@ struct Verification {
     func finish() throws(VerificationError) {
         let edges = scratch.registry.withLock { $0.diagnostics.edges }
         injector.registry.withLock { $0.diagnostics.edges.formUnion(edges) }
-        guard failures.list.isEmpty else {
-            throw VerificationError(failures: failures.list, registrationCount: registrationCount)
+        guard failures.isEmpty else {
+            throw VerificationError(failures: failures, registrationCount: registrationCount)
         }
     }
-}
-
-/// Failures collected by `verify()`, one per cause, each with the longest path seen for it.
-private struct Failures {
-    private(set) var list: [InjectionError] = []
-    private var indexByCause: [Cause: Int] = [:]
 
     private enum Cause: Hashable {
         case missing(DependencyKey)
@@ -97,16 +99,6 @@ private struct Failures {
         case cycle(Set<DependencyKey>)
         /// The graph is deeper than the thread's stack allows, wherever it ran out.
         case tooDeep
-    }
-
-    mutating func add(_ error: InjectionError) {
-        let cause = Self.cause(of: error)
-        guard let index = indexByCause[cause] else {
-            indexByCause[cause] = list.count
-            list.append(error)
-            return
-        }
-        if error.path.count > list[index].path.count { list[index] = error }
     }
 
     private static func cause(of error: InjectionError) -> Cause {

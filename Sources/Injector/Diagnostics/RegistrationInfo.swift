@@ -68,8 +68,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
 
     /// Whether a resolve through the injector that listed it would return an existing value
-    /// without running a factory: always for an instance, once created for a singleton, while
-    /// held elsewhere for a weak instance, never for a transient:
+    /// (an instance, a created singleton, a weak instance held elsewhere; never a transient):
     /// `injector.registrations.filter(\.isCreated)`.
     public let isCreated: Bool
 

@@ -9,9 +9,8 @@
 /// }
 /// ```
 ///
-/// A problem reached from several registrations is reported once, with the longest path that
-/// leads to it: a missing `PaymentService` needed by `Checkout` and by `App → Checkout` is one
-/// failure with the path `App → Checkout → PaymentService`.
+/// A problem reached from several registrations is reported once, with the longest path
+/// (`App → Checkout → PaymentService`, not also `Checkout → PaymentService`).
 public struct VerificationError: Error, Sendable, CustomStringConvertible {
     /// The problems, in the order found (registrations are tried in key order), at least one:
     /// `error.failures.map(\.path)`.

@@ -6,13 +6,10 @@
     import Musl
 #endif
 
-/// State guarded by a heap-allocated `pthread_mutex_t`, with a condition variable for the few
-/// callers that wait for another thread: the package's one lock type.
-///
-/// The mutex is not recursive: no user code runs under it, neither a factory nor the `deinit`
-/// of a released value (a write that replaces or removes values goes through `update(_:)`).
-/// The state lives behind a pointer too: as a stored `var`, every `inout` access would pay a
-/// run-time exclusivity check (about a tenth of a resolve) that the mutex makes redundant.
+/// The package's one lock: state guarded by a heap-allocated, non-recursive `pthread_mutex_t`,
+/// and a condition for callers that wait for another thread. No user code runs under it, not
+/// even a released value's `deinit` (see `update(_:)`). The state lives behind a pointer: as
+/// a stored `var`, each `inout` access would pay an exclusivity check (a tenth of a resolve).
 final class Locked<State>: @unchecked Sendable {
     // `@unchecked Sendable`: `state.pointee` is touched only while `mutex` is locked.
     private let state: UnsafeMutablePointer<State>

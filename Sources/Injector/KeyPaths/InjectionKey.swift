@@ -18,8 +18,7 @@
 /// }
 /// ```
 ///
-/// Tests override the value through the injector, per task, never through a static:
-/// `injector.register(\.networkProvider, MockNetwork())`, or
+/// Tests override it through the injector, never a static:
 /// `withOverrides({ $0.register(\.networkProvider, MockNetwork()) }) { … }`.
 public protocol InjectionKey {
     /// The type of the dependency.

@@ -9,8 +9,7 @@ final class Installation: Sendable {
     private let journal = Locked(Journal())
 
     private struct Journal {
-        /// The modules whose `register(in:)` is running, innermost last (a module may install
-        /// other modules).
+        /// The modules whose `register(in:)` is running, innermost last.
         var modules: [any Any.Type] = []
         /// What each key held before this installation first replaced it, in order.
         var replaced: [(key: DependencyKey, previous: Entry?)] = []
@@ -42,8 +41,7 @@ final class Installation: Sendable {
     /// The first key a sealed injector refused to register during this installation.
     var refusedKey: DependencyKey? { journal.withLock { $0.refusedKey } }
 
-    /// Marks `module` as installed into the injector; `false` when it already was, and
-    /// installing it again is a no-op.
+    /// Marks `module` as installed into the injector; `false` when it already was.
     func markInstalled(_ module: any Any.Type) -> Bool {
         let id = ObjectIdentifier(module)
         guard injector.registry.withLock({ $0.installedModules.insert(id).inserted }) else { return false }

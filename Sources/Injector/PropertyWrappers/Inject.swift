@@ -41,8 +41,7 @@ public struct Inject<Value> {
     /// Resolves `Value` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`.
     ///
-    /// `fileID` and `line` record where the property is declared, for the message printed if
-    /// a failed resolution is read; leave them to their defaults.
+    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
     @inlinable
     public init(
         name: String? = nil,

@@ -31,8 +31,7 @@ public struct LazyInject<Value> {
     /// Captures `injector`, or ``DependencyInjector/current`` when `injector` is `nil`, to
     /// resolve `Value` (under `name`) on first read.
     ///
-    /// `fileID` and `line` record where the property is declared, for the message printed if
-    /// a failed resolution is read; leave them to their defaults.
+    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,

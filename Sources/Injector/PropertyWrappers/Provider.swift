@@ -44,8 +44,7 @@ public struct Provider<Value> {
     /// Registers the initial-value expression as a factory for `scope`, under `Value` (and
     /// `name`), into `injector` or ``DependencyInjector/current``; it runs when needed, not now.
     ///
-    /// `fileID` and `line` record where the property is declared, for the message printed if
-    /// a failed resolution is read; leave them to their defaults.
+    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
     public init(
         wrappedValue makeValue: @autoclosure @escaping @Sendable () -> Value,
         scope: Scope,

@@ -1,8 +1,5 @@
-/// The singletons (and weak instances) that a `child(singletons: .own)` builds and keeps
-/// itself for registrations held by its ancestors (see `ChildSingletons.own`), guarded by
-/// its `inheritedSingletons` lock.
-///
-/// Each value is kept with the registration that produced it and used only while the
+/// The copies of its ancestors' singletons (and weak instances) that a
+/// `child(singletons: .own)` keeps. Each is kept with its registration and used only while the
 /// ancestor still holds that registration, so re-registering a key is seen at once.
 struct InheritedSingletons {
     typealias Kept = (registration: Registration, cache: Cache)
@@ -14,8 +11,7 @@ struct InheritedSingletons {
         return stored.cache.value
     }
 
-    /// Keeps `value` as what `registration` produced. Returns what it replaces, to release
-    /// after the unlock.
+    /// Keeps `value` as what `registration` produced; returns what it replaces.
     mutating func keep(_ value: Any, producedBy registration: Registration) -> Kept? {
         guard let cache = Cache(keeping: value, for: registration.scope) else { return nil }
         return kept.updateValue((registration, cache), forKey: registration.key)

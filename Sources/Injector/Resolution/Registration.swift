@@ -17,8 +17,7 @@ final class Registration: Sendable {
         /// A factory that takes run-time arguments, passed as one value of type
         /// `(First, (Rest...))` for the types in `argumentTypes`.
         case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
-        /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: an async factory, which
-        /// only the actor face can run (it awaits).
+        /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: only the actor runs it.
         case async(@Sendable (AsyncDependencyInjector) async throws -> any Sendable)
     }
 
@@ -36,8 +35,7 @@ final class Registration: Sendable {
         self.module = module
     }
 
-    /// Runs the factory. `arguments` is what `resolve(_:name:arguments:_:)` passed; a plain
-    /// factory ignores it.
+    /// Runs the factory with the `arguments` of `resolve(_:name:arguments:_:)`, if it takes any.
     @inline(__always)
     func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
         switch factory {

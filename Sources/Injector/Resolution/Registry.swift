@@ -31,13 +31,12 @@ struct Registry {
         }
     }
 
-    /// The ready value under `key` (an instance or a created singleton), as its slot,
-    /// unretained: valid only while the lock is held. `nil` when there is none, with the
-    /// reason in `miss`. The lookup of the resolve hot path.
+    /// The resolve hot path's lookup: the ready value's slot, unretained (valid while the lock
+    /// is held), or `nil` with the reason in `miss`.
     ///
     /// `mutating` only to reach an unnamed slot in place (`values[index]`'s `_modify`), which
-    /// saves retaining and releasing it; nothing changes, and no copy is made. A miss is a
-    /// plain `index(forKey:)`: the key's `_modify` would make room for an insertion.
+    /// saves a retain and release; nothing changes. A miss is a plain `index(forKey:)`: the
+    /// key's `_modify` would make room for an insertion.
     mutating func readySlot(_ key: DependencyKey, miss: inout Miss) -> Unmanaged<ReadySlot>? {
         guard let name = key.name else {
             guard let index = unnamed.index(forKey: key.typeID) else { return nil }
@@ -51,8 +50,8 @@ struct Registry {
         slot.readySlot(miss: &miss)
     }
 
-    /// Keeps `value` as what `registration` produced, if it is still the one stored under its
-    /// key. Returns the entry it replaces, to release after the unlock.
+    /// Keeps `value` as what `registration` produced, if it is still stored under its key;
+    /// returns the entry it replaces.
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
         guard case .factory(let current, _) = self[registration.key], current === registration,
             let cache = Cache(keeping: value, for: registration.scope)

@@ -63,8 +63,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// The registration whose factory is running innermost, if any.
     var innermost: Registration? { running.last?.takeUnretainedValue() }
 
-    /// Throws `circularDependency` when `registration`'s factory is already running on this
-    /// thread: running it again would never end.
+    /// Throws `circularDependency` when `registration`'s factory is already running here.
     func checkNotResolving(_ registration: Registration) throws(InjectionError) {
         let identity = Unmanaged.passUnretained(registration).toOpaque()
         if running.contains(where: { $0.toOpaque() == identity }) {

@@ -1,13 +1,10 @@
 /// Runs a singleton's (or weak instance's) factory once when several threads ask for it first.
 ///
-/// The first thread to miss the cache becomes the creator; the others sleep until it has
-/// cached its value or failed (one of them then tries again). The lock is held only for this
-/// bookkeeping, never while a factory runs. Process-wide, since a factory may resolve from
-/// any injector.
-///
-/// Before a thread sleeps, it follows the waits from the creator it waits for; if they lead
-/// back to itself (A → B → A resolved from two threads at once), it throws
-/// `circularDependency` instead.
+/// The first thread to miss the cache creates; the others sleep until it has cached its value
+/// or failed (then one of them tries). The lock is never held while a factory runs. Before a
+/// thread sleeps, it follows the waits from the creator; if they lead back to itself (A → B →
+/// A from two threads at once), it throws `circularDependency`. Process-wide, since a factory
+/// may resolve from any injector.
 final class SingletonCreation: Sendable {
     static let shared = SingletonCreation()
 
@@ -78,13 +75,10 @@ final class SingletonCreation: Sendable {
         }
     }
 
-    /// Where the value of `registration` (held by `holder`) for `keeper` stands, once no
-    /// other thread is creating it. On `.create`, the caller runs the factory, keeps its value
-    /// and calls `finish`: `value(of:…)` does all that, and the resolve of an injector's own
-    /// singleton does it in place, so no frame of this class is on the stack meanwhile.
-    ///
-    /// - Throws: ``InjectionError/circularDependency(path:)`` when waiting for the thread that
-    ///   creates it would never end.
+    /// Where the value of `registration` (held by `holder`) for `keeper` stands, once no other
+    /// thread is creating it; throws `circularDependency` when waiting would never end. On
+    /// `.create`, the caller runs the factory, keeps its value and calls `finish`, as
+    /// `value(of:…)` does (the resolve of an injector's own singleton does it in place).
     func start(
         of registration: Registration,
         heldBy holder: DependencyInjector,
@@ -110,8 +104,7 @@ final class SingletonCreation: Sendable {
         case create(Key)
     }
 
-    /// Ends the creation `start` handed to this thread: the threads waiting for it wake up and
-    /// find the value, or (if the factory failed) one of them creates it.
+    /// Ends the creation `start` handed to this thread, waking the threads waiting for it.
     func finish(_ key: Key) {
         creators.withLock { $0[key] = nil }
         creators.signalAll()
@@ -126,11 +119,8 @@ final class SingletonCreation: Sendable {
     }
 
     /// What `keeper` keeps for `registration` (held by `holder`), for both faces; `nil` when
-    /// the value is not created yet.
-    ///
-    /// Called under a creation lock: only a value leaves `holder`'s lock, never a copy of the
-    /// entry, which could be the last reference to a value replaced meanwhile (its `deinit`
-    /// would run under both locks).
+    /// not created yet. Called under a creation lock, so only a value leaves `holder`'s lock,
+    /// never an entry that might be the last reference to a replaced value.
     static func cached(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
@@ -147,8 +137,7 @@ final class SingletonCreation: Sendable {
         return keeper.keptValue(of: registration).map(Cached.ready)
     }
 
-    /// Keeps `value`, which `registration` (held by `holder`) produced, in `keeper`'s cache:
-    /// `holder`'s registry, or the keeper's own copies.
+    /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies.
     static func keep(
         _ value: Any,
         producedBy registration: Registration,
