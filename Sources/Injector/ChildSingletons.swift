@@ -1,6 +1,5 @@
 /// Whose singletons a child injector uses for the registrations it inherits: its ancestors'
-/// (``shared``, what ``DependencyInjector/child()`` makes) or copies of its own (``own``, what
-/// test scopes make).
+/// (``shared``, as ``DependencyInjector/child()`` makes) or its own (``own``, as tests make).
 ///
 /// ```swift
 /// let request = app.child()                   // .shared: app's Database, built once for all

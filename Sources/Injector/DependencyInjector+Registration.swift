@@ -36,8 +36,7 @@ extension DependencyInjector {
         store(instance: instance, for: DependencyKey(type, name: name))
     }
 
-    /// Removes this injector's registration of `type` under `name`, and the singleton it may
-    /// have created.
+    /// Removes this injector's registration of `type` under `name`, and any singleton it made.
     ///
     /// Removing a key that is not registered does nothing. Ancestors are not touched: after
     /// removing a child's override, the child sees its parent's registration again.
@@ -64,8 +63,7 @@ extension DependencyInjector {
         store(.instance(instance, key, module: installation?.module), for: key, recordingIn: installation)
     }
 
-    /// Replaces what is stored under `key`, remembering the previous entry for a failed
-    /// `install` to put back. A sealed injector refuses (failing the installation, if any).
+    /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.
     private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
         // The previous entry is released after the unlock, or kept by the installation.
         let replaced: Entry?? = registry.withLock { registry in

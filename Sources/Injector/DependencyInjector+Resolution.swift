@@ -31,8 +31,7 @@ extension DependencyInjector {
         }
         self.registry.unlock()
 
-        // A factory of this injector's own runs without the walk; a transient registered as
-        // the type asked for is made as that type.
+        // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
             if registration.scope == .transient, let factory = registration.factory(making: T.self) {
                 return try make(registration, with: factory)
@@ -151,16 +150,14 @@ extension DependencyInjector {
         }
     }
 
-    /// A resolve of a singleton (or weak instance) of this injector's own that is not created
-    /// yet: created now, or by the thread already creating it. Apart, for the stack.
+    /// A resolve of this injector's own uncreated singleton (or weak instance); apart, for the stack.
     @inline(never)
     private func resolve<T>(
         _ key: DependencyKey,
         as type: T.Type,
         producing registration: Registration
     ) throws(InjectionError) -> T {
-        // `produce`'s singleton branch in place, two frames fewer per level. (A factory with
-        // arguments is always transient, so it never comes here.)
+        // `produce`'s singleton branch in place, two frames fewer per level (never with arguments).
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let creation = SingletonCreation.shared
@@ -220,8 +217,7 @@ extension DependencyInjector {
         }
     }
 
-    /// Runs `make`, `registration`'s factory, as `run(_:in:arguments:)` describes. Inlined
-    /// into its callers: one frame fewer per level of a chain.
+    /// `run(_:in:arguments:)` with `make` as the factory; inlined, one frame fewer per level.
     @inline(__always)
     private func run<Value>(
         _ registration: Registration,
@@ -246,16 +242,15 @@ extension DependencyInjector {
         return try Self.$current.withValue(self) { try registration.build(with: self, arguments: arguments) }
     }
 
-    /// Runs `make` with this injector bound as `current`. Apart, so that the binding's frame is
-    /// on the stack only where one is needed (the outermost factory of a chain).
+    /// Runs `make` with this injector bound as `current`; apart, so only the outermost factory
+    /// of a chain, which needs the binding, has its frame on the stack.
     @inline(never)
     private func runAsCurrent<Value>(_ make: (DependencyInjector) throws -> Value) throws -> Value {
         try Self.$current.withValue(self) { try make(self) }
     }
 
     /// What a failed factory of `registration` throws: an `InjectionError` as it is (a failure
-    /// deeper in the chain), anything else wrapped with the path, which still ends with
-    /// `registration`'s frame.
+    /// deeper in the chain), anything else wrapped with the path, up to `registration`.
     @inline(never)
     private static func failure(
         _ error: any Error,

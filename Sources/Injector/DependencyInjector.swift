@@ -73,8 +73,7 @@ public final class DependencyInjector: Sendable {
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,
-    /// using its ancestors' singletons (``ChildSingletons/shared``) or its own
-    /// (``ChildSingletons/own``).
+    /// with its ancestors' singletons (``ChildSingletons/shared``) or its own (``ChildSingletons/own``).
     ///
     /// ```swift
     /// app.register(Database.self, scope: .singleton) { r in try Database(clock: r.resolve()) }

@@ -28,8 +28,7 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
     /// (`MyApp.PaymentService`); built when asked for, never on the resolution path.
     public var typeName: String { String(reflecting: type) }
 
-    /// The type's module-qualified name, followed by the name in quotes when there is one:
-    /// `Swift.String named "baseURL"`.
+    /// The type's module-qualified name, then the name in quotes: `Swift.String named "baseURL"`.
     public var description: String {
         guard let name else { return typeName }
         return "\(typeName) named \"\(name)\""

@@ -6,8 +6,7 @@
 /// injector.register(Request.self) { _ in Request() }  // .transient
 /// ```
 ///
-/// An instance registered with ``DependencyInjector/register(_:as:name:)`` behaves as a
-/// singleton that already exists.
+/// An instance registered with ``DependencyInjector/register(_:as:name:)`` is a created singleton.
 public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// A new value on every resolve. The default.
     case transient
@@ -16,8 +15,7 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// exactly once even when the first resolves race; if it throws, the next resolve retries.
     case singleton
     /// Shared while something else holds a strong reference to it; created again after the
-    /// last owner lets go. For a value type (only class instances can be held weakly), `.weak`
-    /// behaves like ``transient``.
+    /// last owner lets go. Only class instances can be held weakly: others are ``transient``.
     case weak
     /// A singleton that ``DependencyInjector/install(_:)-(DependencyModule...)`` creates as soon
     /// as its modules are registered, so that a failing factory is reported at start-up (as in

@@ -1,7 +1,6 @@
 extension AsyncDependencyInjector {
-    /// Resolves `type` under `name` here, then registers the value in the synchronous
-    /// `injector` under the same key, as an instance, for synchronous code (and `@Inject`):
-    /// typically at a server's start-up.
+    /// Resolves `type` under `name` here, then registers the value as an instance under the
+    /// same key in the synchronous `injector`, for synchronous code (and `@Inject`).
     ///
     /// ```swift
     /// let services = AsyncDependencyInjector()

@@ -1,16 +1,13 @@
 extension AsyncDependencyInjector {
     /// Resolves every registration once, off to the side, awaiting async factories, and
-    /// reports every problem at once: missing registrations, cycles and failing factories,
-    /// each with its resolution path.
+    /// reports every problem at once, each with its resolution path.
     ///
     /// ```swift
     /// try await services.verify()  // at start-up, or in one test
     /// ```
     ///
-    /// It follows the rules of ``DependencyInjector/verify()``: a throw-away child creates its
-    /// own copy of every singleton (this injector's and its ancestors' are not created), each
-    /// key is resolved once, the dependencies seen are recorded for ``graph()``, and a problem
-    /// reached from several registrations is reported once, with the longest path.
+    /// It follows the rules of ``DependencyInjector/verify()``: no singleton of this injector
+    /// (or its ancestors) is created, each key is resolved once, and edges go to ``graph()``.
     ///
     /// > Important: Every factory runs, once per resolve: side effects of factories (opening
     /// > connections) happen, and the values are dropped when `verify` returns.

@@ -5,8 +5,7 @@ extension AsyncDependencyInjector {
     /// let network = await injector.resolve(\.networkProvider)
     /// ```
     ///
-    /// It never fails: without a registration, or when its factory (awaited) throws, the
-    /// result is the key's default value.
+    /// It never fails: without a registration, or if its (awaited) factory throws, it is the default.
     public nonisolated func resolve<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>) async -> Value {
         guard let key = InjectedValues.key(for: keyPath) else {
             return InjectedValues(resolved: nil)[keyPath: keyPath]

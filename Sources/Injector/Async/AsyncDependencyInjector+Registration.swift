@@ -41,8 +41,7 @@ extension AsyncDependencyInjector {
         core.register(instance, as: type, name: name)
     }
 
-    /// Removes this injector's registration of `type` under `name`, and the singleton it may
-    /// have created.
+    /// Removes this injector's registration of `type` under `name`, and any singleton it made.
     ///
     /// ```swift
     /// await injector.unregister(Database.self)

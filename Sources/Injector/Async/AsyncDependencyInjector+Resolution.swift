@@ -100,8 +100,7 @@ extension AsyncDependencyInjector {
         return AsyncCreation.running(registration, keptBy: core)?.waiterCount ?? 0
     }
 
-    /// Runs a transient's async factory in the current task, after `frames`, with `arguments`
-    /// if it takes some; throws `circularDependency` if it is already running in `frames`.
+    /// Runs a transient's async factory in the current task, after `frames` (checked for a cycle).
     nonisolated func runTransient(
         _ registration: Registration,
         after frames: AsyncResolutionPath.Frames,

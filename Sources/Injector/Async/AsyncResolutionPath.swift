@@ -128,9 +128,8 @@ extension AsyncResolutionPath {
         let depth: Int
         /// The registrations of this level and those above it, past `walkedDepth`.
         let registrations: RegistrationSet?
-        /// Of the class's own type, so the compiler releases a chain in a loop, not by a
-        /// recursion that would overflow the stack (swiftlang/swift#41459; tested with 100,000
-        /// nodes on a 512 KB thread).
+        /// Of the class's own type, so a chain is released in a loop, not by a recursion that
+        /// would overflow the stack (swiftlang/swift#41459; 100,000 nodes on a 512 KB thread).
         let parent: Node?
 
         init(_ frame: Frame, parent: Node?, depth: Int, registrations: RegistrationSet?) {

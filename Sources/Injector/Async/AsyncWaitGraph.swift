@@ -19,8 +19,7 @@ final class AsyncWaitGraph: Sendable {
     }
 
     enum Admission {
-        /// Waiting is safe; the wait is recorded as `edge` (none when the waiting task works
-        /// for no creation, as nothing can wait for it).
+        /// Waiting is safe; the wait is recorded as `edge` (none if the task works for no creation).
         case admitted(Edge?)
         /// Waiting would close this cycle.
         case cycle([DependencyKey])

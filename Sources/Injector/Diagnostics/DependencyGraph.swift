@@ -59,8 +59,7 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// The edges, sorted by the keys they join: `graph.edges.filter { $0.from == key }`.
     public let edges: [Edge]
 
-    /// Creates a graph of `nodes` and `edges`, and adds a node (not registered) for every key
-    /// an edge names that `nodes` lacks.
+    /// Creates a graph of `nodes` and `edges`, adding an unregistered node for each key missing.
     ///
     /// ```swift
     /// let graph = DependencyGraph(nodes: [], edges: [edge])

@@ -9,14 +9,11 @@ extension DependencyInjector {
     /// Nodes are every key this injector can resolve (see ``registrations``). Edges are the
     /// resolves that factories made while this injector (or an ancestor) was verified
     /// (``verify()``) or observed (``observe(_:)``); recording costs nothing otherwise. For the
-    /// whole graph, call ``verify()`` first. Resolves outside factories (lazy properties,
-    /// methods) are not edges.
+    /// whole graph, call ``verify()`` first. Resolves outside factories are not edges.
     public func graph() -> DependencyGraph {
         var edges: Set<DependencyGraph.Edge> = []
-        var injector: DependencyInjector? = self
-        while let current = injector {
-            edges.formUnion(current.registry.withLock { $0.diagnostics.edges })
-            injector = current.parent
+        for injector in sequence(first: self, next: \.parent) {
+            edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
         }
         let nodes = registrations.map { DependencyGraph.Node(key: $0.key, kind: $0.kind) }
         return DependencyGraph(nodes: nodes, edges: Array(edges))

@@ -12,8 +12,7 @@ extension DependencyInjector {
     ///
     /// Events arrive as resolves finish (a factory's resolves before the resolve that ran it),
     /// on the resolving thread, with no lock held; `observer` may be called from several
-    /// threads at once, and is not told of its own resolves. Installing one replaces the
-    /// previous one.
+    /// threads at once, and is not told of its own resolves. A new one replaces the old.
     ///
     /// Children created after this call inherit the observer; earlier children and ancestors
     /// are not affected. A child can install its own or call ``stopObserving()``. While no
@@ -53,12 +52,7 @@ extension DependencyInjector {
         guard let observer = instrument(key, resolvedBy: context.innermost?.key) else { return try plainResolve() }
         let runsBefore = context.factoryRuns
         let start = DispatchTime.now().uptimeNanoseconds
-        let result: Result<T, InjectionError>
-        do {
-            result = .success(try plainResolve())
-        } catch {
-            result = .failure(error)
-        }
+        let result = Result<T, InjectionError> { () throws(InjectionError) in try plainResolve() }
         let created = context.factoryRuns != runsBefore
         return try notify(observer, of: key, path: context.path + [key], result: result, created: created, since: start)
     }

@@ -19,8 +19,7 @@ extension DependencyInjector {
         var seen: Set<DependencyKey> = []
         // The nearest injector, on the way up, that keeps its own copies of inherited singletons.
         var keeper: DependencyInjector?
-        var injector: DependencyInjector? = self
-        while let current = injector {
+        for current in sequence(first: self, next: \.parent) {
             for (key, entry) in current.registry.withLock({ $0.entries }) where seen.insert(key).inserted {
                 let kind: RegistrationInfo.Kind
                 var isCreated = entry.readyValue != nil
@@ -37,7 +36,6 @@ extension DependencyInjector {
                 found.append(info)
             }
             if keeper == nil, current.inheritedSingletons != nil { keeper = current }
-            injector = current.parent
         }
         return found.sorted { $0.key.description < $1.key.description }
     }

@@ -21,8 +21,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         /// registered with the `register(_:name:scope:factory:)` of an ``AsyncDependencyInjector``.
         case factory(Scope)
 
-        /// `instance`, or the factory's scope: `transient`, `singleton` or `weak`
-        /// (`"\(info.kind)"`).
+        /// `instance`, or the factory's scope (`transient`, `singleton`, …): `"\(info.kind)"`.
         public var description: String {
             switch self {
             case .instance: "instance"

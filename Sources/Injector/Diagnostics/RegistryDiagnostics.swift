@@ -1,5 +1,4 @@
-/// An injector's diagnostics state, in its registry. While `instrumentation` is `nil` (the
-/// default), diagnostics cost a resolve one load and one branch.
+/// An injector's diagnostics state; while `instrumentation` is `nil`, a resolve pays one load and branch.
 struct RegistryDiagnostics {
     /// Set while resolves through this injector are observed (or verified); `nil` otherwise.
     var instrumentation: Instrumentation?

@@ -14,8 +14,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     /// if case .failed(let error) = event.outcome { log(error) }
     /// ```
     public enum Outcome: Sendable {
-        /// A cache hit: an instance, or a singleton or weak instance already kept (possibly
-        /// just created by another thread).
+        /// A cache hit: an instance, or a kept singleton or weak instance (maybe just created).
         case cached
         /// A factory ran to make the value. A cache miss (every transient resolve is one).
         case created

@@ -1,5 +1,4 @@
-/// A stored value that is not of the type its key names: like `RequiresAwait`, a broken
-/// invariant as a typed error rather than a crash.
+/// A stored value that is not of the type its key names: a broken invariant, not a crash.
 struct UnexpectedValueType: Error, CustomStringConvertible {
     let expected: any Any.Type
     let actual: any Any.Type

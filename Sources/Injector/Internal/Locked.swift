@@ -38,8 +38,7 @@ final class Locked<State>: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Runs `body` with exclusive access to the state. `body` must not call user code, nor
-    /// release a value stored in the state: use `update(_:)` for that.
+    /// Runs `body`, which must not call user code nor release a stored value, under the lock.
     @inline(__always)
     func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)

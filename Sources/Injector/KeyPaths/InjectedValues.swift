@@ -13,8 +13,7 @@
 /// ```
 ///
 /// A key-path dependency is an ordinary registration, keyed by its ``InjectionKey`` type, so
-/// scopes, children, overrides and diagnostics apply. Each property reads one key, with
-/// `self[Key.self]`.
+/// scopes, children, overrides and diagnostics apply. Each property reads one `self[Key.self]`.
 public struct InjectedValues {
     private let mode: Mode
 

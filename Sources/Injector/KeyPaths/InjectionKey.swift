@@ -1,5 +1,4 @@
-/// A key for a dependency that always has a value: its default, unless an injector has a
-/// registration for the key.
+/// A key for a dependency that always has a value: its default, unless one is registered.
 ///
 /// ```swift
 /// private enum NetworkProviderKey: InjectionKey {

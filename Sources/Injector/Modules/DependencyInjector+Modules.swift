@@ -1,6 +1,5 @@
 extension DependencyInjector {
-    /// Installs `modules` in order, then creates the ``Scope/eagerSingleton`` registrations
-    /// they made.
+    /// Installs `modules` in order, then creates their ``Scope/eagerSingleton`` registrations.
     ///
     /// ```swift
     /// try DependencyInjector.shared.install(NetworkingModule(), PaymentsModule())

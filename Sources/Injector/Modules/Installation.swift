@@ -72,8 +72,7 @@ final class Installation: Sendable {
         }
     }
 
-    /// Puts back what the installation replaced and forgets the modules it marked installed;
-    /// what it removes is released after the registry's lock.
+    /// Puts back what the installation replaced and forgets the modules it marked installed.
     func undo() {
         let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
         injector.registry.update { registry in

@@ -72,8 +72,7 @@ public struct Inject<Value> {
         resolution = .resolved((injector ?? DependencyInjector.current).resolve(keyPath))
     }
 
-    /// The resolved value. Reading it after a failed resolution stops the program; see
-    /// `$property`.
+    /// The resolved value. Reading it after a failed resolution stops the program (see `$property`).
     public var wrappedValue: Value {
         get {
             switch resolution {

@@ -1,5 +1,4 @@
-/// A property that is `nil` when nothing is registered for its type, and never stops the
-/// program.
+/// A property that is `nil` when nothing is registered for its type, and never stops the program.
 ///
 /// ```swift
 /// final class Checkout {
@@ -47,8 +46,7 @@ public struct OptionalInject<Wrapped> {
         set { resolution = .success(newValue) }
     }
 
-    /// `.success(nil)` when nothing is registered, `.failure` when a registration exists but
-    /// could not be resolved.
+    /// `.success(nil)` when nothing is registered, `.failure` when a registration failed.
     public var projectedValue: Result<Wrapped?, InjectionError> { resolution }
 }
 

@@ -58,8 +58,7 @@ public struct Provider<Value> {
     }
 
     /// Registers `factory` for `scope`, under `Value` (and `name`), into `injector` or
-    /// ``DependencyInjector/current``: the factory form, for values built from other
-    /// dependencies.
+    /// ``DependencyInjector/current``: the form for values built from other dependencies.
     ///
     /// ```swift
     /// final class AppModule {
@@ -104,8 +103,7 @@ public struct Provider<Value> {
         }
     }
 
-    /// The value: the registered one, or the one resolved from the injector for a scoped
-    /// factory, or the typed error.
+    /// The registered value, or for a scoped factory the resolved one, or the typed error.
     public var projectedValue: Result<Value, InjectionError> {
         switch storage {
         case .value(let value): .success(value)

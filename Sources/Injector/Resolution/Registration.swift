@@ -14,8 +14,7 @@ final class Registration: Sendable {
     enum Factory: Sendable {
         /// `register(_:name:scope:factory:)`: needs only the injector.
         case plain(any PlainFactory)
-        /// A factory that takes run-time arguments, passed as one value of type
-        /// `(First, (Rest...))` for the types in `argumentTypes`.
+        /// A factory that takes arguments of `argumentTypes`, as one `(First, (Rest...))`.
         case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
         /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: only the actor runs it.
         case async(@Sendable (AsyncDependencyInjector) async throws -> any Sendable)
@@ -61,8 +60,7 @@ final class Registration: Sendable {
     }
 }
 
-/// A factory that needs only the injector. `TypedFactory` is its one conformer; the protocol
-/// lets a non-generic `Registration` hold a factory of any value type.
+/// A factory that needs only the injector; `TypedFactory` is the one conformer.
 protocol PlainFactory: AnyObject, Sendable {
     /// The type the factory makes.
     var valueType: ObjectIdentifier { get }

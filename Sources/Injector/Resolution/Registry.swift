@@ -50,8 +50,7 @@ struct Registry {
         slot.readySlot(miss: &miss)
     }
 
-    /// Keeps `value` as what `registration` produced, if it is still stored under its key;
-    /// returns the entry it replaces.
+    /// Keeps `value` if `registration` is still stored under its key; returns what it replaces.
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
         guard case .factory(let current, _) = self[registration.key], current === registration,
             let cache = Cache(keeping: value, for: registration.scope)
@@ -113,8 +112,7 @@ extension Registry {
         /// The value as a `T`, copied once, straight into the caller's result.
         @inline(__always)
         func value<T>(as type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
-            // Bound to a local so that `cast` opens it: the stored property passed directly
-            // reaches `cast` as an unopened `Any`, and the run-time cast runs every time.
+            // A local, so that `cast` opens it: the stored property would reach it unopened.
             let value: Any = value
             return try DependencyInjector.cast(value, to: type, key: key)
         }

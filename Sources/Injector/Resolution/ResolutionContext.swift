@@ -78,8 +78,7 @@ final class ResolutionContext: @unchecked Sendable {
     ///   less than `stackReserve` of stack left.
     @inline(never)
     func enter(_ registration: Registration) throws(InjectionError) {
-        // An address below `stackLow` (a stack the platform did not report, e.g. a
-        // coroutine's) wraps around to a large distance, so it passes.
+        // An address below `stackLow` (an unreported stack) wraps around, so it passes.
         var marker: UInt8 = 0
         let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         if address &- stackLow < Self.stackReserve { throw tooDeep(registration) }

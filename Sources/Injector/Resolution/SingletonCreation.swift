@@ -3,8 +3,7 @@
 /// The first thread to miss the cache creates; the others sleep until it has cached its value
 /// or failed (then one of them tries). The lock is never held while a factory runs. Before a
 /// thread sleeps, it follows the waits from the creator; if they lead back to itself (A → B →
-/// A from two threads at once), it throws `circularDependency`. Process-wide, since a factory
-/// may resolve from any injector.
+/// A from two threads at once), it throws `circularDependency`. Process-wide.
 final class SingletonCreation: Sendable {
     static let shared = SingletonCreation()
 
@@ -54,8 +53,7 @@ final class SingletonCreation: Sendable {
         }
     }
 
-    /// The value `registration` (held by `holder`) produced for `keeper`'s cache, created now
-    /// if need be; `nil` when `registration` is no longer the one stored under its key.
+    /// The value for `keeper`'s cache, created now if need be; `nil` if `registration` is stale.
     func value(
         of registration: Registration,
         heldBy holder: DependencyInjector,
