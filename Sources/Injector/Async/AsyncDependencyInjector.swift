@@ -116,7 +116,7 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 
-    /// The face of `core`, this injector's or an ancestor's (a singleton's keeper's face).
+    /// The face of `core`: this injector's or an ancestor's (a singleton's factory runs with its keeper's).
     nonisolated func face(of core: DependencyInjector) -> AsyncDependencyInjector {
         var face = self
         while face.core !== core, let parent = face.parent { face = parent }

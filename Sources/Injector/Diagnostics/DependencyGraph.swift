@@ -59,7 +59,7 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// The edges, sorted by the keys they join: `graph.edges.filter { $0.from == key }`.
     public let edges: [Edge]
 
-    /// Creates a graph of `nodes` and `edges`, adding an unregistered node for each key missing.
+    /// Creates a graph of `nodes` and `edges`, with a not-registered node for each edge key `nodes` lacks.
     ///
     /// ```swift
     /// let graph = DependencyGraph(nodes: [], edges: [edge])

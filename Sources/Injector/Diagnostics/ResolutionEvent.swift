@@ -14,7 +14,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     /// if case .failed(let error) = event.outcome { log(error) }
     /// ```
     public enum Outcome: Sendable {
-        /// A cache hit: an instance, or a kept singleton or weak instance (maybe just created).
+        /// A cache hit: an instance, or a kept singleton or weak instance (maybe just created by another thread).
         case cached
         /// A factory ran to make the value. A cache miss (every transient resolve is one).
         case created

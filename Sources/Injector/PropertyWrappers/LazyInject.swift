@@ -11,7 +11,7 @@
 /// registrations made before that read. When several threads read first at once, one
 /// resolves and the others wait for its value. A failure is not kept; the next read retries.
 ///
-/// `$exporter` (a `Result<PDFExporter, InjectionError>`) resolves too, but gives the error:
+/// `$exporter` (a `Result<PDFExporter, InjectionError>`) resolves too, and gives errors without stopping:
 ///
 /// ```swift
 /// if case .failure(let error) = screen.$exporter { print(error) }

@@ -1,4 +1,4 @@
-/// A way to make a `Value` on demand from an ``AsyncDependencyInjector``: its ``ProviderHandle``.
+/// A way to make a `Value` on demand from an ``AsyncDependencyInjector``: the actor's ``ProviderHandle``.
 ///
 /// ```swift
 /// actor LoginFlow {
@@ -14,7 +14,7 @@
 ///
 /// It works as a ``ProviderHandle`` does (each call resolves anew, so a handle breaks a
 /// cycle; resolving `AsyncProviderHandle<Value>` needs no registration; or make one with
-/// ``AsyncDependencyInjector/provider(for:name:)``), but its call awaits an async factory.
+/// ``AsyncDependencyInjector/provider(for:name:)``), but its call awaits, so async factories run.
 public struct AsyncProviderHandle<Value: Sendable>: Sendable {
     /// The injector each call resolves from.
     public let injector: AsyncDependencyInjector
