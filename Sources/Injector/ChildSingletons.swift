@@ -1,6 +1,5 @@
 /// Whose singletons a child injector uses for the registrations it inherits: its ancestors'
-/// (``shared``, what ``DependencyInjector/child()`` makes) or copies of its own (``own``, what
-/// test scopes make).
+/// (``shared``, as ``DependencyInjector/child()`` makes) or its own (``own``, as tests make).
 ///
 /// ```swift
 /// let request = app.child()                   // .shared: app's Database, built once for all
@@ -8,23 +7,20 @@
 /// test.register(MockClock() as any Clock)
 /// ```
 ///
-/// The choice only concerns singletons (and weak instances) registered in an ancestor; the
-/// child's own registrations and the transients it inherits behave the same either way.
+/// Only singletons (and weak instances) registered in an ancestor are concerned; the child's
+/// own registrations and the transients it inherits behave the same either way.
 public enum ChildSingletons: Hashable, Sendable {
     /// A singleton registered in an ancestor is created and kept by that ancestor, with the
     /// ancestor's registrations: every child shares it, and no child's override reaches it.
-    ///
-    /// The default, for scopes that belong to the app (a request, a screen, a session): they
-    /// add or replace registrations of their own and share the app's expensive singletons.
+    /// The default, for scopes that belong to the app (a request, a screen, a session).
     case shared
 
     /// A singleton registered in an ancestor is built afresh by the child, with the child's
-    /// registrations (so its overrides reach it), kept by the child for as long as it lives,
-    /// and dropped with it. The ancestors' own copies are neither created nor used.
+    /// registrations (so its overrides reach it), and kept until the child is dropped. The
+    /// ancestors' own copies are neither created nor used.
     ///
-    /// For scopes that must not touch the app's state: a test (`withOverrides` and the
-    /// testing trait make these), or a dry run that builds everything off to the side. An
-    /// ordinary child of such a child shares its copies. Its cost: a resolve of an inherited
-    /// singleton takes the child's lock once more than a shared one.
+    /// For scopes that must not touch the app's state: tests (`withOverrides` and the testing
+    /// trait make these) and dry runs. An ordinary child of such a child shares its copies. A
+    /// resolve of an inherited singleton takes the child's lock once more than a shared one.
     case own
 }

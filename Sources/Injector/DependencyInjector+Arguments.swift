@@ -10,13 +10,11 @@ extension DependencyInjector {
     /// let session = try injector.resolve(UserSession.self, arguments: userID)
     /// ```
     ///
-    /// A factory with arguments makes a new value on every resolve (it is transient: a value
-    /// made for some arguments cannot stand for others). Resolving it with arguments of other
-    /// types, or without arguments, throws
+    /// Such a factory is transient: a value made for some arguments cannot stand for others.
+    /// Resolving it with arguments of other types, or none, throws
     /// ``InjectionError/argumentMismatch(_:path:expected:given:)`` naming both lists of types.
-    ///
-    /// The first argument is spelled out so that a factory without arguments always means
-    /// ``register(_:name:scope:factory:)-method``.
+    /// (The first argument is spelled out so that a factory without arguments always means
+    /// ``register(_:name:scope:factory:)-method``.)
     public func register<T, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -59,13 +57,9 @@ extension DependencyInjector {
             run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
     }
 
-    /// The registration of `key` (here or in the nearest ancestor that has one) whose factory
-    /// takes arguments of the types `First, Rest…`, for a resolve that passes those: the check
-    /// both faces make before they run the factory. `path` leads to the resolve.
-    ///
-    /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)``, or
-    ///   ``InjectionError/argumentMismatch(_:path:expected:given:)`` when the registration
-    ///   takes other arguments, or none.
+    /// The registration of `key` (here or in the nearest ancestor) whose factory takes
+    /// arguments of the types `First, Rest…`, for either face; `path` leads to the resolve.
+    /// Throws `notRegistered`, or `argumentMismatch` when it takes other arguments, or none.
     func registration<T, First, each Rest>(
         of key: DependencyKey,
         as type: T.Type,
@@ -97,7 +91,7 @@ extension Registration {
         return types
     }
 
-    /// `arguments` as the tuple the resolve checked it to be (see `registration(of:…)`).
+    /// `arguments` as the tuple `registration(of:…)` checked it to be.
     static func unpack<Arguments>(_ arguments: Any, as type: Arguments.Type) throws -> Arguments {
         guard let arguments = arguments as? Arguments else {
             throw UnexpectedValueType(expected: type, actual: Swift.type(of: arguments))
@@ -107,8 +101,7 @@ extension Registration {
 }
 
 extension Registration.Factory {
-    /// A factory that takes arguments of the types `First, Rest…`, run by `make` with the
-    /// arguments as one value of type `(First, (Rest…))`.
+    /// A factory that takes arguments of the types `First, Rest…`, as one `(First, (Rest…))`.
     static func taking<First, each Rest>(
         _ first: First.Type,
         _ rest: repeat (each Rest).Type,

@@ -15,14 +15,11 @@ extension DependencyInjector {
     /// ```
     ///
     /// Mark the closure `@MainActor` (or pass it as `mainActorFactory:`); an unmarked closure
-    /// is the nonisolated ``register(_:name:scope:factory:)-method``, which cannot call a
-    /// main-actor initialiser.
+    /// is the nonisolated ``register(_:name:scope:factory:)-method``.
     ///
-    /// Main-actor code resolves the type like any other, and `@Inject` properties of
-    /// `@MainActor` classes read it. A resolve off the main actor (that is, off the main
-    /// dispatch queue, which runs the main actor's work) cannot run the factory synchronously:
-    /// it throws ``InjectionError/requiresMainActor(_:path:)``, unless the value is a
-    /// singleton already created, which every thread gets.
+    /// Main-actor code (and `@Inject` in `@MainActor` classes) resolves the type like any
+    /// other. A resolve off the main actor (off the main dispatch queue) throws
+    /// ``InjectionError/requiresMainActor(_:path:)``, unless it is a singleton already created.
     public func register<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -31,7 +28,6 @@ extension DependencyInjector {
     ) {
         register(type, name: name, scope: scope) { injector in
             guard MainQueue.isCurrent else {
-                // The frame of this registration is on the stack: the path ends with its key.
                 throw InjectionError.requiresMainActor(
                     DependencyKey(type, name: name), path: ResolutionContext.current.path)
             }

@@ -9,17 +9,13 @@ extension DependencyInjector {
     /// }
     /// ```
     ///
-    /// The child sees this injector's registrations, except where `overrides` replaces them.
-    /// Scopes nest: an override inside another override sees both, innermost first. Leaving
-    /// the scope, normally or by a throw, restores the previous ``current``.
+    /// Scopes nest: an override inside another sees both, innermost first. Leaving the scope,
+    /// normally or by a throw, restores the previous ``current``. Objects created inside keep
+    /// the injector their wrappers captured, even when used after the scope ends.
     ///
-    /// The scope takes its own singleton cache (it is a `child(singletons: .own)`): a
-    /// singleton registered in an ancestor is built afresh inside the scope, with the overrides (so a mock reaches the singletons that
-    /// depend on it), and dropped with the scope. No scope sees another's singletons, and the
-    /// ancestors' own singletons are neither created nor used.
-    ///
-    /// Objects created inside keep the injector they were created with (their wrappers
-    /// captured it), even when they are used after the scope ends.
+    /// The scope is a `child(singletons: .own)`: a singleton registered in an ancestor is built
+    /// afresh inside it, with the overrides (so a mock reaches the singletons that depend on
+    /// it), and dropped with it. No scope sees another's singletons or creates the ancestors'.
     public func withOverrides<Result>(
         _ overrides: (DependencyInjector) throws -> Void,
         operation: () throws -> Result
@@ -38,8 +34,7 @@ extension DependencyInjector {
     /// }
     /// ```
     ///
-    /// Child tasks (`async let`, task groups, `Task {}`) inherit the scope;
-    /// `Task.detached` does not.
+    /// Child tasks (`async let`, task groups, `Task {}`) inherit the scope; `Task.detached` does not.
     public func withOverrides<Result>(
         _ overrides: (DependencyInjector) throws -> Void,
         isolation: isolated (any Actor)? = #isolation,

@@ -7,12 +7,10 @@ extension DependencyInjector {
     /// injector.register(String.self, name: "baseURL") { _ in "https://example.com" }
     /// ```
     ///
-    /// The factory receives the injector that is building the value, to resolve the value's
-    /// own dependencies; use it rather than capturing an injector. Any error it throws reaches
-    /// the caller of `resolve` as ``InjectionError/factoryFailed(_:path:underlying:)``.
-    ///
-    /// Registering a key again replaces the earlier registration and drops the singleton it
-    /// may have created.
+    /// The factory gets the injector that is building the value, to resolve its dependencies
+    /// (use it rather than a captured injector). An error it throws reaches the caller of
+    /// `resolve` as ``InjectionError/factoryFailed(_:path:underlying:)``. Registering a key
+    /// again replaces the registration and drops the singleton it may have created.
     public func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -22,8 +20,7 @@ extension DependencyInjector {
         store(key: DependencyKey(type, name: name), scope: scope, factory: .plain(TypedFactory(factory)))
     }
 
-    /// Registers an existing value under `type` (by default the value's static type), as a
-    /// singleton that already exists.
+    /// Registers an existing value under `type` (by default its static type), as a singleton.
     ///
     /// ```swift
     /// injector.register(StripePayments() as PaymentService)
@@ -39,8 +36,7 @@ extension DependencyInjector {
         store(instance: instance, for: DependencyKey(type, name: name))
     }
 
-    /// Removes this injector's registration of `type` under `name`, and the singleton it may
-    /// have created.
+    /// Removes this injector's registration of `type` under `name`, and any singleton it made.
     ///
     /// Removing a key that is not registered does nothing. Ancestors are not touched: after
     /// removing a child's override, the child sees its parent's registration again.
@@ -67,12 +63,9 @@ extension DependencyInjector {
         store(.instance(instance, key, module: installation?.module), for: key, recordingIn: installation)
     }
 
-    /// Replaces what is stored under `key`, remembering the previous entry when an
-    /// installation is in progress so that a failed `install` can put it back. A sealed
-    /// injector keeps what it has; the refusal fails the installation in progress, if any.
+    /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.
     private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
-        // The previous entry is returned, so it is released after the unlock (or kept by the
-        // installation): a value's `deinit`, or what a factory's closure captured, is user code.
+        // The previous entry is released after the unlock, or kept by the installation.
         let replaced: Entry?? = registry.withLock { registry in
             guard !registry.isSealed else { return .none }
             return .some(exchange(&registry[key], with: entry))
@@ -88,8 +81,7 @@ extension DependencyInjector {
         installation?.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
     }
 
-    /// The entry for `key` in this injector or the nearest ancestor that has one, with that
-    /// injector.
+    /// The entry for `key` in this injector or the nearest ancestor that has one, and its owner.
     func lookup(_ key: DependencyKey) -> (entry: Entry, owner: DependencyInjector)? {
         var injector: DependencyInjector? = self
         while let current = injector {

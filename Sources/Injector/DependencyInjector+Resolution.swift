@@ -12,22 +12,18 @@ extension DependencyInjector {
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
-        // The hot path, written out in one function. A value that is ready (an instance, a
-        // created singleton) is copied out of its slot under the lock, straight into the
-        // result. Nothing on a successful path throws: a lookup reports what it found as a
-        // `Miss`, since test runners record a backtrace for every thrown error. Nor does
-        // anything here return an optional `T`: in this unspecialised generic code, an
-        // `Optional<T>` looks up its type metadata on every call, which cost more than the
-        // whole lookup. So the lock is taken and released by hand, to return the value from
-        // under it or go on without it. A chain of factories that each resolve the next runs
-        // through here at every level, so everything else is in functions apart, off the
-        // thread's stack meanwhile.
+        // The hot path, in one function. A ready value is copied out of its slot under the
+        // lock, straight into the result. Two rules shape the resolve code:
+        // - No `Optional<T>`: in unspecialised generic code it looks up its type metadata on
+        //   every call, which costs more than the whole lookup. Hence the lock taken and
+        //   released by hand, to return from under it or go on without it.
+        // - Every level of a chain of factories runs through here, so the rest is in
+        //   `@inline(never)` functions, whose locals are then off the thread's stack at each
+        //   level ("for the stack" below refers to this).
         let key = DependencyKey(type, name: name)
-        // This injector is asked first, outside the walk, so that the common case takes no
-        // reference to an injector.
+        // This injector first, outside the walk: the common case retains no injector.
         var miss = Miss.absent
         let registry = self.registry.lock()
-        // Diagnostics cost one load and one branch here while they are off.
         let instrumented = registry.pointee.diagnostics.instrumentation != nil
         if !instrumented, let slot = registry.pointee.readySlot(key, miss: &miss) {
             defer { self.registry.unlock() }
@@ -35,8 +31,7 @@ extension DependencyInjector {
         }
         self.registry.unlock()
 
-        // A factory of this injector's own, the common case of a factory run, runs here without
-        // the walk: a transient registered as the type asked for is made as that type.
+        // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
             if registration.scope == .transient, let factory = registration.factory(making: T.self) {
                 return try make(registration, with: factory)
@@ -50,10 +45,7 @@ extension DependencyInjector {
 
     /// The rest of a resolve whose own lookup found `miss` (`nil`: none made yet): the
     /// observer, the walk, the factories; what `ifAbsent` returns when no injector holds `key`.
-    ///
-    /// Apart from the hot path, and not inlined into it, so that a chain of factories that
-    /// each resolve the next (every level of which runs through the hot path) does not carry
-    /// these locals on the thread's stack at every level.
+    /// Apart from the hot path, for the stack.
     @inline(never)
     func resolve<T>(
         _ key: DependencyKey,
@@ -77,14 +69,12 @@ extension DependencyInjector {
                 if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
                     return try Self.cast(value, to: T.self, key: key)
                 }
-                // The registration was replaced or removed while we waited for it: look again.
-                location = locate(key)
+                location = locate(key)  // replaced or removed while we waited: look again
             }
         }
     }
 
-    /// What a resolve of `key` returns when nothing is registered for it: a value the
-    /// injector can make without a registration (a ``ProviderHandle``), or the error.
+    /// What a resolve of unregistered `key` returns: a ``ProviderHandle``, or the error.
     func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
         if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
             return made
@@ -95,9 +85,7 @@ extension DependencyInjector {
 
     /// Where a resolve of `key` finds what to return: the walk from this injector through its
     /// ancestors, the one place that decides who holds a key and who keeps its singleton.
-    ///
-    /// `miss` is what a lookup in this injector itself has already found, if any. A ready
-    /// slot comes back retained: slots are immutable, so it is read after the unlock.
+    /// `miss`: what a lookup in this injector has already found, if any.
     func locate(_ key: DependencyKey, after miss: Miss? = nil) -> Location {
         // The nearest injector on the way that keeps its own copies of inherited singletons.
         var keeper: DependencyInjector?
@@ -110,8 +98,8 @@ extension DependencyInjector {
         return .absent
     }
 
-    /// One step of the walk: what `injector` holds for `key` (`miss`: what a lookup in it has
-    /// already found), or `nil` to go on to its parent, noting whether it is the keeper.
+    /// One step of the walk: what `injector` holds for `key`, or `nil` to go on to its parent,
+    /// noting whether it is the keeper. A ready slot comes back retained (slots are immutable).
     private func locate(
         _ key: DependencyKey,
         in injector: DependencyInjector,
@@ -133,17 +121,15 @@ extension DependencyInjector {
         return nil
     }
 
-    /// The value for `key`, from this injector or the nearest ancestor that holds it; `nil`
-    /// when none does.
+    /// The value for `key`, from this injector or an ancestor; `nil` when none holds it.
     func value(for key: DependencyKey) throws(InjectionError) -> Any? {
         try resolve(key, as: Any?.self, after: nil, instrumented: false) { _ in nil }
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector
-    /// that resolves it (so a child's overrides apply), a singleton or weak instance by the
-    /// injector that keeps it: `holder`, which holds the registration, or a descendant that
-    /// keeps its own inherited singletons. `nil` when the registration was replaced or removed
-    /// while we waited for it.
+    /// that resolves it (so a child's overrides apply), a singleton or weak instance by
+    /// `keeper` (the holder, or a descendant that keeps its own inherited singletons). `nil`
+    /// when the registration was replaced or removed while we waited for it.
     @inline(__always)
     func produce(
         _ registration: Registration,
@@ -164,17 +150,14 @@ extension DependencyInjector {
         }
     }
 
-    /// A resolve of a singleton (or weak instance) of this injector's own that is not created
-    /// yet: created now, or by the thread already creating it. Apart from the hot path, and not
-    /// inlined into it, so that a transient's level of a chain does not carry this frame.
+    /// A resolve of this injector's own uncreated singleton (or weak instance); apart, for the stack.
     @inline(never)
     private func resolve<T>(
         _ key: DependencyKey,
         as type: T.Type,
         producing registration: Registration
     ) throws(InjectionError) -> T {
-        // `produce`'s singleton branch, in place: two frames fewer per level of a chain.
-        // (A factory with arguments is always transient, so it never comes here.)
+        // `produce`'s singleton branch in place, two frames fewer per level (never with arguments).
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let creation = SingletonCreation.shared
@@ -189,14 +172,13 @@ extension DependencyInjector {
         case .stale:
             break
         }
-        // The registration was replaced or removed while we waited for it: the whole walk.
+        // Replaced or removed while we waited: the whole walk.
         return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
             try unregistered(key, as: T.self)
         }
     }
 
     /// The error for resolving `registration`, which takes run-time arguments, without them.
-    /// Not inlined: its locals would sit on the stack at every level of a chain.
     @inline(never)
     private static func takesArguments(_ registration: Registration, in context: ResolutionContext) -> InjectionError {
         guard case .withArguments(let types, _, _) = registration.factory else {
@@ -207,8 +189,7 @@ extension DependencyInjector {
             registration.key, path: context.path + [registration.key], expected: types, given: [])
     }
 
-    /// A transient whose factory makes a `T`, made by that factory: `produce` and `run`
-    /// without boxing the value in an `Any` and casting it back (the transient hot path).
+    /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`.
     private func make<T>(_ registration: Registration, with factory: TypedFactory<T>) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
@@ -217,16 +198,16 @@ extension DependencyInjector {
 
     /// Runs `registration`'s factory with this injector, which is `current` meanwhile so that
     /// wrappers in the objects it builds resolve from it.
+    ///
+    /// `run(_:in:_:)` written out, the common factory called in place rather than through a
+    /// closure or `build`: one frame fewer at every level of a chain of singletons.
     func run(_ registration: Registration, in context: ResolutionContext, arguments: Any = ()) throws(InjectionError)
         -> Any
     {
-        // `run(_:in:_:)` with the factory called in place rather than through a closure: one
-        // frame fewer at every level of a chain of singletons.
         noteFactoryRun(of: registration, in: context)
         try context.enter(registration)
         defer { context.leave() }
         do {
-            // The common factory called in place, not through `build`: one frame fewer.
             if case .plain(let factory) = registration.factory, Self.current === self {
                 return try factory.makeAny(with: self)
             }
@@ -236,10 +217,7 @@ extension DependencyInjector {
         }
     }
 
-    /// Runs `make`, `registration`'s factory, as `run(_:in:arguments:)` describes.
-    ///
-    /// Inlined into its callers, which are a level of every chain of factories: one frame
-    /// fewer per level.
+    /// `run(_:in:arguments:)` with `make` as the factory; inlined, one frame fewer per level.
     @inline(__always)
     private func run<Value>(
         _ registration: Registration,
@@ -257,25 +235,22 @@ extension DependencyInjector {
         }
     }
 
-    /// `registration.build`, with this injector as `current` (bound if it is not). Apart, and
-    /// not inlined, so that its locals are not on the stack at every level of a chain.
+    /// `registration.build`, with this injector bound as `current`. Apart, for the stack.
     @inline(never)
     private func build(_ registration: Registration, arguments: Any) throws -> Any {
         if Self.current === self { return try registration.build(with: self, arguments: arguments) }
         return try Self.$current.withValue(self) { try registration.build(with: self, arguments: arguments) }
     }
 
-    /// Runs `make` with this injector bound as `current`. Apart, and not inlined, so that the
-    /// task-local binding's frame is on the stack only when a binding is needed (the outermost
-    /// factory of a chain), not at every level.
+    /// Runs `make` with this injector bound as `current`; apart, so only the outermost factory
+    /// of a chain, which needs the binding, has its frame on the stack.
     @inline(never)
     private func runAsCurrent<Value>(_ make: (DependencyInjector) throws -> Value) throws -> Value {
         try Self.$current.withValue(self) { try make(self) }
     }
 
     /// What a failed factory of `registration` throws: an `InjectionError` as it is (a failure
-    /// deeper in the chain), anything else wrapped with the path, which still ends with
-    /// `registration`'s frame. Not inlined, for the stack.
+    /// deeper in the chain), anything else wrapped with the path, up to `registration`.
     @inline(never)
     private static func failure(
         _ error: any Error,
@@ -291,8 +266,8 @@ extension DependencyInjector {
 enum Location {
     /// A value to return: a registered instance or a singleton already created.
     case ready(Registry.ReadySlot)
-    /// A factory to run: the registration, the injector that holds it, and the injector that
-    /// keeps what a singleton produces (the holder, or a descendant that keeps its own copies).
+    /// A factory to run, the injector that holds it, and the one that keeps a singleton's
+    /// value (the holder, or a descendant that keeps its own copies).
     case pending(Registration, heldBy: DependencyInjector, keptBy: DependencyInjector)
     /// No injector on the way holds the key.
     case absent

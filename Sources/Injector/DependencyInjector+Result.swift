@@ -1,8 +1,6 @@
 extension DependencyInjector {
-    /// ``resolve(_:name:)-method`` as a `Result`, for the property wrappers.
-    ///
-    /// Inlinable, like the wrappers' initialisers, so that the `Result` is built by code
-    /// specialised for the property's type in the user's module.
+    /// ``resolve(_:name:)-method`` as a `Result`, for the property wrappers; inlinable, so the
+    /// `Result` is built by code specialised for the property's type.
     @inlinable
     func result<T>(_ type: T.Type, name: String?) -> Result<T, InjectionError> {
         do {

@@ -10,12 +10,10 @@ extension DependencyInjector {
     /// try DependencyInjector.shared.install(RogueModule())            // throws InjectionError.sealed
     /// ```
     ///
-    /// `install` is the checked way to register: into a sealed injector it throws
-    /// ``InjectionError/sealed(_:)``. The plain `register` and `unregister` cannot throw; they
-    /// leave the registration intact.
-    ///
-    /// Singletons are still created and cached, and children are not sealed: tests keep
-    /// overriding through ``child()``, ``withOverrides(_:operation:)-(_,()->Result)`` and the
+    /// Into a sealed injector, `install` throws ``InjectionError/sealed(_:)``; `register` and
+    /// `unregister` cannot throw, so they leave the registration intact and tell the observer.
+    /// Singletons are still created, and children are not sealed: tests keep overriding
+    /// through ``child()``, ``withOverrides(_:operation:)-(_,()->Result)`` and the
     /// `InjectorTesting` trait. Sealing cannot be undone.
     public func seal() {
         registry.withLock { $0.isSealed = true }

@@ -1,12 +1,9 @@
 extension DependencyInjector {
-    /// What the caller of a failed resolve of `key` probably meant. Runs only when a resolve
-    /// has already failed, so it may walk every registration.
+    /// What the caller of a failed resolve of `key` probably meant (walks every registration).
     func suggestions<T>(for key: DependencyKey, as type: T.Type) -> [Suggestion] {
         var candidates: [(key: DependencyKey, readyValue: Any?)] = []
-        var injector: DependencyInjector? = self
-        while let current = injector {
-            candidates += current.registry.withLock { $0.entries }.map { ($0.key, $0.entry.readyValue) }
-            injector = current.parent
+        for injector in sequence(first: self, next: \.parent) {
+            candidates += injector.registry.withLock { $0.entries }.map { ($0.key, $0.entry.readyValue) }
         }
         return Suggestion.find(for: key, as: type, among: candidates)
     }

@@ -18,10 +18,8 @@ public final class DependencyInjector: Sendable {
     /// The process-wide injector, which ``current`` returns unless a scope binds another.
     public static let shared = DependencyInjector()
 
-    /// The injector that the property wrappers and the static conveniences use.
-    ///
-    /// It is ``shared`` unless a task-local scope binds another one, which is how each test
-    /// gets its own dependencies:
+    /// The injector that the property wrappers and the static conveniences use: ``shared``
+    /// unless a task-local scope binds another one, which is how each test gets its own:
     ///
     /// ```swift
     /// let injector = DependencyInjector.shared.child()
@@ -44,8 +42,7 @@ public final class DependencyInjector: Sendable {
     /// This injector's own registrations and the singletons it keeps.
     let registry = Locked(Registry())
 
-    /// The singletons this injector builds and keeps for registrations held by its ancestors,
-    /// or `nil` when it leaves them to their owners (``ChildSingletons/shared``, the default).
+    /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
 
     /// Creates an empty injector, independent of ``shared``.
@@ -68,17 +65,15 @@ public final class DependencyInjector: Sendable {
     /// test.register(MockPayments() as PaymentService)  // the parent is untouched
     /// ```
     ///
-    /// A singleton registered in an ancestor is created and kept by that ancestor, with the
-    /// ancestor's registrations, so every child shares it and no child's override leaks into
-    /// it. A transient registered in an ancestor is built by the injector that resolves it,
-    /// so the child's overrides apply to its dependencies.
+    /// An ancestor's singleton is created and kept by the ancestor, with its registrations, so
+    /// every child shares it and no override leaks into it. An ancestor's transient is built by
+    /// the resolving injector, so the child's overrides apply to its dependencies.
     public func child() -> DependencyInjector {
         child(singletons: .shared)
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,
-    /// and that uses its ancestors' singletons (``ChildSingletons/shared``) or builds its own
-    /// (``ChildSingletons/own``).
+    /// with its ancestors' singletons (``ChildSingletons/shared``) or its own (``ChildSingletons/own``).
     ///
     /// ```swift
     /// app.register(Database.self, scope: .singleton) { r in try Database(clock: r.resolve()) }
@@ -92,8 +87,8 @@ public final class DependencyInjector: Sendable {
     /// ```
     ///
     /// ``withOverrides(_:operation:)`` and the testing trait make `.own` children, so no test
-    /// sees another's singletons. Either way, a transient registered in an ancestor is built by
-    /// the injector that resolves it, so the child's overrides apply to its dependencies.
+    /// sees another's singletons. Either way, an ancestor's transient is built by the resolving
+    /// injector, with the child's overrides.
     public func child(singletons: ChildSingletons) -> DependencyInjector {
         DependencyInjector(parent: self, singletons: singletons)
     }

@@ -1,8 +1,7 @@
 /// What a registration is stored under: a type's identity plus an optional name.
 ///
-/// Two keys are equal when they name the same type (by identity, not by spelling) and the
-/// same name. `A.Config` and `B.Config` are different keys even though both print as
-/// `Config`; `Int?` and `Optional<Int>` are the same key.
+/// Keys are equal when they name the same type (by identity, not spelling) and name:
+/// `A.Config` and `B.Config` differ; `Int?` and `Optional<Int>` are the same key.
 ///
 /// ```swift
 /// let key = DependencyKey(String.self, name: "baseURL")
@@ -26,13 +25,10 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The module-qualified name of the type, as `String(reflecting:)` prints it
-    /// (`MyApp.PaymentService`).
-    ///
-    /// It is built when asked for, never on the resolution path.
+    /// (`MyApp.PaymentService`); built when asked for, never on the resolution path.
     public var typeName: String { String(reflecting: type) }
 
-    /// The type's module-qualified name, followed by the name in quotes when there is one:
-    /// `Swift.String named "baseURL"`.
+    /// The type's module-qualified name, then the name in quotes: `Swift.String named "baseURL"`.
     public var description: String {
         guard let name else { return typeName }
         return "\(typeName) named \"\(name)\""

@@ -1,16 +1,11 @@
 /// One run of a singleton's (or weak instance's) async factory, shared by every resolve that
-/// asks for the value while it runs.
-///
-/// The run belongs to the injector that keeps the value, in a task of its own: it is not
-/// cancelled with the resolve that started it, so one cancelled caller never fails the others.
-/// Each caller waits here on its own terms: it gets the run's outcome, or, if its own task is
-/// cancelled first, stops waiting (the run goes on for the rest).
+/// asks for the value meanwhile. The run has a task of its own: a caller whose task is
+/// cancelled stops waiting, and the run goes on for the rest.
 final class AsyncCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     private typealias Waiter = CheckedContinuation<Outcome?, Never>
 
     let registration: Registration
-    // Every stored property of `State` is read and written only inside `state.withLock`.
     private let state = Locked(State())
 
     private struct State {
@@ -23,9 +18,7 @@ final class AsyncCreation: Sendable {
         self.registration = registration
     }
 
-    /// The creations running now, by the injector that keeps the value and the registration:
-    /// process-wide, like the sync `SingletonCreation.shared`, since a factory may resolve
-    /// from any injector. Its lock is held only for this bookkeeping.
+    /// The creations running now, process-wide like `SingletonCreation.shared`.
     private static let runs = Locked<[SingletonCreation.Key: AsyncCreation]>([:])
 
     /// The creation of `registration`'s value for `keeper` running now, if any.
@@ -36,12 +29,8 @@ final class AsyncCreation: Sendable {
     }
 
     /// The value `registration` (held by `holder`) produced for `keeper`: the one kept, or the
-    /// one a creation produces, started now by `face` (the keeper's) unless one is running.
-    /// `nil` when `registration` is no longer the one stored under its key. `frames` are the
-    /// resolutions in progress in the asking task.
-    ///
-    /// The value is kept by the sync injector's rule (`SingletonCreation.keep`), so both faces
-    /// read it the same way, and a ready value is read without `await`.
+    /// one a creation produces, started now by `face` (the keeper's) unless one is running;
+    /// `nil` when `registration` is stale. Kept as the sync face keeps it, so both read it.
     static func value(
         of registration: Registration,
         heldBy holder: DependencyInjector,
@@ -73,10 +62,8 @@ final class AsyncCreation: Sendable {
         case .join(let creation):
             return try await creation.value(waitingFrom: frames)
         case .start(let creation):
-            // The run belongs to the injector, in a task of its own: it is not cancelled with
-            // the resolve that started it. The task copies this task's task-locals, so the
-            // creation's path continues the requester's (errors show the whole chain, and a
-            // cycle back into it is found).
+            // The task copies this task's task-locals, so the creation's path continues the
+            // requester's (errors show the whole chain, and a cycle back into it is found).
             let inside = frames.appending(AsyncResolutionPath.Frame(registration: registration, creation: creation))
             Task {
                 let outcome = await face.run(registration, frames: inside)
@@ -90,13 +77,9 @@ final class AsyncCreation: Sendable {
         }
     }
 
-    /// Waits for the run's value as a resolve in the current task, whose resolutions in
-    /// progress are `frames`.
-    ///
-    /// - Throws: ``InjectionError/circularDependency(path:)`` when the run waits, through other
-    ///   runs, for this very task (waiting would never end); the run's own error; or
-    ///   ``InjectionError/factoryFailed(_:path:underlying:)`` with a `CancellationError` when
-    ///   the current task is cancelled before the run ends.
+    /// Waits for the run's value as a resolve in the current task, with `frames` in progress.
+    /// Throws the run's error; `circularDependency` when the run waits, through other runs,
+    /// for this task; `factoryFailed` with a `CancellationError` when this task is cancelled.
     func value(waitingFrom frames: AsyncResolutionPath.Frames) async throws(InjectionError) -> any Sendable {
         let key = registration.key
         let edge: AsyncWaitGraph.Edge?

@@ -9,9 +9,9 @@ extension AsyncDependencyInjector {
     /// let session = try await injector.resolve(UserSession.self, arguments: userID)
     /// ```
     ///
-    /// The rules are those of ``DependencyInjector``'s form: the factory makes a new value on
-    /// every resolve, in the resolving task, and resolving it with arguments of other types, or
-    /// without arguments, throws ``InjectionError/argumentMismatch(_:path:expected:given:)``.
+    /// As with ``DependencyInjector``'s form, the factory makes a new value on every resolve
+    /// (in the resolving task), and other arguments, or none, throw
+    /// ``InjectionError/argumentMismatch(_:path:expected:given:)``.
     public func register<T: Sendable, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,

@@ -1,10 +1,6 @@
 extension AsyncDependencyInjector {
-    /// Resolves `type` under `name` here, then registers the value in the synchronous
-    /// `injector` under the same key, as an instance, so that synchronous code (and `@Inject`)
-    /// can read it.
-    ///
-    /// The usual shape is a server's start-up: create what needs `await` once, then hand it to
-    /// the synchronous world.
+    /// Resolves `type` under `name` here, then registers the value as an instance under the
+    /// same key in the synchronous `injector`, for synchronous code (and `@Inject`).
     ///
     /// ```swift
     /// let services = AsyncDependencyInjector()
@@ -14,10 +10,9 @@ extension AsyncDependencyInjector {
     /// let database = try DependencyInjector.shared.resolve(Database.self)  // no `await`
     /// ```
     ///
-    /// It is a copy made now, in one direction: `injector` keeps this value even if the
-    /// registration here changes later, and nothing in `injector` is visible here. Export a
-    /// singleton (or an instance); exporting a transient hands over one value, which the sync
-    /// injector then returns every time.
+    /// A copy made now, one way: `injector` keeps this value even if the registration here
+    /// changes. Export a singleton (or an instance): an exported transient is one value, which
+    /// the sync injector then returns every time.
     ///
     /// - Returns: The exported value.
     /// - Throws: What ``resolve(_:name:)`` throws; `injector` is untouched then.

@@ -1,17 +1,13 @@
 extension AsyncDependencyInjector {
     /// Resolves every registration once, off to the side, awaiting async factories, and
-    /// reports every problem at once: missing registrations, cycles and failing factories,
-    /// each with its resolution path.
+    /// reports every problem at once, each with its resolution path.
     ///
     /// ```swift
     /// try await services.verify()  // at start-up, or in one test
     /// ```
     ///
-    /// It follows the rules of ``DependencyInjector/verify()``: the resolves run in a
-    /// throw-away child that creates its own copy of every singleton (this injector's
-    /// singletons, and its ancestors', are not created), each key is resolved once, the
-    /// dependencies seen are recorded for ``graph()``, and a problem reached from several
-    /// registrations is reported once, with the longest path.
+    /// It follows the rules of ``DependencyInjector/verify()``: no singleton of this injector
+    /// (or its ancestors) is created, each key is resolved once, and edges go to ``graph()``.
     ///
     /// > Important: Every factory runs, once per resolve: side effects of factories (opening
     /// > connections) happen, and the values are dropped when `verify` returns.
@@ -37,9 +33,9 @@ extension AsyncDependencyInjector {
     /// print(await services.graph().dot)
     /// ```
     ///
-    /// As with ``DependencyInjector/graph()``: nodes are every key this injector can resolve,
-    /// and edges are the resolves that factories made while this injector (or an ancestor)
-    /// was verified or observed. Call ``verify()`` first for the whole graph.
+    /// As with ``DependencyInjector/graph()``: nodes are the keys this injector can resolve,
+    /// edges the resolves factories made while it (or an ancestor) was verified or observed.
+    /// Call ``verify()`` first for the whole graph.
     public func graph() -> DependencyGraph {
         core.graph()
     }
@@ -53,11 +49,10 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// The rules of ``DependencyInjector/observe(_:)`` apply: events arrive as resolves
-    /// finish (a factory's resolves before the resolve that ran it), `observer` may be called
-    /// from several tasks at once, children created afterwards inherit it, and installing one
-    /// replaces the previous one. A resolve that waits for a singleton another resolve is
-    /// creating is a cache hit. Registrations a sealed injector refuses are reported too.
+    /// The rules of ``DependencyInjector/observe(_:)`` apply (events arrive as resolves
+    /// finish, possibly from several tasks at once; later children inherit the observer; a new
+    /// one replaces the old). Waiting for a singleton another resolve creates is a cache hit.
+    /// Registrations a sealed injector refuses are reported too.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         core.observe(observer)
     }
@@ -71,8 +66,8 @@ extension AsyncDependencyInjector {
         core.stopObserving()
     }
 
-    /// Every key this injector can resolve, each once: its own registrations and those it
-    /// inherits, sorted by key; each ``RegistrationInfo/owner`` is an
+    /// Every key this injector can resolve, each once, sorted by key, as
+    /// ``DependencyInjector/registrations`` lists them; each ``RegistrationInfo/owner`` is an
     /// ``RegistrationInfo/Owner/asyncInjector(_:)``.
     ///
     /// ```swift
@@ -81,8 +76,7 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// An async factory is a ``RegistrationInfo/Kind/factory(_:)`` with its scope. It is a
-    /// snapshot, as ``DependencyInjector/registrations`` is.
+    /// An async factory is a ``RegistrationInfo/Kind/factory(_:)`` with its scope. A snapshot.
     public var registrations: [RegistrationInfo] {
         core.registrations { .asyncInjector(face(of: $0)) }
     }
@@ -96,10 +90,9 @@ extension AsyncDependencyInjector {
     /// try await services.install(RogueModule())  // throws InjectionError.sealed
     /// ```
     ///
-    /// As with ``DependencyInjector/seal()``: `install` throws ``InjectionError/sealed(_:)``;
-    /// a refused `register` or `unregister` leaves the registration intact and is reported to
-    /// the observer; singletons are still created; children are not sealed. It cannot be
-    /// undone.
+    /// As with ``DependencyInjector/seal()``: `install` throws ``InjectionError/sealed(_:)``,
+    /// a refused `register` or `unregister` is reported to the observer, singletons are still
+    /// created, children are not sealed, and it cannot be undone.
     public func seal() {
         core.seal()
     }

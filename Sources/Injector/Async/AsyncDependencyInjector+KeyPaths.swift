@@ -5,9 +5,7 @@ extension AsyncDependencyInjector {
     /// let network = await injector.resolve(\.networkProvider)
     /// ```
     ///
-    /// As with ``DependencyInjector/resolve(_:)``, it never fails: when nothing is registered
-    /// for the key, or its factory throws, the result is the key's default value. An async
-    /// factory registered for the key is awaited.
+    /// It never fails: without a registration, or if its (awaited) factory throws, it is the default.
     public nonisolated func resolve<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>) async -> Value {
         guard let key = InjectedValues.key(for: keyPath) else {
             return InjectedValues(resolved: nil)[keyPath: keyPath]

@@ -7,17 +7,15 @@ extension AsyncDependencyInjector {
     /// await server.module(providing: Database.self)  // "MyServer.PersistenceModule"
     /// ```
     ///
-    /// A module type already installed is skipped; the last module to register a key wins;
-    /// if a module throws or an eager singleton cannot be created, every registration the
-    /// installation made is undone and the error is thrown.
+    /// A module type already installed is skipped, the last module to register a key wins, and
+    /// a failure undoes every registration the installation made.
     public func install(_ modules: any AsyncDependencyModule...) async throws(InjectionError) {
         try await install(modules)
     }
 
     /// Installs `modules` in order; see ``install(_:)-(AsyncDependencyModule...)``.
     public func install(_ modules: [any AsyncDependencyModule]) async throws(InjectionError) {
-        if let outer = Installation.current(into: core) {
-            // A module installing other modules joins the installation already running.
+        if let outer = Installation.current(into: core) {  // a module installing modules
             try await register(modules, into: outer)
             return
         }

@@ -1,8 +1,7 @@
 import Dispatch
 
 extension AsyncDependencyInjector {
-    /// The async form of `DependencyInjector.instrumentedResolve`: records the edge from the
-    /// resolving factory and tells the observer, through the core's own instrumentation.
+    /// The async form of `DependencyInjector.instrumentedResolve`.
     nonisolated func observedResolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
@@ -25,11 +24,9 @@ extension AsyncDependencyInjector {
             since: start)
     }
 
-    /// Whether a resolve of `key` that starts now runs a factory itself (an event's `created`).
-    /// The sync face counts the runs on its thread; an async resolve may hop threads, so this
-    /// asks before it starts: not for a value ready or kept, nor for a singleton whose creation
-    /// another resolve is running (waiting for it is a cache hit, as on the sync face), nor
-    /// when nothing is registered.
+    /// Whether a resolve of `key` that starts now runs a factory itself (an event's `created`):
+    /// asked beforehand, since an async resolve may hop threads. Waiting for another
+    /// resolve's creation is a cache hit, as on the sync face.
     private nonisolated func runsFactory(for key: DependencyKey) -> Bool {
         guard case .pending(let registration, let holder, let keeper) = core.locate(key) else { return false }
         guard registration.scope != .transient else { return true }

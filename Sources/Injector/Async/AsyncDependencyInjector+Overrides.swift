@@ -10,20 +10,13 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// The rule is ``DependencyInjector/withOverrides(_:isolation:operation:)``'s. The child
-    /// sees this injector's registrations, except where `overrides` replaces them. Scopes
-    /// nest: an override inside another override sees both, innermost first. Leaving the
-    /// scope, normally or by a throw, restores the previous ``current``. Child tasks
-    /// (`async let`, task groups, `Task {}`) inherit the scope; `Task.detached` does not.
+    /// The rules are ``DependencyInjector/withOverrides(_:isolation:operation:)``'s: scopes nest
+    /// (innermost first), leaving one restores ``current``, child tasks inherit it but
+    /// `Task.detached` does not, and the scope is a `child(singletons: .own)`, whose ancestors'
+    /// singletons are built afresh inside it, with the overrides, and dropped with it.
     ///
-    /// The scope takes its own singleton cache (it is a `child(singletons: .own)`): a
-    /// singleton registered in an ancestor is built afresh inside the scope, with the
-    /// overrides, and dropped with the scope. No scope sees another's singletons, and the
-    /// ancestors' own singletons are neither created nor used.
-    ///
-    /// Only `AsyncDependencyInjector.current` is bound; `DependencyInjector.current` is left
-    /// alone (nest a `DependencyInjector.withOverrides` for both, or use the `InjectorTesting`
-    /// trait, which scopes both).
+    /// Only `AsyncDependencyInjector.current` is bound (nest a `DependencyInjector.withOverrides`
+    /// for both, or use the `InjectorTesting` trait, which scopes both).
     public func withOverrides<Result>(
         _ overrides: (AsyncDependencyInjector) async throws -> Void,
         isolation: isolated (any Actor)? = #isolation,

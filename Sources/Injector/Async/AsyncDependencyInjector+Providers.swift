@@ -12,8 +12,7 @@ extension AsyncDependencyInjector {
         AsyncProviderHandle(injector: self, name: name)
     }
 
-    /// What a resolve of `key` returns when nothing is registered for it: a value the
-    /// injector can make without a registration (an ``AsyncProviderHandle``), or the error.
+    /// What a resolve of unregistered `key` returns: an ``AsyncProviderHandle``, or the error.
     nonisolated func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
         if let made = (T.self as? any AsyncResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
             return made
@@ -23,8 +22,7 @@ extension AsyncDependencyInjector {
     }
 }
 
-/// A type that the actor face makes for any key of it without a registration, such as an
-/// ``AsyncProviderHandle``; the counterpart of `ResolvableWithoutRegistration`.
+/// `ResolvableWithoutRegistration` for the actor face (an ``AsyncProviderHandle``).
 protocol AsyncResolvableWithoutRegistration {
     static func made(by injector: AsyncDependencyInjector, name: String?) -> Self
 }

@@ -10,17 +10,14 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// The factory receives the injector that is building the value, to resolve the value's
-    /// own dependencies. Any error it throws reaches the caller of `resolve` as
-    /// ``InjectionError/factoryFailed(_:path:underlying:)``; an ``InjectionError`` passes
-    /// through unchanged.
+    /// As with ``DependencyInjector/register(_:name:scope:factory:)-method``, the factory gets
+    /// the injector building the value, and an error it throws (other than an
+    /// ``InjectionError``, which passes through) reaches the caller as
+    /// ``InjectionError/factoryFailed(_:path:underlying:)``. Registering a key again replaces
+    /// the registration and drops its singleton (a creation still running is not kept).
     ///
-    /// A singleton's (or weak instance's) factory runs in a task that belongs to the injector,
-    /// so it is not cancelled with the caller that happened to ask first. A transient's factory
-    /// runs in the caller's task and sees its cancellation.
-    ///
-    /// Registering a key again replaces the earlier registration and drops the singleton it
-    /// may have created (a creation still running is not kept).
+    /// A singleton's (or weak instance's) factory runs in a task of the injector's, not
+    /// cancelled with the caller that asked first; a transient's runs in the caller's task.
     public func register<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -30,8 +27,7 @@ extension AsyncDependencyInjector {
         core.store(key: DependencyKey(type, name: name), scope: scope, factory: .async(factory))
     }
 
-    /// Registers an existing value under `type` (by default the value's static type), as a
-    /// singleton that already exists.
+    /// Registers an existing value under `type` (by default its static type), as a singleton.
     ///
     /// ```swift
     /// await injector.register(PostgresConfig(host: "localhost"))
@@ -45,8 +41,7 @@ extension AsyncDependencyInjector {
         core.register(instance, as: type, name: name)
     }
 
-    /// Removes this injector's registration of `type` under `name`, and the singleton it may
-    /// have created.
+    /// Removes this injector's registration of `type` under `name`, and any singleton it made.
     ///
     /// ```swift
     /// await injector.unregister(Database.self)

@@ -9,13 +9,13 @@ extension AsyncDependencyInjector {
     /// The injector looks in its own registrations first, then in its ancestors'. While a
     /// singleton is being created, every resolve of it awaits that one creation.
     ///
+    /// A ready value (an instance, or a singleton already created here) is read without
+    /// entering the actor: one lock, no hop.
+    ///
     /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws, or
     ///   with a `CancellationError` when this task is cancelled while it waits for a singleton.
-    ///
-    /// A ready value (a registered instance or a singleton already created in this injector)
-    /// is read without entering the actor: one lock, no hop.
     public nonisolated func resolve<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil
@@ -26,17 +26,15 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// The async form of `DependencyInjector.resolve(_:as:observed:ifAbsent:)`, on the same
-    /// core: the same lookup, the same walk (`locate`), the same caches; only the running of
-    /// factories differs, since an async factory is awaited. Not isolated to the actor: no
-    /// resolve hops onto it, so concurrent resolves never queue there.
+    /// The async form of `DependencyInjector.resolve(_:as:after:instrumented:ifAbsent:)`: the
+    /// same lookup, walk and caches; only an async factory is awaited. Nonisolated, so that
+    /// concurrent resolves never queue on the actor.
     nonisolated func resolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
         observed: Bool,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
-        // A ready value in this injector: read under the core's lock, no hop onto the actor.
         var miss = Miss.absent
         let registry = core.registry.lock()
         if observed, registry.pointee.diagnostics.instrumentation != nil {
@@ -60,8 +58,7 @@ extension AsyncDependencyInjector {
                 if let value = try await produce(registration, heldBy: holder, keptBy: keeper) {
                     return try DependencyInjector.cast(value, to: T.self, key: key)
                 }
-                // The registration was replaced or removed while we waited for it: look again.
-                location = core.locate(key)
+                location = core.locate(key)  // replaced or removed while we waited: look again
             }
         }
     }
@@ -71,11 +68,9 @@ extension AsyncDependencyInjector {
         try await resolve(key, as: (any Sendable)?.self, observed: false) { _ in nil }
     }
 
-    /// Runs `registration`'s factory as the core's scope rule says (see
-    /// `DependencyInjector.produce`): a transient in the current task, built by this injector;
-    /// a singleton or weak instance once, by the injector that keeps it, awaited by every
-    /// resolve that asks meanwhile. `nil` when the registration was replaced or removed while
-    /// we waited for it. A synchronous factory is run by the core, as the sync face runs it.
+    /// `DependencyInjector.produce` for an async factory: a transient runs in the current
+    /// task; a singleton or weak instance once, awaited by every resolve that asks meanwhile.
+    /// A synchronous factory is run by the core.
     private nonisolated func produce(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
@@ -97,8 +92,7 @@ extension AsyncDependencyInjector {
             of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
     }
 
-    /// How many resolves are waiting for the creation of `type` under `name` that is running
-    /// now; tests use it to know that a waiter has arrived without sleeping.
+    /// How many resolves wait for the running creation of `type` under `name` (for tests).
     func waitersForCreation<T>(of type: T.Type, name: String? = nil) -> Int {
         guard case .factory(let registration, _)? = core.lookup(DependencyKey(type, name: name))?.entry else {
             return 0
@@ -106,11 +100,7 @@ extension AsyncDependencyInjector {
         return AsyncCreation.running(registration, keptBy: core)?.waiterCount ?? 0
     }
 
-    /// Runs `registration`'s async factory in the current task, whose resolutions in progress
-    /// are `frames`, passing it `arguments` if it takes some: a transient's run.
-    ///
-    /// - Throws: ``InjectionError/circularDependency(path:)`` when the factory is already
-    ///   running in `frames`, or what the factory throws.
+    /// Runs a transient's async factory in the current task, after `frames` (checked for a cycle).
     nonisolated func runTransient(
         _ registration: Registration,
         after frames: AsyncResolutionPath.Frames,
@@ -121,8 +111,7 @@ extension AsyncDependencyInjector {
         return try await run(registration, frames: frames.appending(frame), arguments: arguments).get()
     }
 
-    /// Runs `registration`'s async factory with this injector, which is `current` meanwhile,
-    /// with `frames` as the resolutions in progress, and with `arguments` if it takes some.
+    /// Runs `registration`'s async factory with this injector as `current`, after `frames`.
     nonisolated func run(
         _ registration: Registration,
         frames: AsyncResolutionPath.Frames,

@@ -13,23 +13,19 @@
 /// let users = try await injector.resolve(UserRepository.self)
 /// ```
 ///
-/// It shares its vocabulary with ``DependencyInjector``: the same ``DependencyKey``s, the same
-/// ``Scope``s and the same typed ``InjectionError``s, with the same messages. Values must be
-/// `Sendable`, since they are handed from task to task.
-///
-/// It is an actor, and it suspends (never blocks) while a factory runs, so a factory may
+/// It shares ``DependencyInjector``'s ``DependencyKey``s, ``Scope``s and typed
+/// ``InjectionError``s, with the same messages. Values must be `Sendable`, since they are
+/// handed from task to task. It suspends (never blocks) while a factory runs, so a factory may
 /// resolve other dependencies, and other tasks may resolve meanwhile:
 ///
 /// - A singleton's factory runs **once**, however many tasks ask for it first: they all await
-///   that one creation. If it throws, every one of them gets the error, nothing is kept, and
-///   the next resolve runs the factory again.
-/// - A cycle (`A → B → A`) is reported as ``InjectionError/circularDependency(path:)`` with its
-///   path, also when it runs through singletons that different tasks are creating at once. It
-///   never hangs.
+///   that one creation. If it throws, they all get the error, nothing is kept, and the next
+///   resolve runs the factory again.
+/// - A cycle (`A → B → A`) is reported as ``InjectionError/circularDependency(path:)``, also
+///   when it runs through singletons that different tasks are creating at once. It never hangs.
 /// - A resolve whose task is cancelled while it waits for a singleton stops waiting with
 ///   ``InjectionError/factoryFailed(_:path:underlying:)`` and a `CancellationError`. The
-///   creation belongs to the injector, not to the task that started it, so it goes on and the
-///   other callers get the value.
+///   creation belongs to the injector, so it goes on and the other callers get the value.
 ///
 /// To use async-created singletons from synchronous code (or `@Inject`), hand them to a
 /// ``DependencyInjector`` with ``export(_:name:to:)``.
@@ -41,10 +37,8 @@ public actor AsyncDependencyInjector {
     /// ```
     public static let shared = AsyncDependencyInjector()
 
-    /// The async injector that code without one of its own should use.
-    ///
-    /// It is ``shared`` unless a task-local scope binds another one, which is how each test
-    /// gets its own dependencies:
+    /// The async injector that code without one of its own should use: ``shared`` unless a
+    /// task-local scope binds another one, which is how each test gets its own:
     ///
     /// ```swift
     /// let injector = AsyncDependencyInjector.shared.child()
@@ -69,10 +63,8 @@ public actor AsyncDependencyInjector {
     /// ```
     public nonisolated let parent: AsyncDependencyInjector?
 
-    /// The injector this face works on: its registrations, caches, modules and diagnostics
-    /// live there, in the same model as ``DependencyInjector``'s, so both faces share one
-    /// registry, one scope rule, one ancestor walk and one diagnostics layer. Its ancestors are
-    /// the cores of this face's ancestors. It holds only async factories (and instances).
+    /// The injector this face works on (its ancestors are the cores of this face's), so both
+    /// faces share one registry, scope rule, walk and diagnostics layer.
     nonisolated let core: DependencyInjector
 
     /// Creates an empty injector, independent of ``shared``.
@@ -98,16 +90,14 @@ public actor AsyncDependencyInjector {
     /// await test.register(MockMailer() as any Mailer)  // the parent is untouched
     /// ```
     ///
-    /// As with ``DependencyInjector/child()``: a singleton registered in an ancestor is created
-    /// and kept by that ancestor, with the ancestor's registrations, so every child shares it
-    /// and no child's override leaks into it. A transient registered in an ancestor is built by
-    /// the injector that resolves it, so the child's overrides apply to its dependencies.
+    /// The rules are ``DependencyInjector/child()``'s: an ancestor's singleton is the
+    /// ancestor's; an ancestor's transient is built by the resolving injector.
     public nonisolated func child() -> AsyncDependencyInjector {
         child(singletons: .shared)
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,
-    /// and that uses its ancestors' singletons (`.shared`) or builds its own (`.own`).
+    /// using its ancestors' singletons (`.shared`) or its own (`.own`).
     ///
     /// ```swift
     /// await app.register(Database.self, scope: .singleton) { r in try await Database(clock: r.resolve()) }
@@ -126,8 +116,7 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 
-    /// The face of `core`: this injector's, or an ancestor's (the faces mirror the cores'
-    /// ancestry). A singleton's factory runs with the face of the injector that keeps it.
+    /// The face of `core`: this injector's or an ancestor's (a singleton's factory runs with its keeper's).
     nonisolated func face(of core: DependencyInjector) -> AsyncDependencyInjector {
         var face = self
         while face.core !== core, let parent = face.parent { face = parent }

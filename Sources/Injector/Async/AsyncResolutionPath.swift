@@ -1,10 +1,8 @@
-/// The resolutions in progress in the current task and the tasks it is working for,
-/// outermost first.
+/// The resolutions in progress in the current task and the tasks it is working for.
 ///
-/// A chain of async resolutions suspends and resumes on any thread, so a per-thread stack
-/// (what the sync injector uses) would lose it; a task-local follows it across every `await`,
-/// into `async let` and task-group children, and into the task that creates a singleton on the
-/// injector's behalf (which copies its first requester's task-locals).
+/// An async chain hops threads, so a per-thread stack (the sync face's) would lose it; a
+/// task-local follows it across `await`s, into child tasks, and into the task that creates a
+/// singleton (which copies its first requester's task-locals).
 enum AsyncResolutionPath {
     /// One resolution in progress.
     struct Frame: Sendable {
@@ -18,8 +16,7 @@ enum AsyncResolutionPath {
     /// The keys being resolved in this task, outermost first.
     static var keys: [DependencyKey] { frames.keys }
 
-    /// Throws `circularDependency` when `registration`'s factory is already running in
-    /// `frames`: running it again would never end.
+    /// Throws `circularDependency` when `registration`'s factory is already running in `frames`.
     static func checkNotResolving(_ registration: Registration, in frames: Frames) throws(InjectionError) {
         if frames.contains(registration) {
             throw .circularDependency(path: frames.keys + [registration.key])
@@ -28,22 +25,14 @@ enum AsyncResolutionPath {
 }
 
 extension AsyncResolutionPath {
-    /// The resolutions in progress as a persistent list: each level adds a node that points to
-    /// the levels it works for, and shares them.
-    ///
-    /// A level costs the same at any depth. An array copied and extended at every level cost
-    /// memory quadratic in the depth (a 5,000-deep chain held 300 MB); tasks that branch from a
-    /// chain (`async let`, a singleton's creation) share its nodes instead of copying them.
-    ///
-    /// Every level asks whether its registration is already running (a cycle). Near the top
-    /// of a chain the answer comes from walking the nodes; deeper, where a walk at every level
-    /// would make the chain's time quadratic (over 10 s for 10,000 levels unoptimised), from a
-    /// persistent set of the chain's registrations that each node extends.
+    /// The resolutions in progress as a persistent list, each level a node that shares the
+    /// levels it works for (an array copied at each level cost 300 MB for 5,000 levels). Each
+    /// level checks for a cycle by walking the nodes near the top; deeper, to keep the time
+    /// linear, each node extends a persistent set of the chain's registrations.
     struct Frames: Sendable {
         /// The innermost level, or `nil` when nothing is being resolved.
         private let innermost: Node?
 
-        /// No resolution in progress.
         init() {
             innermost = nil
         }
@@ -135,14 +124,12 @@ extension AsyncResolutionPath {
         static let walkedDepth = 32
 
         let frame: Frame
-        /// How many levels there are up to and including this one.
+        /// The number of levels up to and including this one.
         let depth: Int
-        /// The registrations of this level and those above it, deeper than `walkedDepth`.
+        /// The registrations of this level and those above it, past `walkedDepth`.
         let registrations: RegistrationSet?
-        /// The level this one works for. A stored property of the class's own type: for such a
-        /// link the compiler releases a chain in a loop, not by recursion that a long chain
-        /// would overflow the stack with (swiftlang/swift#41459; 100,000 nodes released at once
-        /// on a 512 KB thread, in a debug and a release build).
+        /// Of the class's own type, so a chain is released in a loop, not by a recursion that
+        /// would overflow the stack (swiftlang/swift#41459; 100,000 nodes on a 512 KB thread).
         let parent: Node?
 
         init(_ frame: Frame, parent: Node?, depth: Int, registrations: RegistrationSet?) {
@@ -154,11 +141,8 @@ extension AsyncResolutionPath {
     }
 
     /// A persistent set of registrations: a digital search tree on a hash of their identities.
-    /// Inserting copies the nodes on the path to the new one (about log₂ n of them) and shares
-    /// the rest; a lookup follows one such path.
-    ///
-    /// It holds identities, not references: the frames it was built from keep every
-    /// registration in it alive, so no identity is reused while the set is in use.
+    /// Inserting copies the path to the new node (about log₂ n nodes) and shares the rest.
+    /// Identities are safe to hold: the frames it was built from keep the registrations alive.
     private final class RegistrationSet: Sendable {
         let element: ObjectIdentifier
         /// The subtrees for the next bit of the hash: 0 and 1.
@@ -189,8 +173,7 @@ extension AsyncResolutionPath {
             return insert(element, bits: hash(element), into: set)
         }
 
-        /// `node` with `element` added, down the path that `bits` spell; recursion is as deep
-        /// as that path, at most 64 levels.
+        /// `node` with `element` added, down the path that `bits` spell (at most 64 levels).
         private static func insert(_ element: ObjectIdentifier, bits: UInt64, into node: RegistrationSet?)
             -> RegistrationSet
         {
@@ -201,9 +184,8 @@ extension AsyncResolutionPath {
                 : RegistrationSet(node.element, zero: node.zero, one: insert(element, bits: bits >> 1, into: node.one))
         }
 
-        /// A bijective mix of the identity's bits (SplitMix64's finaliser): objects' addresses
-        /// share their low and high bits, which would make the tree a list. Two identities
-        /// never share all 64 bits, so no path is longer than that.
+        /// A bijective mix of the identity's bits (SplitMix64's finaliser), since addresses
+        /// share their low and high bits; no path is longer than 64.
         private static func hash(_ element: ObjectIdentifier) -> UInt64 {
             var bits = UInt64(UInt(bitPattern: element))
             bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9

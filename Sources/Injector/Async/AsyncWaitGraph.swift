@@ -1,17 +1,11 @@
 /// Which shared singleton creations are waiting for which, to report a cycle that runs
 /// through creations in different tasks instead of waiting forever.
 ///
-/// A cycle within one task's chain (`A → B → A`) is found from the task-local path alone. But
-/// each singleton is created in a task of its own, and two resolves that start at different
-/// ends of a cycle at the same time (one creating `A`, which waits for `B`; one creating `B`,
-/// which waits for `A`) each see only their own half. So before a resolve waits for a
-/// creation, it follows the creations that one waits for; if the walk reaches a creation that
-/// the resolve is itself part of, waiting would never end, and it reports the cycle. The check
-/// and the recording of the new wait happen under one lock, so two halves that arrive together
-/// cannot both miss each other.
-///
-/// Process-wide, like the sync injector's `SingletonCreation.shared`, because a factory may
-/// resolve from any injector. Its lock is held only for this bookkeeping.
+/// Two resolves that start at different ends of a cycle at once (creating `A`, which waits
+/// for `B`; creating `B`, which waits for `A`) each see only their half in their task-local
+/// path. So before a resolve waits for a creation, it follows the waits from there, and
+/// reports a cycle if they reach a creation it is part of; check and record happen under one
+/// lock. Process-wide, like `SingletonCreation.shared`.
 final class AsyncWaitGraph: Sendable {
     static let shared = AsyncWaitGraph()
 
@@ -25,8 +19,7 @@ final class AsyncWaitGraph: Sendable {
     }
 
     enum Admission {
-        /// Waiting is safe; the wait is recorded as `edge` (none when the waiting task works
-        /// for no creation, as nothing can wait for it).
+        /// Waiting is safe; the wait is recorded as `edge` (none if the task works for no creation).
         case admitted(Edge?)
         /// Waiting would close this cycle.
         case cycle([DependencyKey])
@@ -37,12 +30,10 @@ final class AsyncWaitGraph: Sendable {
         var nextEdge: UInt64 = 0
     }
 
-    // `State` is read and written only inside `state.withLock`.
     private let state = Locked(State())
 
-    /// Records that a task whose resolutions in progress are `frames` waits for `target`,
-    /// unless that closes a cycle. `frames` must not hold `target`'s registration (the caller
-    /// reports that as a cycle within one task).
+    /// Records that a task with `frames` in progress waits for `target`, unless that closes a
+    /// cycle. `frames` must not hold `target`'s registration (the caller checks that).
     func admit(_ frames: AsyncResolutionPath.Frames, toWaitFor target: AsyncCreation) -> Admission {
         // Outside the lock: the walk to the innermost creation, usually a level or two.
         let innermost = frames.innermostCreation
@@ -71,12 +62,9 @@ final class AsyncWaitGraph: Sendable {
         }
     }
 
-    /// The path of the cycle that waiting for `target` would close, or `nil` when every chain
-    /// of waits from `target` ends without reaching a creation that `frames` run.
-    ///
-    /// Its cost does not grow with the depth of `frames` in the common case: a `target` that
-    /// waits for nothing returns at once. The creations of `frames` are listed only when there
-    /// are waits to follow, and the path is put together only when a cycle is found.
+    /// The path of the cycle that waiting for `target` would close, or `nil` when no chain of
+    /// waits from `target` reaches a creation that `frames` run. The creations of `frames` are
+    /// listed only when there are waits to follow, so the common case costs nothing per level.
     private static func cycle(
         from target: AsyncCreation,
         closingAt frames: AsyncResolutionPath.Frames,

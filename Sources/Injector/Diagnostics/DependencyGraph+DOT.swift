@@ -5,9 +5,8 @@ extension DependencyGraph {
     /// try injector.graph().dot.write(toFile: "graph.dot", atomically: true, encoding: .utf8)
     /// ```
     ///
-    /// Each node is labelled with its module-qualified key and how it is registered; a key that
-    /// a factory asked for but nothing registers is drawn red and dashed. The output is
-    /// deterministic (sorted), so it can be compared in a test or kept under version control:
+    /// Each node shows its key and how it is registered; a key that nothing registers is red
+    /// and dashed. The output is sorted, so tests can compare it:
     ///
     /// ```text
     /// digraph Injector {

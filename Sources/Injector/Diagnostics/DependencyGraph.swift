@@ -6,8 +6,7 @@
 /// ```
 ///
 /// Nodes are the registrations the injector can resolve, plus any key a factory asked for
-/// that is not registered. Edges are recorded as factories run; see
-/// ``DependencyInjector/graph()`` for which ones.
+/// that is not registered; ``DependencyInjector/graph()`` says which edges are recorded.
 public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// A key in the graph.
     ///
@@ -60,8 +59,7 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     /// The edges, sorted by the keys they join: `graph.edges.filter { $0.from == key }`.
     public let edges: [Edge]
 
-    /// Creates a graph of `nodes` and `edges`, and adds a node (not registered) for every key
-    /// an edge names that `nodes` lacks.
+    /// Creates a graph of `nodes` and `edges`, with a not-registered node for each edge key `nodes` lacks.
     ///
     /// ```swift
     /// let graph = DependencyGraph(nodes: [], edges: [edge])

@@ -7,19 +7,13 @@ extension DependencyInjector {
     /// ```
     ///
     /// Nodes are every key this injector can resolve (see ``registrations``). Edges are the
-    /// resolves that factories made while this injector (or an ancestor) was being verified
-    /// (``verify()``) or observed (``observe(_:)``): recording costs nothing the rest of the
-    /// time, and an unobserved injector records no edges.
-    ///
-    /// So for the whole graph, call ``verify()`` first: it runs every factory once, off to the
-    /// side, and records every edge here. Dependencies that factories do not resolve (lazily
-    /// resolved properties, resolves inside methods) are not edges.
+    /// resolves that factories made while this injector (or an ancestor) was verified
+    /// (``verify()``) or observed (``observe(_:)``); recording costs nothing otherwise. For the
+    /// whole graph, call ``verify()`` first. Resolves outside factories are not edges.
     public func graph() -> DependencyGraph {
         var edges: Set<DependencyGraph.Edge> = []
-        var injector: DependencyInjector? = self
-        while let current = injector {
-            edges.formUnion(current.registry.withLock { $0.diagnostics.edges })
-            injector = current.parent
+        for injector in sequence(first: self, next: \.parent) {
+            edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
         }
         let nodes = registrations.map { DependencyGraph.Node(key: $0.key, kind: $0.kind) }
         return DependencyGraph(nodes: nodes, edges: Array(edges))

@@ -13,49 +13,30 @@ extension DependencyInjector {
         registrations { .injector($0) }
     }
 
-    /// ``registrations``, each owner shown as `shown` gives it: the injector itself, or the
-    /// actor face whose core it is.
+    /// ``registrations``, each owner shown as `shown` gives it (the injector, or its face).
     func registrations(showingOwnersAs shown: (DependencyInjector) -> RegistrationInfo.Owner) -> [RegistrationInfo] {
         var found: [RegistrationInfo] = []
         var seen: Set<DependencyKey> = []
         // The nearest injector, on the way up, that keeps its own copies of inherited singletons.
         var keeper: DependencyInjector?
-        var injector: DependencyInjector? = self
-        while let current = injector {
+        for current in sequence(first: self, next: \.parent) {
             for (key, entry) in current.registry.withLock({ $0.entries }) where seen.insert(key).inserted {
-                found.append(
-                    Self.info(
-                        key: key, entry: entry, owner: current, shownAs: shown(current), keeper: keeper, lister: self))
+                let kind: RegistrationInfo.Kind
+                var isCreated = entry.readyValue != nil
+                switch entry {
+                case .instance:
+                    kind = .instance
+                case .factory(let registration, _):
+                    kind = .factory(registration.scope)
+                    // Below a keeper, an inherited singleton exists once the keeper has made its copy.
+                    if let keeper, keeper !== current { isCreated = keeper.keptValue(of: registration) != nil }
+                }
+                let info = RegistrationInfo(
+                    key: key, kind: kind, isCreated: isCreated, owner: shown(current), isInherited: current !== self)
+                found.append(info)
             }
             if keeper == nil, current.inheritedSingletons != nil { keeper = current }
-            injector = current.parent
         }
         return found.sorted { $0.key.description < $1.key.description }
-    }
-
-    private static func info(
-        key: DependencyKey,
-        entry: Entry,
-        owner: DependencyInjector,
-        shownAs shownOwner: RegistrationInfo.Owner,
-        keeper: DependencyInjector?,
-        lister: DependencyInjector
-    ) -> RegistrationInfo {
-        switch entry {
-        case .instance:
-            return RegistrationInfo(
-                key: key, kind: .instance, isCreated: true, owner: shownOwner, isInherited: owner !== lister)
-        case .factory(let registration, let cache):
-            // Below a keeper, an inherited singleton exists only once the keeper has made its copy.
-            let isCreated: Bool
-            if let keeper, keeper !== owner {
-                isCreated = keeper.keptValue(of: registration) != nil
-            } else {
-                isCreated = cache.value != nil
-            }
-            return RegistrationInfo(
-                key: key, kind: .factory(registration.scope), isCreated: isCreated, owner: shownOwner,
-                isInherited: owner !== lister)
-        }
     }
 }

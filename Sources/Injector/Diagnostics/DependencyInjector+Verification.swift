@@ -8,19 +8,16 @@ extension DependencyInjector {
     /// #endif
     /// ```
     ///
-    /// The resolves run in a throw-away child that builds its own copy of every singleton, so
-    /// this injector's singletons (and its ancestors') are not created, and its state is left
-    /// as it was, except that the dependencies seen are recorded for ``graph()``. Each key is
-    /// resolved once: this injector's registrations and those it inherits.
+    /// The resolves run in a throw-away child that builds its own copy of every singleton:
+    /// this injector's (and its ancestors') are not created, and only the dependencies seen are
+    /// recorded, for ``graph()``. Each key it can resolve, own or inherited, is resolved once.
     ///
     /// What it cannot see:
-    /// - factories that take run-time arguments (`register(_:name:factory:)` with arguments):
-    ///   they are skipped, since only their callers know the arguments;
+    /// - factories that take run-time arguments: skipped, only their callers know them;
     /// - main-actor factories (``register(_:name:scope:mainActorFactory:)``) and the factories
     ///   that resolve them, unless `verify()` is called on the main actor;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
-    ///   resolves inside methods, resolves with names computed at run time, branches of a
-    ///   factory that this run does not take;
+    ///   resolves inside methods or with names computed at run time, branches not taken;
     /// - registrations made after it returns, and overrides in children of this injector;
     /// - resolves through an injector a factory captured instead of the one it is given (those
     ///   reach the real injector, and may create its singletons).
@@ -43,17 +40,17 @@ extension DependencyInjector {
     }
 }
 
-/// One run of `verify()`, for either face: which keys to resolve in `scratch`, a child that
-/// keeps its own singletons, what the failures mean, and the report. Only the resolving is
-/// the face's own (the actor awaits async factories).
+/// One run of `verify()`, for either face: the keys to resolve in `scratch` (a `.own` child),
+/// what the failures mean, and the report. Only the resolving is the face's own.
 struct Verification {
-    /// The keys to resolve once each: every factory registration the injector can resolve
-    /// (an instance needs nothing).
+    /// Every factory registration the injector can resolve (an instance needs nothing).
     let keys: [DependencyKey]
     private let injector: DependencyInjector
     private let scratch: DependencyInjector
     private let registrationCount: Int
-    private var failures = Failures()
+    /// One failure per cause, each with the longest path seen for it.
+    private var failures: [InjectionError] = []
+    private var indexByCause: [Cause: Int] = [:]
 
     init(of injector: DependencyInjector, in scratch: DependencyInjector) {
         // Instrumented without an observer: every edge is recorded, nothing is reported.
@@ -75,29 +72,26 @@ struct Verification {
         case .argumentMismatch(key, [key], _, []):
             return  // a factory that takes run-time arguments: only its callers can run it
         case .requiresMainActor:
-            // A main-actor factory, or one that resolves it, and this is not the main actor:
-            // it cannot run here, which says nothing about whether it works.
-            return
+            return  // off the main actor, which says nothing about whether it works
         default:
-            failures.add(error)
+            let cause = Self.cause(of: error)
+            guard let index = indexByCause[cause] else {
+                indexByCause[cause] = failures.count
+                failures.append(error)
+                return
+            }
+            if error.path.count > failures[index].path.count { failures[index] = error }
         }
     }
 
-    /// Keeps the edges the resolves recorded for the injector's `graph()`, and throws every
-    /// failure recorded.
+    /// Keeps the edges recorded for the injector's `graph()`, and throws the failures.
     func finish() throws(VerificationError) {
         let edges = scratch.registry.withLock { $0.diagnostics.edges }
         injector.registry.withLock { $0.diagnostics.edges.formUnion(edges) }
-        guard failures.list.isEmpty else {
-            throw VerificationError(failures: failures.list, registrationCount: registrationCount)
+        guard failures.isEmpty else {
+            throw VerificationError(failures: failures, registrationCount: registrationCount)
         }
     }
-}
-
-/// Failures collected by `verify()`, one per cause, each with the longest path seen for it.
-private struct Failures {
-    private(set) var list: [InjectionError] = []
-    private var indexByCause: [Cause: Int] = [:]
 
     private enum Cause: Hashable {
         case missing(DependencyKey)
@@ -105,16 +99,6 @@ private struct Failures {
         case cycle(Set<DependencyKey>)
         /// The graph is deeper than the thread's stack allows, wherever it ran out.
         case tooDeep
-    }
-
-    mutating func add(_ error: InjectionError) {
-        let cause = Self.cause(of: error)
-        guard let index = indexByCause[cause] else {
-            indexByCause[cause] = list.count
-            list.append(error)
-            return
-        }
-        if error.path.count > list[index].path.count { list[index] = error }
     }
 
     private static func cause(of error: InjectionError) -> Cause {

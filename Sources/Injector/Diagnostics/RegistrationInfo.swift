@@ -21,8 +21,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         /// registered with the `register(_:name:scope:factory:)` of an ``AsyncDependencyInjector``.
         case factory(Scope)
 
-        /// `instance`, or the factory's scope: `transient`, `singleton` or `weak`
-        /// (`"\(info.kind)"`).
+        /// `instance`, or the factory's scope (`transient`, `singleton`, …): `"\(info.kind)"`.
         public var description: String {
             switch self {
             case .instance: "instance"
@@ -68,8 +67,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
 
     /// Whether a resolve through the injector that listed it would return an existing value
-    /// without running a factory: always for an instance, once created for a singleton, while
-    /// held elsewhere for a weak instance, never for a transient:
+    /// (an instance, a created singleton, a weak instance held elsewhere; never a transient):
     /// `injector.registrations.filter(\.isCreated)`.
     public let isCreated: Bool
 

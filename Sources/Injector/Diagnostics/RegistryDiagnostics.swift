@@ -1,7 +1,4 @@
-/// An injector's diagnostics state, kept in its registry under the registry's lock.
-///
-/// `instrumentation` is read by every resolve together with the registration, so while it is
-/// `nil` (the default) diagnostics cost one load and one branch and nothing else.
+/// An injector's diagnostics state; while `instrumentation` is `nil`, a resolve pays one load and branch.
 struct RegistryDiagnostics {
     /// Set while resolves through this injector are observed (or verified); `nil` otherwise.
     var instrumentation: Instrumentation?
@@ -10,8 +7,7 @@ struct RegistryDiagnostics {
     var edges: Set<DependencyGraph.Edge> = []
 }
 
-/// What an instrumented resolve does besides resolving: record the edge from its resolver,
-/// and call `observer`, if any, with the outcome.
+/// What an instrumented resolve does besides resolving: records the edge, calls `observer`.
 final class Instrumentation: Sendable {
     let observer: Observer?
 

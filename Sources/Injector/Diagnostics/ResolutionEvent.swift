@@ -6,8 +6,7 @@
 /// }
 /// ```
 ///
-/// An event is delivered when its resolve finishes, so a resolve made by a factory reports
-/// before the resolve that ran the factory.
+/// Delivered when its resolve finishes: a factory's resolves before the one that ran it.
 public struct ResolutionEvent: Sendable, CustomStringConvertible {
     /// How a resolve ended.
     ///
@@ -15,8 +14,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     /// if case .failed(let error) = event.outcome { log(error) }
     /// ```
     public enum Outcome: Sendable {
-        /// An existing value was returned: a registered instance, or a singleton or weak
-        /// instance already kept (possibly just created by another thread). A cache hit.
+        /// A cache hit: an instance, or a kept singleton or weak instance (maybe just created by another thread).
         case cached
         /// A factory ran to make the value. A cache miss (every transient resolve is one).
         case created

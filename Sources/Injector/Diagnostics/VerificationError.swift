@@ -9,12 +9,10 @@
 /// }
 /// ```
 ///
-/// A problem reached from several registrations is reported once, with the longest path that
-/// leads to it: a missing `PaymentService` needed by `Checkout` and by `App → Checkout` is one
-/// failure with the path `App → Checkout → PaymentService`.
+/// A problem reached from several registrations is reported once, with the longest path
+/// (`App → Checkout → PaymentService`, not also `Checkout → PaymentService`).
 public struct VerificationError: Error, Sendable, CustomStringConvertible {
-    /// The problems, in the order found (registrations are tried in key order), at least one:
-    /// `error.failures.map(\.path)`.
+    /// The problems (at least one), found trying registrations in key order: `error.failures.map(\.path)`.
     public let failures: [InjectionError]
 
     /// How many registrations were checked: `error.registrationCount`.
@@ -30,8 +28,7 @@ public struct VerificationError: Error, Sendable, CustomStringConvertible {
         self.registrationCount = registrationCount
     }
 
-    /// A numbered list of the failures' own messages, under a line that counts them:
-    /// `print(error)`.
+    /// A numbered list of the failures' messages, under a line that counts them: `print(error)`.
     public var description: String {
         let problems = failures.count == 1 ? "1 problem" : "\(failures.count) problems"
         let registrations = registrationCount == 1 ? "1 registration" : "\(registrationCount) registrations"

@@ -101,15 +101,14 @@ extension InjectionError: CustomStringConvertible {
     }
 
     private static func sentence(for suggestion: Suggestion, requested key: DependencyKey) -> String {
+        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
         switch suggestion {
         case .otherNames:
             return suggestion.description
         case .conformingRegistration(let registered):
-            let name = key.name.map { ", name: \"\($0)\"" } ?? ""
             return "\(registered) is registered and conforms to \(key.typeName); register it as that type: "
                 + "`register(value as \(key.typeName)\(name))` or `register(value, as: \(key.typeName).self\(name))`."
         case .registeredAsSupertype(let registered):
-            let name = key.name.map { ", name: \"\($0)\"" } ?? ""
             return
                 "\(registered) is registered and holds a value of type \(key.typeName); resolve \(registered) instead, "
                 + "or register the value as \(key.typeName) too: `register(value, as: \(key.typeName).self\(name))`."

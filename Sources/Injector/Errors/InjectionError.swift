@@ -26,14 +26,13 @@ public indirect enum InjectionError: Error, Sendable {
     /// between: `[A, B, A]`. A key that needs itself gives `[A, A]`.
     case circularDependency(path: [DependencyKey])
 
-    /// The key's factory threw `underlying`, an error of its own (not an `InjectionError`:
-    /// those pass through unchanged, so a missing dependency deep in the graph is reported as
+    /// The key's factory threw `underlying`, an error of its own (an `InjectionError` passes
+    /// through unchanged, so a missing dependency deep in the graph is reported as
     /// ``notRegistered(_:path:suggestions:)`` with the whole path).
     case factoryFailed(DependencyKey, path: [DependencyKey], underlying: any Error)
 
     /// The key's factory takes run-time arguments of the `expected` types (module-qualified
-    /// names), but the resolve passed arguments of the `given` types; or the registration
-    /// takes no arguments and some were passed.
+    /// names), but the resolve passed the `given` types (either list may be empty).
     ///
     /// ```swift
     /// injector.register(UserSession.self) { (r, userID: UUID) in UserSession(id: userID) }
@@ -46,14 +45,10 @@ public indirect enum InjectionError: Error, Sendable {
     /// from another thread, where it cannot run without `await`.
     case requiresMainActor(DependencyKey, path: [DependencyKey])
 
-    /// The chain of factories in `path` is too deep for the thread's stack: the factory of the
-    /// last key was not run, because the thread (whose stack holds `stackSize` bytes) had too
-    /// little of it left. Nothing was cached; the same resolve on a thread with a larger stack
-    /// may succeed.
-    ///
-    /// The check runs before each factory, so a deep graph ends in this error rather than a
-    /// crash; it keeps 64 KB of the stack for the factories themselves. Asynchronous factories
-    /// (``AsyncDependencyInjector``) keep their frames off the thread's stack and never throw it.
+    /// The chain of factories in `path` is too deep for the thread's stack (of `stackSize`
+    /// bytes): the last key's factory was not run, since less than 64 KB was left. Nothing was
+    /// cached; on a thread with a larger stack the resolve may succeed. Checked before each
+    /// factory, so a deep graph ends here, not in a crash. Async factories never throw it.
     ///
     /// ```swift
     /// let thread = Thread { resolveEverything() }

@@ -1,8 +1,6 @@
 extension Suggestion {
-    /// What the caller of a failed resolve of `key` (as a `T`) probably meant, among the
-    /// registrations `candidates`: each key with the value a resolve could return without
-    /// running a factory (`nil` when there is none). Both injectors call it, only after a
-    /// resolve has failed; a child's entry must come before (and hide) its ancestors'.
+    /// What the caller of a failed resolve of `key` (as a `T`) probably meant, among
+    /// `candidates` (each key with its ready value, if any; a child's before its ancestors').
     static func find<T>(
         for key: DependencyKey,
         as type: T.Type,
@@ -19,8 +17,7 @@ extension Suggestion {
             if candidate.typeID == key.typeID {
                 otherNames.append(candidate.name)
             } else if let value = readyValue, value is T {
-                // A value of exactly the requested type, kept under a protocol or superclass
-                // it conforms to, is the opposite mistake from a conforming registration.
+                // Exactly the requested type, kept under a protocol or superclass it conforms to.
                 if ObjectIdentifier(Swift.type(of: value)) == key.typeID {
                     wider.append(candidate)
                 } else {

@@ -3,13 +3,11 @@
 /// ``InjectionError/notRegistered(_:path:suggestions:)`` carries these as data (for tools)
 /// and spells them out in its description (for people).
 public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
-    /// The requested type is registered, but under other names (`nil` is the unnamed
-    /// registration).
+    /// The requested type is registered, but under other names (`nil`: the unnamed one).
     case otherNames([String?])
 
-    /// An instance (or an already created singleton) registered under this key conforms to
-    /// the requested type: it was probably registered as its concrete type instead of as the
-    /// protocol.
+    /// An instance (or a created singleton) registered under this key conforms to the
+    /// requested type: it was probably registered as its concrete type, not as the protocol.
     case conformingRegistration(DependencyKey)
 
     /// A value of exactly the requested type is registered under this key, which names a
@@ -17,8 +15,7 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// `register(StripePayments() as PaymentService)` then `resolve(StripePayments.self)`.
     case registeredAsSupertype(DependencyKey)
 
-    /// A type with the same simple name, from another module or parent type, is registered
-    /// under this key.
+    /// A type with the same simple name (from another module or parent type) is registered here.
     case sameSimpleName(DependencyKey)
 
     /// The suggestion as a sentence.

@@ -1,6 +1,4 @@
-/// A stored value that is not of the type its key names. Keys are type identities, so this
-/// cannot happen through the public API; it exists so that a broken invariant is a typed
-/// error rather than a crash.
+/// A stored value that is not of the type its key names: a broken invariant, not a crash.
 struct UnexpectedValueType: Error, CustomStringConvertible {
     let expected: any Any.Type
     let actual: any Any.Type

@@ -6,22 +6,12 @@
     import Musl
 #endif
 
-/// State guarded by a heap-allocated `pthread_mutex_t`, with a condition variable for the few
-/// callers that wait for another thread (singleton creation).
-///
-/// This is the package's one lock type. The mutex and condition live behind stable pointers
-/// (never inline and addressed with `&`), and the mutex is *not* recursive: no caller holds it
-/// while user code runs, so nothing ever needs to re-enter it. User code includes a factory,
-/// and also the `deinit` of any value released: a write that replaces or removes a value goes
-/// through `update(_:)`, which releases it after the unlock.
-///
-/// The state lives behind a pointer as well. As a stored `var` of a class, every `inout`
-/// access to it would pay a run-time exclusivity check (`swift_beginAccess`/`swift_endAccess`,
-/// about a tenth of a resolve) that the mutex already makes redundant.
+/// The package's one lock: state guarded by a heap-allocated, non-recursive `pthread_mutex_t`,
+/// and a condition for callers that wait for another thread. No user code runs under it, not
+/// even a released value's `deinit` (see `update(_:)`). The state lives behind a pointer: as
+/// a stored `var`, each `inout` access would pay an exclusivity check (a tenth of a resolve).
 final class Locked<State>: @unchecked Sendable {
-    // `state.pointee` is read and written only between `pthread_mutex_lock(mutex)` and
-    // `pthread_mutex_unlock(mutex)`, inside `withLock` and `withLockWaiting`. That is what
-    // makes the `@unchecked Sendable` honest.
+    // `@unchecked Sendable`: `state.pointee` is touched only while `mutex` is locked.
     private let state: UnsafeMutablePointer<State>
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
@@ -48,8 +38,7 @@ final class Locked<State>: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Runs `body` with exclusive access to the state. `body` must not call user code, nor
-    /// release a value stored in the state: use `update(_:)` for that.
+    /// Runs `body`, which must not call user code nor release a stored value, under the lock.
     @inline(__always)
     func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
@@ -57,12 +46,8 @@ final class Locked<State>: @unchecked Sendable {
         return try body(&state.pointee)
     }
 
-    /// Locks, and returns the state for use until ``unlock()``.
-    ///
-    /// Only for the resolve's lookup, which must either return a value copied out under the
-    /// lock or go on, unlocked, to run a factory: a `withLock` closure could say "no value"
-    /// only with an optional of a generic type, whose metadata lookup costs more than the
-    /// lookup itself. Everything else uses `withLock`.
+    /// Locks, and returns the state for use until ``unlock()``. Only for the resolve's lookup,
+    /// which returns from under the lock without an `Optional<T>` (see `resolve(_:name:)`).
     @inline(__always)
     func lock() -> UnsafeMutablePointer<State> {
         pthread_mutex_lock(mutex)
@@ -75,29 +60,22 @@ final class Locked<State>: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Runs `body`, which changes the state and returns what the change took out of it (the
-    /// values it replaced or removed), and releases that only after the unlock.
+    /// Runs `body`, which changes the state and returns what it took out (the values it
+    /// replaced or removed), and releases that after the unlock: a `deinit` is user code that
+    /// may take this lock again. A replaced factory counts too (its closure holds values).
     ///
     /// ```swift
     /// registry.update { exchange(&$0[key], with: entry) }
     /// ```
-    ///
-    /// Releasing a value runs its `deinit`, which is user code and may call back into the
-    /// injector, and so take this lock again: released inside, it would deadlock. A replaced
-    /// factory counts too, since its closure holds the values it captured.
     @inline(__always)
     func update<Removed>(_ body: (inout State) -> Removed) {
         let removed = withLock(body)
-        // Dropped here, when `withLock` has already unlocked; not earlier, which an optimiser
-        // shortening lifetimes might otherwise choose.
+        // Dropped here, after the unlock, not earlier as a shortened lifetime might be.
         withExtendedLifetime(removed) {}
     }
 
-    /// Runs `body` under the lock until it returns a value, sleeping between tries until
-    /// another thread calls `signalAll()`.
-    ///
-    /// `body` returns `nil` to wait. Each call is its own access to the state, so nothing read
-    /// before the wait is assumed to hold after it (wake-ups can also be spurious).
+    /// Runs `body` under the lock until it returns a value, sleeping between tries (`nil`)
+    /// until `signalAll()`. Nothing read before a wait holds after it; wake-ups may be spurious.
     func withLockWaiting<Result>(until body: (inout State) -> Result?) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

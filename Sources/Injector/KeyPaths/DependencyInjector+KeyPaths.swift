@@ -7,9 +7,7 @@ extension DependencyInjector {
     /// ```
     public var values: InjectedValues {
         get { InjectedValues(injector: self) }
-        // `injector.values.x = y` calls this after the property's setter has registered `y`
-        // through the subscript; there is nothing left to store.
-        set {}
+        set {}  // `values.x = y` has already registered `y` through the subscript
     }
 
     /// The key-path dependency: the registered value, or the key's default value.

@@ -12,9 +12,8 @@
 /// injector.register(\.networkProvider, MockNetwork())
 /// ```
 ///
-/// A key-path dependency is an ordinary registration, keyed by its ``InjectionKey`` type:
-/// scopes, child injectors, overrides, test isolation and diagnostics all apply to it. Each
-/// property must read exactly one key, with `self[Key.self]`.
+/// A key-path dependency is an ordinary registration, keyed by its ``InjectionKey`` type, so
+/// scopes, children, overrides and diagnostics apply. Each property reads one `self[Key.self]`.
 public struct InjectedValues {
     private let mode: Mode
 
@@ -23,8 +22,7 @@ public struct InjectedValues {
         case live(DependencyInjector)
         /// Reads only record which key the property uses.
         case recording(KeyRecorder)
-        /// Reads return this value, resolved beforehand (by the actor face, which awaits it),
-        /// or the default when it is `nil` or of another type.
+        /// Reads return this value, resolved beforehand by the actor face (or the default).
         case resolved(Any?)
     }
 
@@ -42,10 +40,7 @@ public struct InjectedValues {
     }
 
     /// The value registered for `key` in the injector (or its ancestors), or
-    /// `key.defaultValue` when there is none. Setting registers the value for `key`.
-    ///
-    /// A registration for the key whose factory fails also yields the default value: a
-    /// key-path dependency never fails to resolve.
+    /// `key.defaultValue` when there is none or its factory fails. Setting registers the value.
     public subscript<Key: InjectionKey>(key: Key.Type) -> Key.Value {
         get {
             let value: Any?

@@ -1,5 +1,4 @@
-/// A key for a dependency that always has a value: its default, unless an injector has a
-/// registration for the key.
+/// A key for a dependency that always has a value: its default, unless one is registered.
 ///
 /// ```swift
 /// private enum NetworkProviderKey: InjectionKey {
@@ -18,8 +17,7 @@
 /// }
 /// ```
 ///
-/// Tests override the value through the injector, per task, never through a static:
-/// `injector.register(\.networkProvider, MockNetwork())`, or
+/// Tests override it through the injector, never a static:
 /// `withOverrides({ $0.register(\.networkProvider, MockNetwork()) }) { … }`.
 public protocol InjectionKey {
     /// The type of the dependency.

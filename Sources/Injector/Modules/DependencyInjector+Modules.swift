@@ -1,20 +1,16 @@
 extension DependencyInjector {
-    /// Installs `modules` in order, then creates the ``Scope/eagerSingleton`` registrations
-    /// they made.
+    /// Installs `modules` in order, then creates their ``Scope/eagerSingleton`` registrations.
     ///
     /// ```swift
     /// try DependencyInjector.shared.install(NetworkingModule(), PaymentsModule())
     /// ```
     ///
-    /// - A module type already installed into this injector is skipped, so installing the
-    ///   same module twice is harmless.
-    /// - When two modules register the same key, the one installed last wins;
+    /// - A module type already installed into this injector is skipped.
+    /// - When two modules register the same key, the last one wins;
     ///   ``module(providing:name:)`` says which.
     /// - If a module throws or an eager singleton cannot be created, `install` undoes every
-    ///   registration it made (earlier registrations of those keys come back) and throws:
-    ///   nothing is left half-installed.
-    /// - Into a ``seal()``ed injector, a module's registrations are refused and `install`
-    ///   throws ``InjectionError/sealed(_:)``: the checked way to register.
+    ///   registration it made (earlier ones of those keys come back) and throws.
+    /// - Into a ``seal()``ed injector, `install` throws ``InjectionError/sealed(_:)``.
     ///
     /// Run `install` at start-up, before other threads register into the same keys: undoing a
     /// failed installation restores what the keys held when it first replaced them.
@@ -24,8 +20,7 @@ extension DependencyInjector {
 
     /// Installs `modules` in order; see ``install(_:)-(DependencyModule...)``.
     public func install(_ modules: [any DependencyModule]) throws(InjectionError) {
-        if let outer = Installation.current(into: self) {
-            // A module installing other modules joins the installation already running.
+        if let outer = Installation.current(into: self) {  // a module installing modules
             try register(modules, into: outer)
             return
         }

@@ -11,10 +11,9 @@
 /// try DependencyInjector.shared.install(NetworkingModule(), PaymentsModule())
 /// ```
 ///
-/// Feature packages each export a module; the app installs them at start-up. The injector
-/// remembers which module made each registration (see
-/// ``DependencyInjector/module(providing:name:)``), so when two modules register the same key,
-/// the last one installed wins and you can tell which one that was.
+/// Feature packages each export a module; the app installs them at start-up. When two
+/// modules register the same key, the last one installed wins, and
+/// ``DependencyInjector/module(providing:name:)`` tells which one that was.
 public protocol DependencyModule {
     /// Registers the module's dependencies into `injector`.
     ///

@@ -1,21 +1,15 @@
-/// An `install` in progress, sync or async: which module is registering, and what to undo if
-/// the installation fails.
-///
-/// It is bound as a task-local while the modules register (a synchronous `withValue` binds it
-/// for the thread), so registrations made meanwhile by other threads or tasks are not
-/// attributed to a module. Both injector faces use it: an async module's registrations land in
-/// the same registry, through the same `store`.
+/// An `install` in progress, for either face: which module is registering, and what to undo
+/// if the installation fails. Bound as a task-local while the modules register, so that
+/// registrations made meanwhile by other threads or tasks are not attributed to a module.
 final class Installation: Sendable {
     @TaskLocal static var current: Installation?
 
     let injector: DependencyInjector
-    // Every stored property of `Journal` is read and written only inside `journal.withLock`:
-    // an async module may register from child tasks at once.
+    // Locked: an async module may register from child tasks at once.
     private let journal = Locked(Journal())
 
     private struct Journal {
-        /// The modules whose `register(in:)` is running, innermost last (a module may install
-        /// other modules).
+        /// The modules whose `register(in:)` is running, innermost last.
         var modules: [any Any.Type] = []
         /// What each key held before this installation first replaced it, in order.
         var replaced: [(key: DependencyKey, previous: Entry?)] = []
@@ -47,8 +41,7 @@ final class Installation: Sendable {
     /// The first key a sealed injector refused to register during this installation.
     var refusedKey: DependencyKey? { journal.withLock { $0.refusedKey } }
 
-    /// Marks `module` as installed into the injector; `false` when it already was, and
-    /// installing it again is a no-op.
+    /// Marks `module` as installed into the injector; `false` when it already was.
     func markInstalled(_ module: any Any.Type) -> Bool {
         let id = ObjectIdentifier(module)
         guard injector.registry.withLock({ $0.installedModules.insert(id).inserted }) else { return false }
@@ -67,7 +60,6 @@ final class Installation: Sendable {
     }
 
     func recordReplacement(of key: DependencyKey, previous: Entry?, isEager: Bool) {
-        // `previous` is kept, for `undo`: nothing is released under the lock.
         journal.withLock { journal in
             if journal.replacedKeys.insert(key).inserted { journal.replaced.append((key, previous)) }
             if isEager { journal.eagerKeys.append(key) }
@@ -81,9 +73,6 @@ final class Installation: Sendable {
     }
 
     /// Puts back what the installation replaced and forgets the modules it marked installed.
-    ///
-    /// The entries it removes (what the modules registered, eager singletons they created)
-    /// are released after the registry's lock: their `deinit`s are user code.
     func undo() {
         let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
         injector.registry.update { registry in

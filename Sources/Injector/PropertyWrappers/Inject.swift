@@ -8,12 +8,10 @@
 /// }
 /// ```
 ///
-/// The value comes from `injector:` when given, otherwise from ``DependencyInjector/current``
-/// at the moment the owner is created (so an object created inside a test's scope, or by a
-/// child injector's factory, resolves from that injector, and keeps what it resolved).
-///
-/// A failure does not stop the program at initialisation: the wrapper keeps the typed error,
-/// and `$payments` (a `Result<PaymentService, InjectionError>`) gives it:
+/// The value comes from `injector:`, or from ``DependencyInjector/current`` when the owner is
+/// created (so an object created in a test's scope, or by a child's factory, resolves from
+/// that injector). A failure does not stop the program at initialisation: the wrapper keeps
+/// the typed error, and `$payments` (a `Result<PaymentService, InjectionError>`) gives it:
 ///
 /// ```swift
 /// switch checkout.$payments {
@@ -27,13 +25,11 @@
 /// > error's full description, because a property cannot throw. Check `$payments` first
 /// > when the dependency may be missing, or use ``OptionalInject``.
 ///
-/// Assigning to the property replaces the value for this object only, which tests use to
-/// swap in a stub.
+/// Assigning to the property replaces the value for this object only (tests swap in stubs).
 @propertyWrapper
 public struct Inject<Value> {
-    /// The value, or the failure with where the property is declared. The failure is boxed so
-    /// that the wrapper is as small as its value (one word for a class), which keeps the
-    /// owner's initialisation as cheap as storing three resolved references.
+    /// The value, or the failure with where the property is declared, boxed so that the
+    /// wrapper is as small as its value (one word for a class): owners initialise cheaply.
     @usableFromInline
     enum Resolution {
         case resolved(Value)
@@ -45,8 +41,7 @@ public struct Inject<Value> {
     /// Resolves `Value` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`.
     ///
-    /// `fileID` and `line` record where the property is declared, for the message printed if
-    /// a failed resolution is read; leave them to their defaults.
+    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
     @inlinable
     public init(
         name: String? = nil,
@@ -77,8 +72,7 @@ public struct Inject<Value> {
         resolution = .resolved((injector ?? DependencyInjector.current).resolve(keyPath))
     }
 
-    /// The resolved value. Reading it after a failed resolution stops the program; see
-    /// `$property`.
+    /// The resolved value. Reading it after a failed resolution stops the program (see `$property`).
     public var wrappedValue: Value {
         get {
             switch resolution {

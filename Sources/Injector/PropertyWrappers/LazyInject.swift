@@ -7,15 +7,11 @@
 /// ```
 ///
 /// The wrapper captures the injector when the owner is initialised (`injector:`, or
-/// ``DependencyInjector/current`` at that moment), so a later read from another task or
-/// thread resolves from the same injector. Registrations made after the owner was created
-/// but before the first read are seen.
+/// ``DependencyInjector/current``), so a later read from any thread resolves from it, and sees
+/// registrations made before that read. When several threads read first at once, one
+/// resolves and the others wait for its value. A failure is not kept; the next read retries.
 ///
-/// The first read is thread-safe: when several threads read at once, one resolves and the
-/// others wait for its value. A failed resolution is not kept; the next read tries again.
-///
-/// `$exporter` (a `Result<PDFExporter, InjectionError>`) resolves too, and gives the typed
-/// error instead of stopping:
+/// `$exporter` (a `Result<PDFExporter, InjectionError>`) resolves too, and gives errors without stopping:
 ///
 /// ```swift
 /// if case .failure(let error) = screen.$exporter { print(error) }
@@ -34,8 +30,7 @@ public struct LazyInject<Value> {
     /// Captures `injector`, or ``DependencyInjector/current`` when `injector` is `nil`, to
     /// resolve `Value` (under `name`) on first read.
     ///
-    /// `fileID` and `line` record where the property is declared, for the message printed if
-    /// a failed resolution is read; leave them to their defaults.
+    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,
@@ -67,10 +62,8 @@ public struct LazyInject<Value> {
 
 extension LazyInject: Sendable where Value: Sendable {}
 
-/// The state shared by every copy of one `@LazyInject` property.
-///
-/// The value is kept as `Any` so that the locked code is not generic: a later read is then
-/// one lock and one (usually free) cast, rather than generic value-witness calls.
+/// The state shared by every copy of one `@LazyInject` property. The value is kept as `Any`,
+/// so a later read is one lock and one (usually free) cast, not generic value-witness calls.
 final class LazyResolution<Value>: Sendable {
     private let state = Locked(LazyState.unresolved)
     private let injector: DependencyInjector
@@ -87,8 +80,7 @@ final class LazyResolution<Value>: Sendable {
         // Every read after the first: one lock, no per-thread context.
         if let resolved = state.withLock({ $0.resolvedValue }) { return typed(resolved) }
         let context = ResolutionContext.current
-        // One thread resolves; the others sleep until it is done. The lock is not held
-        // while resolving, so the factories involved may do anything.
+        // One thread resolves, without the lock; the others sleep until it is done.
         let step = state.withLockWaiting { state -> LazyState.Step? in
             switch state {
             case .resolved(let value):
@@ -122,8 +114,6 @@ final class LazyResolution<Value>: Sendable {
     }
 
     func replace(with value: Value) {
-        // The value assigned before, if any, is released after the unlock: its `deinit` may
-        // read this very property.
         state.update { exchange(&$0, with: .resolved(value)) }
         state.signalAll()
     }

@@ -1,5 +1,4 @@
-/// A property that is `nil` when nothing is registered for its type, and never stops the
-/// program.
+/// A property that is `nil` when nothing is registered for its type, and never stops the program.
 ///
 /// ```swift
 /// final class Checkout {
@@ -7,13 +6,10 @@
 /// }
 /// ```
 ///
-/// Resolved when the owner is initialised, from `injector:` or
-/// ``DependencyInjector/current``, like ``Inject``.
-///
-/// Absence and failure are told apart. When `Analytics` is registered but cannot be built
-/// (its factory throws, a dependency of it is missing, a cycle), the property is `nil` as
-/// well, but the error is not swallowed: `$analytics` is a `Result` that is
-/// `.success(nil)` for "nothing registered" and `.failure(error)` for a broken registration.
+/// Resolved when the owner is initialised, like ``Inject``. When `Analytics` is registered
+/// but cannot be built (its factory throws, a dependency is missing, a cycle), the property
+/// is `nil` as well, but the error is kept: `$analytics` is `.success(nil)` for "nothing
+/// registered" and `.failure(error)` for a broken registration.
 ///
 /// ```swift
 /// if case .failure(let error) = checkout.$analytics {
@@ -28,7 +24,7 @@ public struct OptionalInject<Wrapped> {
     /// ``DependencyInjector/current`` when `injector` is `nil`; `nil` when it is not registered.
     public init(name: String? = nil, injector: DependencyInjector? = nil) {
         let injector = injector ?? DependencyInjector.current
-        // Checked first so that absence, the expected case, costs a lookup and builds no error.
+        // Checked first: absence, the expected case, builds no error.
         guard injector.isRegistered(Wrapped.self, name: name) else {
             resolution = .success(nil)
             return
@@ -50,8 +46,7 @@ public struct OptionalInject<Wrapped> {
         set { resolution = .success(newValue) }
     }
 
-    /// `.success(nil)` when nothing is registered, `.failure` when a registration exists but
-    /// could not be resolved.
+    /// `.success(nil)` when nothing is registered, `.failure` when a registration failed.
     public var projectedValue: Result<Wrapped?, InjectionError> { resolution }
 }
 

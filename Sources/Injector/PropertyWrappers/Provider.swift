@@ -10,18 +10,15 @@
 /// ```
 ///
 /// The value is registered under the property's declared type (`APIClient` above, not
-/// `LiveAPIClient`) and `name:`, into `injector:` or ``DependencyInjector/current`` at the
-/// moment the owner is initialised. Each new owner registers again, replacing the earlier
-/// registration: a module type is meant to be created once, at start-up.
+/// `LiveAPIClient`) and `name:`, into `injector:` or ``DependencyInjector/current``, when the
+/// owner is initialised. Each new owner registers again, replacing the earlier registration:
+/// a module type is meant to be created once, at start-up. Assigning to the property
+/// registers the new value for later resolves; earlier ones keep the old value.
 ///
-/// Assigning to the property registers the new value, so objects that resolve the type
-/// afterwards get it; objects that resolved it before keep the old one.
-///
-/// With `scope:`, the initial value becomes a factory instead of a value: the expression
-/// after `=` is not evaluated by the owner's initialiser but by the injector, when the
-/// dependency is first resolved (`.singleton`), on every resolve (`.transient`), or while
-/// it is held (`.weak`). Reading the property then resolves it from the injector. That is
-/// why the expression must be `@Sendable` (it runs on whichever thread resolves first).
+/// With `scope:`, the expression after `=` becomes a factory, run by the injector when the
+/// dependency is first resolved (`.singleton`), on every resolve (`.transient`), or while it is
+/// held (`.weak`), on whichever thread resolves (so it must be `@Sendable`). Reading the
+/// property then resolves it from the injector.
 @propertyWrapper
 public struct Provider<Value> {
     private var storage: Storage
@@ -45,11 +42,9 @@ public struct Provider<Value> {
     }
 
     /// Registers the initial-value expression as a factory for `scope`, under `Value` (and
-    /// `name`), into `injector` or ``DependencyInjector/current``. The expression runs when
-    /// the injector needs a value, not now.
+    /// `name`), into `injector` or ``DependencyInjector/current``; it runs when needed, not now.
     ///
-    /// `fileID` and `line` record where the property is declared, for the message printed if
-    /// a failed resolution is read; leave them to their defaults.
+    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
     public init(
         wrappedValue makeValue: @autoclosure @escaping @Sendable () -> Value,
         scope: Scope,
@@ -63,8 +58,7 @@ public struct Provider<Value> {
     }
 
     /// Registers `factory` for `scope`, under `Value` (and `name`), into `injector` or
-    /// ``DependencyInjector/current``: the factory form, for values built from other
-    /// dependencies.
+    /// ``DependencyInjector/current``: the form for values built from other dependencies.
     ///
     /// ```swift
     /// final class AppModule {
@@ -88,10 +82,9 @@ public struct Provider<Value> {
 
     /// The registered value. Assigning registers the new value in its place.
     ///
-    /// With a `scope:`, reading resolves the value from the injector; if that fails (the
-    /// registration was removed, or the factory's own dependencies are missing) the program
-    /// stops with the error's description, as ``Inject`` does. `$property` gives the error
-    /// instead.
+    /// With a `scope:`, reading resolves the value; if that fails (the registration was
+    /// removed, or the factory's dependencies are missing) the program stops with the error's
+    /// description, as ``Inject`` does. `$property` gives the error instead.
     public var wrappedValue: Value {
         get {
             switch storage {
@@ -110,8 +103,7 @@ public struct Provider<Value> {
         }
     }
 
-    /// The value: the registered one, or the one resolved from the injector for a scoped
-    /// factory, or the typed error.
+    /// The registered value, or for a scoped factory the resolved one, or the typed error.
     public var projectedValue: Result<Value, InjectionError> {
         switch storage {
         case .value(let value): .success(value)

@@ -1,5 +1,4 @@
-/// Where a wrapped property was declared, captured by the wrapper's initialiser so that a
-/// failure names the property's line rather than the library's.
+/// Where a wrapped property was declared, so that a failure names the property's line.
 @usableFromInline
 struct DeclarationSite: Sendable {
     let fileID: StaticString
@@ -12,11 +11,8 @@ struct DeclarationSite: Sendable {
     }
 }
 
-/// Stops the program because a wrapped property that cannot be `nil` was read after its
-/// resolution failed.
-///
-/// This is the one place the library stops a program (a property getter cannot throw). The
-/// message is the error's full description; `$property` gives the same error as a value.
+/// Stops the program because a wrapped property was read after its resolution failed: the
+/// one place the library stops a program (a property getter cannot throw).
 func stopReading(_ wrapper: StaticString, declaredAt site: DeclarationSite, after error: InjectionError) -> Never {
     fatalError(
         """
@@ -27,8 +23,7 @@ func stopReading(_ wrapper: StaticString, declaredAt site: DeclarationSite, afte
     )
 }
 
-/// A wrapper's failed resolution, with where its property is declared, kept until the property
-/// is read.
+/// A wrapper's failed resolution, kept until the property is read.
 @usableFromInline
 final class WrapperFailure: Sendable {
     let error: InjectionError

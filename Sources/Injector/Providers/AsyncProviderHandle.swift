@@ -1,5 +1,4 @@
-/// A way to make a `Value` on demand from an ``AsyncDependencyInjector``: the actor face's
-/// ``ProviderHandle``.
+/// A way to make a `Value` on demand from an ``AsyncDependencyInjector``: the actor's ``ProviderHandle``.
 ///
 /// ```swift
 /// actor LoginFlow {
@@ -13,17 +12,9 @@
 /// await injector.register(LoginFlow.self) { r in try await LoginFlow(makeSession: r.resolve()) }
 /// ```
 ///
-/// Each call resolves `Value` (under the handle's name) from the injector the handle was made
-/// by: a new value for a transient, the shared one for a singleton, awaiting an async factory.
-/// Nothing is resolved when the handle is created, so a handle breaks a cycle, as a
-/// ``ProviderHandle`` does.
-///
-/// A handle needs no registration of its own: resolving `AsyncProviderHandle<Value>` returns a
-/// handle for the resolving injector. Make one directly with
-/// ``AsyncDependencyInjector/provider(for:name:)``.
-///
-/// It is a type of its own because its call awaits: a ``ProviderHandle`` is called from
-/// synchronous code, where an async factory cannot run.
+/// It works as a ``ProviderHandle`` does (each call resolves anew, so a handle breaks a
+/// cycle; resolving `AsyncProviderHandle<Value>` needs no registration; or make one with
+/// ``AsyncDependencyInjector/provider(for:name:)``), but its call awaits, so async factories run.
 public struct AsyncProviderHandle<Value: Sendable>: Sendable {
     /// The injector each call resolves from.
     public let injector: AsyncDependencyInjector

@@ -10,14 +10,12 @@
 /// }
 /// ```
 ///
-/// Each call resolves `Value` (under the handle's name) from the injector the handle was
-/// made by: a new value for a transient, the shared one for a singleton. Nothing is resolved
-/// when the handle is created, so a handle breaks a cycle: if `A` needs `B` and `B` needs
-/// `A`, let `B` hold a `ProviderHandle<A>` and call it after both exist.
+/// Each call resolves `Value` (under the handle's name) from the handle's injector: a new
+/// value for a transient, the shared one for a singleton. Creating a handle resolves nothing,
+/// so it breaks a cycle: if `A` and `B` need each other, let `B` hold a `ProviderHandle<A>`.
 ///
-/// A handle needs no registration of its own: resolving `ProviderHandle<Value>` (through
-/// `@Inject` or `resolve`) returns a handle for the resolving injector. Make one directly with
-/// ``DependencyInjector/provider(for:name:)``.
+/// Resolving `ProviderHandle<Value>` (through `@Inject` or `resolve`) needs no registration: it
+/// returns a handle for the resolving injector. Or use ``DependencyInjector/provider(for:name:)``.
 public struct ProviderHandle<Value>: Sendable {
     /// The injector each call resolves from.
     public let injector: DependencyInjector
@@ -44,9 +42,7 @@ extension ProviderHandle: ResolvableWithoutRegistration {
     }
 }
 
-/// A type that an injector can make for any key of it without a registration, such as a
-/// ``ProviderHandle``. Asked only after a lookup has found nothing, so it costs nothing on
-/// the resolution path.
+/// A type an injector makes without a registration (a ``ProviderHandle``), after a miss.
 protocol ResolvableWithoutRegistration {
     static func made(by injector: DependencyInjector, name: String?) -> Self
 }

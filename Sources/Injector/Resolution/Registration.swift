@@ -1,8 +1,8 @@
 /// One `register(_:name:scope:factory:)` call: the factory and its scope.
 ///
-/// Its identity matters: a cached singleton is kept only while the registration that built it
-/// is still the one stored under its key, and cycles are detected per registration (so a
-/// child's override that decorates its parent's registration of the same key is no cycle).
+/// Its identity matters: a cached singleton is kept only while its registration is still the
+/// one stored under its key, and cycles are found per registration (so a child's override
+/// that decorates its parent's registration of the same key is no cycle).
 final class Registration: Sendable {
     let key: DependencyKey
     let scope: Scope
@@ -14,11 +14,9 @@ final class Registration: Sendable {
     enum Factory: Sendable {
         /// `register(_:name:scope:factory:)`: needs only the injector.
         case plain(any PlainFactory)
-        /// A factory that takes run-time arguments, passed as one value of type
-        /// `(First, (Rest...))` for the types in `argumentTypes`.
+        /// A factory that takes arguments of `argumentTypes`, as one `(First, (Rest...))`.
         case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
-        /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: an async factory, which
-        /// only the actor face can run (it awaits).
+        /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: only the actor runs it.
         case async(@Sendable (AsyncDependencyInjector) async throws -> any Sendable)
     }
 
@@ -36,8 +34,7 @@ final class Registration: Sendable {
         self.module = module
     }
 
-    /// Runs the factory. `arguments` is what `resolve(_:name:arguments:_:)` passed; a plain
-    /// factory ignores it.
+    /// Runs the factory with the `arguments` of `resolve(_:name:arguments:_:)`, if it takes any.
     @inline(__always)
     func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
         switch factory {
@@ -47,14 +44,12 @@ final class Registration: Sendable {
         }
     }
 
-    /// The factory, as it was registered, when it makes a `T` from the injector alone; `nil`
-    /// for any other factory. The transient fast path calls it, so that the value reaches the
-    /// caller as a `T`, never boxed in an `Any` and cast back.
+    /// The factory when it makes a `T` from the injector alone, else `nil`: the transient fast
+    /// path, whose value is never boxed in an `Any` and cast back.
     func factory<T>(making type: T.Type) -> TypedFactory<T>? {
         guard case .plain(let factory) = factory, factory.valueType == ObjectIdentifier(type) else { return nil }
-        // Safe: `TypedFactory` is the only `PlainFactory`, and a `TypedFactory<Value>` reports
-        // `Value` as its `valueType`, just checked to be `T`. A checked `as?` would look up the
-        // metadata of `TypedFactory<T>` on every resolve.
+        // Safe: `TypedFactory` is the only `PlainFactory`, and its `valueType` was just checked
+        // to be `T`. A checked `as?` would look up `TypedFactory<T>`'s metadata every time.
         return unsafeDowncast(factory, to: TypedFactory<T>.self)
     }
 
@@ -65,10 +60,7 @@ final class Registration: Sendable {
     }
 }
 
-/// A factory that needs only the injector: what `register(_:name:scope:factory:)` stores.
-///
-/// `TypedFactory` is its one conformer; the protocol lets a non-generic `Registration` hold a
-/// factory of any value type.
+/// A factory that needs only the injector; `TypedFactory` is the one conformer.
 protocol PlainFactory: AnyObject, Sendable {
     /// The type the factory makes.
     var valueType: ObjectIdentifier { get }
@@ -132,6 +124,20 @@ enum Cache {
     case empty
     case strong(Any)
     case weak(WeakReference)
+
+    /// How `scope` keeps `value`; `nil` when it keeps nothing: a transient, or a `.weak` value
+    /// that is not a class instance (only those can be held weakly; others are made anew).
+    init?(keeping value: Any, for scope: Scope) {
+        switch scope {
+        case .transient:
+            return nil
+        case .singleton, .eagerSingleton:
+            self = .strong(value)
+        case .weak:
+            guard type(of: value) is AnyObject.Type else { return nil }
+            self = .weak(WeakReference(object: value as AnyObject))
+        }
+    }
 
     var value: Any? {
         switch self {

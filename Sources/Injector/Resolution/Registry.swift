@@ -1,9 +1,7 @@
 /// An injector's own registrations, guarded by its lock.
 ///
 /// Unnamed and named registrations live in separate tables, so that the common unnamed
-/// lookup hashes only an `ObjectIdentifier` (as cheap as the plainest `[ObjectIdentifier: Any]`
-/// registry) and a named lookup adds one string hash. Both are constant time whatever the
-/// number of registrations.
+/// lookup hashes only an `ObjectIdentifier`, and a named one adds one string hash.
 struct Registry {
     private var unnamed: [ObjectIdentifier: Slot] = [:]
     private var named: [ObjectIdentifier: [String: Slot]] = [:]
@@ -33,19 +31,12 @@ struct Registry {
         }
     }
 
-    /// The ready value under `key` (an instance or a created singleton), as its slot,
-    /// unretained: valid only while the lock is held. `nil` when there is none, with the reason
-    /// in `miss`: `.absent` (nothing here) or `.pending` (a factory has to run first).
-    ///
-    /// The lookup of the resolve hot path, which copies the value out of the slot once,
-    /// straight into its result, before it unlocks. It reports a miss in `miss` rather than by
-    /// throwing: a resolve that succeeds must throw nothing, since test runners record a
-    /// backtrace for every thrown error.
+    /// The resolve hot path's lookup: the ready value's slot, unretained (valid while the lock
+    /// is held), or `nil` with the reason in `miss`.
     ///
     /// `mutating` only to reach an unnamed slot in place (`values[index]`'s `_modify`), which
-    /// saves retaining and releasing it; nothing changes. The lock makes the table's storage
-    /// uniquely referenced, so no copy is made. A miss is a plain `index(forKey:)`: the key's
-    /// `_modify` would make room for an insertion that never comes.
+    /// saves a retain and release; nothing changes. A miss is a plain `index(forKey:)`: the
+    /// key's `_modify` would make room for an insertion.
     mutating func readySlot(_ key: DependencyKey, miss: inout Miss) -> Unmanaged<ReadySlot>? {
         guard let name = key.name else {
             guard let index = unnamed.index(forKey: key.typeID) else { return nil }
@@ -59,22 +50,12 @@ struct Registry {
         slot.readySlot(miss: &miss)
     }
 
-    /// Keeps `value` as what `registration` produced, if `registration` is still the one
-    /// stored under its key (it may have been replaced or removed while its factory ran).
-    /// Returns the entry it replaces, for the caller to release after the unlock.
+    /// Keeps `value` if `registration` is still stored under its key; returns what it replaces.
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
-        guard case .factory(let current, _) = self[registration.key], current === registration else { return nil }
-        switch registration.scope {
-        case .transient:
-            return nil
-        case .singleton, .eagerSingleton:
-            return exchange(&self[registration.key], with: .factory(registration, .strong(value)))
-        case .weak:
-            // Only a class instance can be held weakly; anything else is made anew each time.
-            guard type(of: value) is AnyObject.Type else { return nil }
-            return exchange(
-                &self[registration.key], with: .factory(registration, .weak(WeakReference(object: value as AnyObject))))
-        }
+        guard case .factory(let current, _) = self[registration.key], current === registration,
+            let cache = Cache(keeping: value, for: registration.scope)
+        else { return nil }
+        return exchange(&self[registration.key], with: .factory(registration, cache))
     }
 
     /// Every registration's key with its entry, for diagnostics.
@@ -89,13 +70,10 @@ struct Registry {
 }
 
 extension Registry {
-    /// An entry as the tables hold it: one reference, so that a lookup copies a pointer out of
-    /// the table, not the entry. Immutable: a changed entry gets a new slot.
-    ///
-    /// The subclasses answer from what they store, without taking the entry apart: `ReadySlot`
-    /// for an instance or a created singleton, `PendingSlot` for a factory that has produced
-    /// nothing yet (every transient). This class itself serves the rest (a `.weak`
-    /// registration), from the entry.
+    /// An entry as the tables hold it: one reference, so that a lookup copies a pointer, not
+    /// the entry. Immutable: a changed entry gets a new slot. The subclasses answer without
+    /// taking the entry apart: `ReadySlot` for a value, `PendingSlot` for a factory that has
+    /// produced nothing yet; this class serves the rest (a `.weak` registration).
     class Slot {
         let entry: Entry
 
@@ -112,17 +90,15 @@ extension Registry {
             }
         }
 
-        /// This slot as a `ReadySlot`, or `nil` with the reason in `miss`: a factory must run.
-        /// (A `.weak` registration's value is read by the singleton creation, under its own
-        /// lock, since the weak reference can let go at any moment.)
+        /// This slot as a `ReadySlot`, or `nil` with the reason in `miss`. (A `.weak` value is
+        /// read by the singleton creation, under its lock: the reference can let go any time.)
         func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? {
             if case .factory(let registration, _) = entry { miss = .pending(registration) }
             return nil
         }
     }
 
-    /// The slot of an instance or a created singleton: the hot path, where `value(as:)` copies
-    /// the value once, straight into the caller's result.
+    /// The slot of an instance or a created singleton.
     final class ReadySlot: Slot {
         let value: Any
 
@@ -136,14 +112,12 @@ extension Registry {
         /// The value as a `T`, copied once, straight into the caller's result.
         @inline(__always)
         func value<T>(as type: T.Type, key: DependencyKey) throws(InjectionError) -> T {
-            // Bound to a local so that `cast` opens it: the stored property passed directly
-            // reaches `cast` as an unopened `Any`, and the run-time cast runs every time.
+            // A local, so that `cast` opens it: the stored property would reach it unopened.
             let value: Any = value
             return try DependencyInjector.cast(value, to: type, key: key)
         }
 
-        /// The value of `slot` as a `T`, copied once, straight into the caller's result;
-        /// `slot` is not retained (the caller holds the lock of the table that holds it).
+        /// `value(as:)` of `slot`, not retained (the caller holds its table's lock).
         static func value<T>(of slot: Unmanaged<ReadySlot>, as type: T.Type, key: DependencyKey)
             throws(InjectionError) -> T
         {
@@ -174,9 +148,8 @@ extension Registry {
 
 /// Why a lookup in one injector found no value ready to hand out.
 ///
-/// A lookup reports a miss here, never by throwing: test runners record a backtrace for every
-/// thrown error (Swift Testing does), so a resolve that succeeds must throw and catch nothing,
-/// even inside the library.
+/// Reported as a value, never thrown: Swift Testing records a backtrace for every thrown
+/// error, so a resolve that succeeds throws and catches nothing, even inside the library.
 enum Miss {
     /// Nothing is registered under the key in the injector asked.
     case absent

@@ -1,14 +1,9 @@
 /// Runs a singleton's (or weak instance's) factory once when several threads ask for it first.
 ///
-/// The first thread to miss the cache becomes the creator; the others sleep until it has
-/// cached its value (they then return it) or failed (one of them then tries again). The lock
-/// here is held only for this bookkeeping, never while a factory runs, so a factory may
-/// resolve anything, from any thread.
-///
-/// Threads that wait for one another form a graph. Before a thread sleeps, it follows the
-/// graph from the creator it waits for; if the walk comes back to itself, sleeping would
-/// never end, and it throws `circularDependency` instead (A → B → A resolved from two threads
-/// at once, which on one thread the per-thread stack catches).
+/// The first thread to miss the cache creates; the others sleep until it has cached its value
+/// or failed (then one of them tries). The lock is never held while a factory runs. Before a
+/// thread sleeps, it follows the waits from the creator; if they lead back to itself (A → B →
+/// A from two threads at once), it throws `circularDependency`. Process-wide.
 final class SingletonCreation: Sendable {
     static let shared = SingletonCreation()
 
@@ -27,9 +22,8 @@ final class SingletonCreation: Sendable {
         case cycle([DependencyKey])
     }
 
-    /// What `value(of:heldBy:keptBy:context:)` does for the cache `key`, once no other thread
-    /// is creating the value. Not inlined into it: these locals would stay on the thread's
-    /// stack while the factory runs, on every level of a deep chain.
+    /// What `start` does for the cache `key`, once no other thread is creating the value.
+    /// Not inlined, for the stack (see `DependencyInjector.resolve(_:name:)`).
     @inline(never)
     private func step(
         for key: Key,
@@ -40,8 +34,7 @@ final class SingletonCreation: Sendable {
     ) -> Step {
         creators.withLockWaiting { creators -> Step? in
             context.waitingFor = nil
-            // Lock order: this lock, then an injector's (one at a time). An injector never
-            // takes this one while holding its own.
+            // Lock order: this lock, then an injector's (one at a time), never the reverse.
             switch Self.cached(registration, heldBy: holder, keptBy: keeper) {
             case .ready(let value)?: return .ready(value)
             case .stale?: return .stale
@@ -60,10 +53,7 @@ final class SingletonCreation: Sendable {
         }
     }
 
-    /// The value `registration` (held by `holder`) produced for `keeper`'s cache: `holder`
-    /// itself, or a descendant that keeps its own inherited singletons. Created now if need
-    /// be; `nil` when `registration` is no longer the one stored under its key (the caller
-    /// looks the key up again).
+    /// The value for `keeper`'s cache, created now if need be; `nil` if `registration` is stale.
     func value(
         of registration: Registration,
         heldBy holder: DependencyInjector,
@@ -83,14 +73,10 @@ final class SingletonCreation: Sendable {
         }
     }
 
-    /// Where the value of `registration` (held by `holder`) for `keeper` stands, once no
-    /// other thread is creating it: ready, stale, or this thread's to create, in which case the
-    /// caller runs the factory, keeps its value and then calls `finish`. `value(of:heldBy:keptBy:context:)` does all of
-    /// it; the resolve of a singleton of the injector's own does it in place, so that no
-    /// frame of this class sits on the stack while the factory runs (a level of every chain).
-    ///
-    /// - Throws: ``InjectionError/circularDependency(path:)`` when waiting for the thread that
-    ///   creates it would never end.
+    /// Where the value of `registration` (held by `holder`) for `keeper` stands, once no other
+    /// thread is creating it; throws `circularDependency` when waiting would never end. On
+    /// `.create`, the caller runs the factory, keeps its value and calls `finish`, as
+    /// `value(of:…)` does (the resolve of an injector's own singleton does it in place).
     func start(
         of registration: Registration,
         heldBy holder: DependencyInjector,
@@ -116,15 +102,13 @@ final class SingletonCreation: Sendable {
         case create(Key)
     }
 
-    /// Ends the creation `start` handed to this thread: the threads waiting for it wake up and
-    /// find the value, or (if the factory failed) one of them creates it.
+    /// Ends the creation `start` handed to this thread, waking the threads waiting for it.
     func finish(_ key: Key) {
         creators.withLock { $0[key] = nil }
         creators.signalAll()
     }
 
-    /// What `keeper` has for `registration`, held by `holder`: the scope-caching rule, for
-    /// both injector faces.
+    /// What `keeper` has for `registration`, held by `holder`.
     enum Cached {
         /// The value created earlier.
         case ready(Any)
@@ -132,12 +116,9 @@ final class SingletonCreation: Sendable {
         case stale
     }
 
-    /// What `keeper` keeps for `registration` (held by `holder`); `nil` when the value is not
-    /// created yet.
-    ///
-    /// Called under a creation lock, process-wide: only a value to return leaves `holder`'s
-    /// lock, never a copy of the entry. A copy dropped here could be the last reference to a
-    /// value replaced meanwhile, whose `deinit` would then run under both locks.
+    /// What `keeper` keeps for `registration` (held by `holder`), for both faces; `nil` when
+    /// not created yet. Called under a creation lock, so only a value leaves `holder`'s lock,
+    /// never an entry that might be the last reference to a replaced value.
     static func cached(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
@@ -154,9 +135,7 @@ final class SingletonCreation: Sendable {
         return keeper.keptValue(of: registration).map(Cached.ready)
     }
 
-    /// Keeps `value`, which `registration` (held by `holder`) produced, where `keeper` keeps
-    /// it: in `holder`'s registry when `holder` is the keeper, in the keeper's own copies
-    /// otherwise. What it replaces is released after the unlock.
+    /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies.
     static func keep(
         _ value: Any,
         producedBy registration: Registration,

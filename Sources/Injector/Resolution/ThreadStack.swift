@@ -40,9 +40,7 @@ struct ThreadStack {
     #if !canImport(Darwin) && (canImport(Glibc) || canImport(Musl))
         private typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> CInt
 
-        /// `pthread_getattr_np`: the attributes of a running thread, its stack among them. The C
-        /// library has it, but the Swift module leaves it out (a GNU extension, declared only
-        /// for `_GNU_SOURCE`), so it is looked up once, by name.
+        /// `pthread_getattr_np`, left out of the Swift module (a GNU extension): looked up by name.
         private static let threadAttributes: GetAttributes? = {
             guard let library = dlopen(nil, RTLD_LAZY), let symbol = dlsym(library, "pthread_getattr_np") else {
                 return nil
