@@ -13,15 +13,15 @@ extension AsyncDependencyInjector {
         }
         let created = runsFactory(for: key)
         let start = DispatchTime.now().uptimeNanoseconds
-        let result: Result<T, InjectionError>
         do {
-            result = .success(try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent))
+            let value = try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent)
+            core.notify(
+                observer, of: key, path: frames.keys + [key], outcome: created ? .created : .cached, since: start)
+            return value
         } catch {
-            result = .failure(error)
+            core.notify(observer, of: key, path: frames.keys + [key], outcome: .failed(error), since: start)
+            throw error
         }
-        return try core.notify(
-            observer, of: key, path: frames.keys + [key], result: result, created: created,
-            since: start)
     }
 
     /// Whether a resolve of `key` that starts now runs a factory itself (an event's `created`):

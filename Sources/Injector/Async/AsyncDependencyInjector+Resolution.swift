@@ -49,7 +49,7 @@ extension AsyncDependencyInjector {
 
         var location = core.locate(key, after: miss)
         while true {
-            switch location {
+            switch consume location {
             case .ready(let slot):
                 return try slot.value(as: T.self, key: key)
             case .absent:

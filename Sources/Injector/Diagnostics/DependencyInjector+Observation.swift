@@ -52,9 +52,17 @@ extension DependencyInjector {
         guard let observer = instrument(key, resolvedBy: context.innermost?.key) else { return try plainResolve() }
         let runsBefore = context.factoryRuns
         let start = DispatchTime.now().uptimeNanoseconds
-        let result = Result<T, InjectionError> { () throws(InjectionError) in try plainResolve() }
-        let created = context.factoryRuns != runsBefore
-        return try notify(observer, of: key, path: context.path + [key], result: result, created: created, since: start)
+        // No `Result<T, …>`: its metadata, looked up on every call in this generic code, cost
+        // as much as the resolve.
+        do {
+            let value = try plainResolve()
+            let outcome: ResolutionEvent.Outcome = context.factoryRuns != runsBefore ? .created : .cached
+            notify(observer, of: key, path: context.path + [key], outcome: outcome, since: start)
+            return value
+        } catch {
+            notify(observer, of: key, path: context.path + [key], outcome: .failed(error), since: start)
+            throw error
+        }
     }
 
     /// Records the edge from `resolver` (the key whose factory is resolving, if any) to `key`
@@ -68,29 +76,18 @@ extension DependencyInjector {
         return instrumentation.observer
     }
 
-    /// Tells `observer` how a resolve of `key` that began at `start` (uptime nanoseconds)
-    /// ended, and returns its value or throws its error. `created`: whether a factory ran.
-    func notify<T>(
-        _ observer: Observer,
-        of key: DependencyKey,
-        path: [DependencyKey],
-        result: Result<T, InjectionError>,
-        created: Bool,
+    /// Tells `observer` how a resolve of `key` that began at `start` (uptime nanoseconds) ended.
+    func notify(
+        _ observer: Observer, of key: DependencyKey, path: [DependencyKey], outcome: ResolutionEvent.Outcome,
         since start: UInt64
-    ) throws(InjectionError) -> T {
+    ) {
         let elapsed = DispatchTime.now().uptimeNanoseconds &- start
-        let outcome: ResolutionEvent.Outcome
-        switch result {
-        case .success: outcome = created ? .created : .cached
-        case .failure(let error): outcome = .failed(error)
-        }
         let event = ResolutionEvent(key: key, path: path, outcome: outcome, durationNanoseconds: elapsed)
         // The observer runs on this thread, whose flag keeps its own resolves quiet.
         let context = ResolutionContext.current
         context.isNotifyingObserver = true
         defer { context.isNotifyingObserver = false }
         observer(event)
-        return try result.get()
     }
 
     /// Tells the observer, if any, that a sealed injector refused to change `key`.
