@@ -1,3 +1,5 @@
+import Dispatch
+
 extension DependencyInjector {
     /// Registers a factory that takes run-time arguments, checked by the compiler.
     ///
@@ -50,11 +52,23 @@ extension DependencyInjector {
     ) throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         let context = ResolutionContext.current
-        let registration = try registration(
-            of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: context.path)
-        try context.checkNotResolving(registration)
-        return try Self.cast(
-            run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
+        // Observed like every resolve (`instrument` is one lock while nothing is observed).
+        let observer = instrument(key, resolvedBy: context.innermost?.key)
+        let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        var outcome = ResolutionEvent.Outcome.created
+        defer {
+            if let observer { notify(observer, of: key, path: context.path + [key], outcome: outcome, since: start) }
+        }
+        do {
+            let registration = try registration(
+                of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: context.path)
+            try context.checkNotResolving(registration)
+            return try Self.cast(
+                run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
+        } catch {
+            outcome = .failed(error)
+            throw error
+        }
     }
 
     /// The registration of `key` (here or in the nearest ancestor) whose factory takes

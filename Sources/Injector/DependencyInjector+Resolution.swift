@@ -12,14 +12,11 @@ extension DependencyInjector {
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
-        // The hot path, in one function. A ready value is copied out of its slot under the
-        // lock, straight into the result. Two rules shape the resolve code:
-        // - No `Optional<T>`: in unspecialised generic code it looks up its type metadata on
-        //   every call, which costs more than the whole lookup. Hence the lock taken and
-        //   released by hand, to return from under it or go on without it.
-        // - Every level of a chain of factories runs through here, so the rest is in
-        //   `@inline(never)` functions, whose locals are then off the thread's stack at each
-        //   level ("for the stack" below refers to this).
+        // The hot path: a ready value is copied out of its slot under the lock, straight into
+        // the result. No `Optional<T>` (in unspecialised generic code it looks up its metadata
+        // on every call, costlier than the lookup), hence the lock taken and released by hand.
+        // Every level of a chain of factories runs through here, so the rest is in
+        // `@inline(never)` functions, off the stack at each level ("for the stack" below).
         let key = DependencyKey(type, name: name)
         // This injector first, outside the walk: the common case retains no injector.
         var miss = Miss.absent
@@ -128,8 +125,12 @@ extension DependencyInjector {
     }
 
     /// The value for `key`, from this injector or an ancestor; `nil` when none holds it.
-    func value(for key: DependencyKey) throws(InjectionError) -> Any? {
-        try resolve(key, as: Any?.self, after: nil, instrumented: false) { _ in nil }
+    func value(for key: DependencyKey, observed: Bool = false) throws(InjectionError) -> Any? {
+        // Observed only when something is registered: a key path's default is no resolve.
+        if observed, registry.withLock({ $0.diagnostics.instrumentation != nil }), lookup(key) != nil {
+            return try instrumentedResolve(key, as: Any?.self) { _ in nil }
+        }
+        return try resolve(key, as: Any?.self, after: nil, instrumented: false) { _ in nil }
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector
@@ -280,11 +281,9 @@ enum Location: ~Copyable {
     case absent
 }
 
-/// A ready slot found by the walk, with its table's lock still held: the value is copied
-/// straight into the caller's result under that lock, as on the hot path, and neither the slot
-/// nor the injector is retained (two atomic operations fewer per fall-through, a tenth of it).
-/// Non-copyable, so the lock is released exactly once: by `value(as:key:)`, or by `deinit`
-/// when a caller drops it unread.
+/// A ready slot the walk found, its table still locked, so that the value is copied out under
+/// the lock as on the hot path, retaining neither slot nor injector. Non-copyable: the lock is
+/// released once, by `value(as:key:)` or, if dropped unread, by `deinit`.
 struct LockedSlot: ~Copyable {
     private let slot: Unmanaged<Registry.ReadySlot>
     private let lock: Unmanaged<Locked<Registry>>

@@ -15,6 +15,29 @@ import Testing
         return "\(String(describing: event.key.type)): \(outcome) via \(path)"
     }
 
+    /// Every overload reaches the observer (design principle 10): resolves with run-time
+    /// arguments, and key-path reads that find a registration (a key's default is no resolve).
+    @Test(arguments: Face.allCases)
+    func resolvesWithArgumentsAndKeyPathsReachTheObserver(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Box<Int>.self, arguments: { (value: Int) in Box(value: value) })
+        await injector.register(\.retryLimit, 5)
+        let events = Collected<ResolutionEvent>()
+        await injector.observe { events.append($0) }
+
+        _ = try await injector.resolve(Box<Int>.self, arguments: 1)
+        _ = try? await injector.resolve(Box<Int>.self, arguments: "wrong")
+        #expect(await injector.resolve(\.retryLimit) == 5)
+        #expect(await injector.resolve(\.networkProvider).name == "live")  // the default: not reported
+
+        #expect(
+            events.values.map(Self.summary) == [
+                "Box<Int>: created via Box<Int>",
+                "Box<Int>: failed InjectorTests.Box<Swift.Int> via Box<Int>",
+                "RetryLimitKey: cached via RetryLimitKey",
+            ])
+    }
+
     @Test(arguments: Face.allCases)
     func theObserverSeesEveryResolveInOrder(face: Face) async {
         let injector = face.makeInjector()

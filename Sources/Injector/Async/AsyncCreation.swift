@@ -39,7 +39,7 @@ final class AsyncCreation: Sendable {
         frames: AsyncResolutionPath.Frames
     ) async throws(InjectionError) -> Any? {
         enum Step {
-            case cached(SingletonCreation.Cached)
+            case cached(SingletonCreation.Start)
             case join(AsyncCreation)
             case start(AsyncCreation)
         }
@@ -57,7 +57,7 @@ final class AsyncCreation: Sendable {
         switch step {
         case .cached(.ready(let value)):
             return value
-        case .cached(.stale):
+        case .cached(.stale), .cached(.create):  // `cached` never says `.create`
             return nil
         case .join(let creation):
             return try await creation.value(waitingFrom: frames)

@@ -1,3 +1,5 @@
+import Dispatch
+
 extension AsyncDependencyInjector {
     /// Registers an async factory that takes run-time arguments, checked by the compiler.
     ///
@@ -47,9 +49,22 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         let frames = AsyncResolutionPath.frames
-        let registration = try core.registration(
-            of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
-        let value = try await runTransient(registration, after: frames, arguments: (first, (repeat each rest)))
-        return try DependencyInjector.cast(value, to: T.self, key: key)
+        let observer = core.instrument(key, resolvedBy: frames.innermostKey)
+        let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        var outcome = ResolutionEvent.Outcome.created
+        defer {
+            if let observer {
+                core.notify(observer, of: key, path: frames.keys + [key], outcome: outcome, since: start)
+            }
+        }
+        do {
+            let registration = try core.registration(
+                of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
+            let value = try await runTransient(registration, after: frames, arguments: (first, (repeat each rest)))
+            return try DependencyInjector.cast(value, to: T.self, key: key)
+        } catch {
+            outcome = .failed(error)
+            throw error
+        }
     }
 }

@@ -10,7 +10,7 @@ extension AsyncDependencyInjector {
         guard let key = InjectedValues.key(for: keyPath) else {
             return InjectedValues(resolved: nil)[keyPath: keyPath]
         }
-        let value = try? await value(for: key)
+        let value = try? await value(for: key, observed: true)
         return InjectedValues(resolved: value)[keyPath: keyPath]
     }
 

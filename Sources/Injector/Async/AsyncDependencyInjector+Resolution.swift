@@ -64,8 +64,11 @@ extension AsyncDependencyInjector {
     }
 
     /// The value of `key` as an untyped value, `nil` when nothing holds it (eager singletons).
-    nonisolated func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
-        try await resolve(key, as: (any Sendable)?.self, observed: false) { _ in nil }
+    nonisolated func value(for key: DependencyKey, observed: Bool = false) async throws(InjectionError) -> (
+        any Sendable
+    )? {
+        // Observed only when something is registered: a key path's default is no resolve.
+        try await resolve(key, as: (any Sendable)?.self, observed: observed && core.lookup(key) != nil) { _ in nil }
     }
 
     /// `DependencyInjector.produce` for an async factory: a transient runs in the current

@@ -46,7 +46,7 @@ public struct InjectedValues {
             let value: Any?
             switch mode {
             case .live(let injector):
-                value = try? injector.value(for: DependencyKey(key))
+                value = try? injector.value(for: DependencyKey(key), observed: true)
             case .recording(let recorder):
                 recorder.keys.append(DependencyKey(key))
                 value = nil

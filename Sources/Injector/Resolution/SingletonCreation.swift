@@ -38,7 +38,7 @@ final class SingletonCreation: Sendable {
             switch Self.cached(registration, heldBy: holder, keptBy: keeper) {
             case .ready(let value)?: return .ready(value)
             case .stale?: return .stale
-            case nil: break
+            case .create?, nil: break  // `cached` never says `.create`
             }
             guard creators[key] != nil else {
                 creators[key] = context
@@ -92,7 +92,7 @@ final class SingletonCreation: Sendable {
         }
     }
 
-    /// What `start` found.
+    /// What `start` (or `cached`, which never says `.create`) found.
     enum Start {
         /// The value, created earlier or by the thread this one waited for.
         case ready(Any)
@@ -108,14 +108,6 @@ final class SingletonCreation: Sendable {
         creators.signalAll()
     }
 
-    /// What `keeper` has for `registration`, held by `holder`.
-    enum Cached {
-        /// The value created earlier.
-        case ready(Any)
-        /// `holder` no longer stores `registration` under its key: look the key up again.
-        case stale
-    }
-
     /// What `keeper` keeps for `registration` (held by `holder`), for both faces; `nil` when
     /// not created yet. Called under a creation lock, so only a value leaves `holder`'s lock,
     /// never an entry that might be the last reference to a replaced value.
@@ -123,8 +115,8 @@ final class SingletonCreation: Sendable {
         _ registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
-    ) -> Cached? {
-        let held = holder.registry.withLock { registry -> Cached? in
+    ) -> Start? {
+        let held = holder.registry.withLock { registry -> Start? in
             guard case .factory(let current, let cache) = registry[registration.key], current === registration
             else { return .stale }
             // The holder's cache is the answer only when the holder is the keeper.
@@ -132,7 +124,7 @@ final class SingletonCreation: Sendable {
             return .ready(value)
         }
         guard holder !== keeper, held == nil else { return held }
-        return keeper.keptValue(of: registration).map(Cached.ready)
+        return keeper.keptValue(of: registration).map(Start.ready)
     }
 
     /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies.
