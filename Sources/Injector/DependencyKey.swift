@@ -26,7 +26,28 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The module-qualified name of the type, as `String(reflecting:)` prints it
     /// (`MyApp.PaymentService`); built when asked for, never on the resolution path.
-    public var typeName: String { String(reflecting: type) }
+    ///
+    /// A `private`, `fileprivate` or function-local type is named as you find it in your code,
+    /// marked: `MyApp.NetworkProviderKey (private)`, where `String(reflecting:)` prints
+    /// `MyApp.(unknown context at $5641c6f98628).NetworkProviderKey`.
+    public var typeName: String { Self.readable(String(reflecting: type)) }
+
+    /// `name` without the `(unknown context at $…).` that `String(reflecting:)` prints for the
+    /// context of a private or local type, marked `(private)` if it had any.
+    static func readable(_ name: String) -> String {
+        let marker = "(unknown context at $"
+        guard name.contains(marker) else { return name }
+        var result = ""
+        var rest = Substring(name)
+        while !rest.isEmpty {
+            if rest.starts(with: marker), let close = rest.firstIndex(of: ")") {
+                rest = rest[rest.index(after: close)...].drop { $0 == "." }  // the context and its dot
+            } else {
+                result.append(rest.removeFirst())
+            }
+        }
+        return result + " (private)"
+    }
 
     /// The type's module-qualified name, then the name in quotes: `Swift.String named "baseURL"`.
     public var description: String {

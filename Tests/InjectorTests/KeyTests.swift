@@ -40,9 +40,25 @@ import Testing
         #expect(try injector.resolve(Optional<Int>.self) == 3)
     }
 
+    /// Issue 15: a private type printed as `InjectorTests.(unknown context at $5641c6f98628).Key`,
+    /// an address that changes on every run, in errors, `registrations` and DOT output.
+    @Test func privateAndLocalTypesAreNamedAsWrittenAndMarked() {
+        struct LocalKey {}
+        #expect(DependencyKey(PrivateKey.self).typeName == "InjectorTests.PrivateKey (private)")
+        #expect(DependencyKey(LocalKey.self).description == "InjectorTests.KeyTests.LocalKey (private)")
+        #expect(
+            DependencyKey(Box<PrivateKey>.self, name: "n").description
+                == "InjectorTests.Box<InjectorTests.PrivateKey> (private) named \"n\"")
+        let error = #expect(throws: InjectionError.self) { try DependencyInjector().resolve(PrivateKey.self) }
+        #expect(error?.description.contains("resolve InjectorTests.PrivateKey (private)") == true)
+        #expect(error?.description.contains("unknown context") == false)
+    }
+
     @Test func keyDescriptionIsModuleQualifiedWithQuotedName() {
         #expect(DependencyKey(FeatureA.Config.self).description == "InjectorTests.FeatureA.Config")
         #expect(DependencyKey(String.self, name: "baseURL").description == "Swift.String named \"baseURL\"")
         #expect(DependencyKey((any Greeter).self).typeName == "InjectorTests.Greeter")
     }
 }
+
+private enum PrivateKey {}
