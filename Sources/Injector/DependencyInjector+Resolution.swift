@@ -73,8 +73,16 @@ extension DependencyInjector {
 
     /// What a resolve of unregistered `key` returns: a ``ProviderHandle``, or the error.
     func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
-        if let made = (T.self as? any ResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
+        if let maker = T.self as? any ResolvableWithoutRegistration.Type,
+            let made = maker.made(by: self, name: key.name) as? T
+        {
             return made
+        }
+        // `T?` with no registration of its own: the `T` under that name, or `nil` without one.
+        if let optional = T.self as? any OptionalResolvable.Type,
+            let resolved = try optional.wrappedValue(from: self, name: key.name) as? T
+        {
+            return resolved
         }
         throw .notRegistered(
             key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))

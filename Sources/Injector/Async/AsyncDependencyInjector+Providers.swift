@@ -13,9 +13,17 @@ extension AsyncDependencyInjector {
     }
 
     /// What a resolve of unregistered `key` returns: an ``AsyncProviderHandle``, or the error.
-    nonisolated func unregistered<T>(_ key: DependencyKey, as type: T.Type) throws(InjectionError) -> T {
-        if let made = (T.self as? any AsyncResolvableWithoutRegistration.Type)?.made(by: self, name: key.name) as? T {
+    nonisolated func unregistered<T>(_ key: DependencyKey, as type: T.Type) async throws(InjectionError) -> T {
+        if let maker = T.self as? any AsyncResolvableWithoutRegistration.Type,
+            let made = maker.made(by: self, name: key.name) as? T
+        {
             return made
+        }
+        // `T?` with no registration of its own: the `T` under that name, or `nil` without one.
+        if let optional = T.self as? any OptionalResolvable.Type,
+            let resolved = try await optional.wrappedValue(from: self, name: key.name) as? T
+        {
+            return resolved
         }
         throw .notRegistered(
             key, path: AsyncResolutionPath.keys + [key], suggestions: core.suggestions(for: key, as: T.self))

@@ -22,7 +22,7 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
-            try unregistered(key, as: T.self)
+            try await unregistered(key, as: T.self)
         }
     }
 
