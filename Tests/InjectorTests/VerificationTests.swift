@@ -193,3 +193,41 @@ import Testing
         #expect(runs.value == 2)
     }
 }
+
+/// An object whose factory succeeds but whose wrappers cannot resolve (issue 15, item 2).
+final class CheckoutScreen {
+    @Inject var greeter: any Greeter
+    @OptionalInject var service: Service?
+}
+
+extension VerificationTests {
+    /// `verify()` passed a graph whose objects could not be built: the failure sat in
+    /// `$property` until someone read it and the program stopped.
+    @Test func wrappersOfTheObjectsAFactoryBuildsReportTheirFailuresToVerify() {
+        let injector = DependencyInjector()
+        injector.register(Service.self) { _ in throw SampleError(code: 5) }  // broken, so not just absent
+        injector.register(CheckoutScreen.self) { _ in CheckoutScreen() }
+
+        let error = #expect(throws: VerificationError.self) { try injector.verify() }
+        let failures = error?.failures ?? []
+        let screen = DependencyKey(CheckoutScreen.self)
+        #expect(
+            failures.contains {
+                guard case .notRegistered(let key, let path, _) = $0 else { return false }
+                return key == DependencyKey((any Greeter).self) && path == [screen, key]
+            })
+        #expect(
+            failures.contains {
+                guard case .factoryFailed(let key, let path, _) = $0 else { return false }
+                return key == DependencyKey(Service.self) && path == [screen, key]
+            })
+    }
+
+    @Test func wrappersThatResolveDoNotFailVerify() throws {
+        let injector = DependencyInjector()
+        injector.register(EnglishGreeter() as any Greeter)
+        injector.register(CheckoutScreen.self) { _ in CheckoutScreen() }
+
+        try injector.verify()
+    }
+}

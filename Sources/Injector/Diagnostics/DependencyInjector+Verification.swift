@@ -12,7 +12,8 @@ extension DependencyInjector {
     /// this injector's (and its ancestors') are not created, and only the dependencies seen are
     /// recorded, for ``graph()``. Each key it can resolve, own or inherited, is resolved once.
     ///
-    /// What it cannot see:
+    /// It sees the failures of the `@Inject` and `@OptionalInject` properties of the objects the
+    /// factories build, with their paths. What it cannot see:
     /// - factories that take run-time arguments: skipped, only their callers know them;
     /// - main-actor factories (``register(_:name:scope:mainActorFactory:)``) and the factories
     ///   that resolve them, unless `verify()` is called on the main actor;
@@ -29,12 +30,19 @@ extension DependencyInjector {
     public func verify() throws(VerificationError) {
         let scratch = child(singletons: .own)
         var verification = Verification(of: self, in: scratch)
+        // The wrappers (`@Inject`, `@OptionalInject`) of the objects the factories build
+        // report their failures here too: a factory that succeeds can build a broken object.
+        let context = ResolutionContext.current
+        let outer = context.wrapperFailures
+        defer { context.wrapperFailures = outer }
         for key in verification.keys {
+            context.wrapperFailures = []
             do {
                 _ = try scratch.value(for: key)
             } catch {
                 verification.record(error, resolving: key)
             }
+            for failure in context.wrapperFailures ?? [] { verification.record(failure, resolving: key) }
         }
         try verification.finish()
     }

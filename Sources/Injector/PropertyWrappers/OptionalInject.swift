@@ -36,6 +36,7 @@ public struct OptionalInject<Wrapped> {
             resolution = .success(nil)  // unregistered between the check and the resolve
         case .failure(let error):
             resolution = .failure(error)
+            ResolutionContext.current.wrapperFailures?.append(error)  // `verify()` is running
         }
     }
 

@@ -33,6 +33,7 @@ final class WrapperFailure: Sendable {
     init(_ error: InjectionError, declaredAt site: DeclarationSite) {
         self.error = error
         self.site = site
+        ResolutionContext.current.wrapperFailures?.append(error)  // `verify()` is running
     }
 
     /// Stops the program: the property of a `wrapper` was read after this failure.

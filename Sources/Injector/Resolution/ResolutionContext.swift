@@ -34,6 +34,9 @@ final class ResolutionContext: @unchecked Sendable {
     // Factories run so far (tells a cache hit from a miss); whether an observer is running.
     var factoryRuns = 0
     var isNotifyingObserver = false
+    /// While `verify()` resolves on this thread: the failures of the wrappers initialised
+    /// meanwhile (by the objects its factories build), which it reports as its own.
+    var wrapperFailures: [InjectionError]?
     // Read by other threads looking for a cycle between waiters.
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
