@@ -132,10 +132,15 @@ extension DependencyInjector {
         return nil
     }
 
+    /// Whether a read of `key` that may find nothing (a key path's, whose default is no
+    /// resolve) is reported: this injector is observed and something is registered.
+    func observes(_ key: DependencyKey) -> Bool {
+        registry.withLock { $0.diagnostics.instrumentation != nil } && lookup(key) != nil
+    }
+
     /// The value for `key`, from this injector or an ancestor; `nil` when none holds it.
     func value(for key: DependencyKey, observed: Bool = false) throws(InjectionError) -> Any? {
-        // Observed only when something is registered: a key path's default is no resolve.
-        if observed, registry.withLock({ $0.diagnostics.instrumentation != nil }), lookup(key) != nil {
+        if observed, observes(key) {
             return try instrumentedResolve(key, as: Any?.self) { _ in nil }
         }
         return try resolve(key, as: Any?.self, after: nil, instrumented: false) { _ in nil }
@@ -153,7 +158,9 @@ extension DependencyInjector {
     ) throws(InjectionError) -> Any? {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
-        if case .withArguments = registration.factory { throw Self.takesArguments(registration, in: context) }
+        if case .withArguments(let types, _, _) = registration.factory {
+            throw Self.takesArguments(registration, types, in: context)
+        }
         switch registration.scope {
         case .transient:
             return try run(registration, in: context)
@@ -195,13 +202,12 @@ extension DependencyInjector {
 
     /// The error for resolving `registration`, which takes run-time arguments, without them.
     @inline(never)
-    private static func takesArguments(_ registration: Registration, in context: ResolutionContext) -> InjectionError {
-        guard case .withArguments(let types, _, _) = registration.factory else {
-            return .factoryFailed(
-                registration.key, path: context.path + [registration.key], underlying: RequiresAwait())
-        }
-        return .mismatchedArguments(
-            registration.key, path: context.path + [registration.key], expected: types, given: [])
+    private static func takesArguments(
+        _ registration: Registration,
+        _ types: [any Any.Type],
+        in context: ResolutionContext
+    ) -> InjectionError {
+        .mismatchedArguments(registration.key, path: context.path + [registration.key], expected: types, given: [])
     }
 
     /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`.

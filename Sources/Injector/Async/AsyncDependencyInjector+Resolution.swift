@@ -67,8 +67,7 @@ extension AsyncDependencyInjector {
     nonisolated func value(for key: DependencyKey, observed: Bool = false) async throws(InjectionError) -> (
         any Sendable
     )? {
-        // Observed only when something is registered: a key path's default is no resolve.
-        try await resolve(key, as: (any Sendable)?.self, observed: observed && core.lookup(key) != nil) { _ in nil }
+        try await resolve(key, as: (any Sendable)?.self, observed: observed && core.observes(key)) { _ in nil }
     }
 
     /// `DependencyInjector.produce` for an async factory: a transient runs in the current
