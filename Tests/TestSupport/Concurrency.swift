@@ -86,6 +86,16 @@ public func finishes(
     return true
 }
 
+/// Runs `body` on a new thread (8 MB stack) and returns what it returned, suspending the
+/// caller meanwhile: a `body` that blocks holds none of Swift concurrency's threads.
+public func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}
+
 /// Runs `body` on a new thread whose stack holds `stackSize` bytes, and returns what it
 /// returned once the thread is done.
 ///

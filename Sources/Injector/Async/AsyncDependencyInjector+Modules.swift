@@ -7,8 +7,9 @@ extension AsyncDependencyInjector {
     /// await server.module(providing: Database.self)  // "MyServer.PersistenceModule"
     /// ```
     ///
-    /// A module type already installed is skipped, the last module to register a key wins, and
-    /// a failure undoes every registration the installation made.
+    /// A module type already installed is skipped (one being installed is waited for, without
+    /// blocking a thread), the last module to register a key wins, and a failure undoes every
+    /// registration the installation made.
     public func install(_ modules: any AsyncDependencyModule...) async throws(InjectionError) {
         try await install(modules)
     }
@@ -36,19 +37,27 @@ extension AsyncDependencyInjector {
                 _ = try await value(for: key)
             }
         } catch {
-            installation.undo()
+            installation.end(failing: error)
             throw error
         }
+        installation.end(failing: nil)
     }
 
     private func register(
         _ modules: [any AsyncDependencyModule],
         into installation: Installation
     ) async throws(InjectionError) {
-        for module in modules where installation.markInstalled(type(of: module)) {
-            installation.enter(type(of: module))
-            defer { installation.leave() }
-            try await module.register(in: self)
+        for module in modules {
+            switch installation.claim(type(of: module)) {
+            case .skip:
+                continue
+            case .wait(let other):
+                try await installation.wait(for: other)
+            case .register:
+                installation.enter(type(of: module))
+                defer { installation.leave() }
+                try await module.register(in: self)
+            }
         }
     }
 

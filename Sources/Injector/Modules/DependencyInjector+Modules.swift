@@ -5,7 +5,9 @@ extension DependencyInjector {
     /// try DependencyInjector.shared.install(NetworkingModule(), PaymentsModule())
     /// ```
     ///
-    /// - A module type already installed into this injector is skipped.
+    /// - A module type already installed into this injector is skipped. One that another
+    ///   `install` is installing at the moment is waited for: `install` returns once its
+    ///   registrations are in place, or throws what that installation threw.
     /// - When two modules register the same key, the last one wins;
     ///   ``module(providing:name:)`` says which.
     /// - If a module throws or an eager singleton cannot be created, `install` undoes every
@@ -41,16 +43,24 @@ extension DependencyInjector {
                 _ = try value(for: key)
             }
         } catch {
-            installation.undo()
+            installation.end(failing: error)
             throw error
         }
+        installation.end(failing: nil)
     }
 
     private func register(_ modules: [any DependencyModule], into installation: Installation) throws(InjectionError) {
-        for module in modules where installation.markInstalled(type(of: module)) {
-            installation.enter(type(of: module))
-            defer { installation.leave() }
-            try module.register(in: self)
+        for module in modules {
+            switch installation.claim(type(of: module)) {
+            case .skip:
+                continue
+            case .wait(let other):
+                try installation.wait(for: other)
+            case .register:
+                installation.enter(type(of: module))
+                defer { installation.leave() }
+                try module.register(in: self)
+            }
         }
     }
 

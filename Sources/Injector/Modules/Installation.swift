@@ -1,12 +1,18 @@
 /// An `install` in progress, for either face: which module is registering, and what to undo
 /// if the installation fails. Bound as a task-local while the modules register, so that
 /// registrations made meanwhile by other threads or tasks are not attributed to a module.
+///
+/// A module type belongs to one installation at a time (`Registry.modules`): a concurrent
+/// `install` of the same type waits for that installation to end, so that it returns only
+/// once the module's registrations are in place, or throws what that installation threw.
 final class Installation: Sendable {
     @TaskLocal static var current: Installation?
 
     let injector: DependencyInjector
     // Locked: an async module may register from child tasks at once.
     private let journal = Locked(Journal())
+    /// How the installation ended (`nil` while it runs), and the async installs waiting for it.
+    private let ending = Locked(Ending())
 
     private struct Journal {
         /// The modules whose `register(in:)` is running, innermost last.
@@ -18,8 +24,23 @@ final class Installation: Sendable {
         var eagerKeys: [DependencyKey] = []
         /// The first key a sealed injector refused to register.
         var refusedKey: DependencyKey?
-        /// Module types this installation marked as installed.
+        /// Module types this installation claimed.
         var installedModules: [ObjectIdentifier] = []
+    }
+
+    private struct Ending {
+        var failure: InjectionError??
+        var waiters: [CheckedContinuation<InjectionError?, Never>] = []
+    }
+
+    /// What an installation may do with a module type (see `claim(_:)`).
+    enum Claim {
+        /// Register it: this installation now owns the type.
+        case register
+        /// Skip it: it is installed, or this installation is installing it.
+        case skip
+        /// Wait for `installation`, which is installing it, to end.
+        case wait(for: Installation)
     }
 
     init(injector: DependencyInjector) {
@@ -41,12 +62,73 @@ final class Installation: Sendable {
     /// The first key a sealed injector refused to register during this installation.
     var refusedKey: DependencyKey? { journal.withLock { $0.refusedKey } }
 
-    /// Marks `module` as installed into the injector; `false` when it already was.
-    func markInstalled(_ module: any Any.Type) -> Bool {
+    /// Claims `module` for this installation, unless the injector has it already or another
+    /// installation is installing it. Waiting for another installation that (through others)
+    /// waits for this one would never end: then the module is skipped, as an installed one is.
+    func claim(_ module: any Any.Type) -> Claim {
         let id = ObjectIdentifier(module)
-        guard injector.registry.withLock({ $0.installedModules.insert(id).inserted }) else { return false }
-        journal.withLock { $0.installedModules.append(id) }
-        return true
+        let claim = injector.registry.withLock { registry -> Claim in
+            switch registry.modules[id] {
+            case nil:
+                registry.modules[id] = .installing(self)
+                return .register
+            case .installed:
+                return .skip
+            case .installing(let other):
+                var awaited: Installation? = other
+                while let next = awaited {
+                    if next === self { return .skip }
+                    awaited = registry.installationWaits[ObjectIdentifier(next)]
+                }
+                registry.installationWaits[ObjectIdentifier(self)] = other
+                return .wait(for: other)
+            }
+        }
+        if case .register = claim { journal.withLock { $0.installedModules.append(id) } }
+        return claim
+    }
+
+    /// Waits until `other` ends; throws what it threw.
+    func wait(for other: Installation) throws(InjectionError) {
+        let failure = other.ending.withLockWaiting { $0.failure }
+        stopWaiting()
+        if let failure { throw failure }
+    }
+
+    /// Waits until `other` ends, without blocking a thread; throws what it threw.
+    func wait(for other: Installation) async throws(InjectionError) {
+        let failure = await withCheckedContinuation { (waiter: CheckedContinuation<InjectionError?, Never>) in
+            let failure = other.ending.withLock { ending -> InjectionError?? in
+                if ending.failure == nil { ending.waiters.append(waiter) }
+                return ending.failure
+            }
+            if let failure { waiter.resume(returning: failure) }
+        }
+        stopWaiting()
+        if let failure { throw failure }
+    }
+
+    private func stopWaiting() {
+        injector.registry.withLock { _ = $0.installationWaits.removeValue(forKey: ObjectIdentifier(self)) }
+    }
+
+    /// Ends the installation: its modules become installed, or (with a `failure`) everything it
+    /// did is undone; then whoever waits for it goes on.
+    func end(failing failure: InjectionError?) {
+        if failure != nil {
+            undo()
+        } else {
+            let claimed = journal.withLock { $0.installedModules }
+            injector.registry.withLock { registry in
+                for module in claimed { registry.modules[module] = .installed }
+            }
+        }
+        let waiters = ending.withLock { ending in
+            ending.failure = .some(failure)
+            return exchange(&ending.waiters, with: [])
+        }
+        ending.signalAll()
+        for waiter in waiters { waiter.resume(returning: failure) }
     }
 
     /// Registrations made from now until `leave()` are attributed to `module`.
@@ -72,12 +154,25 @@ final class Installation: Sendable {
         }
     }
 
-    /// Puts back what the installation replaced and forgets the modules it marked installed.
-    func undo() {
+    /// Puts back what the installation replaced and forgets the modules it claimed.
+    private func undo() {
         let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
         injector.registry.update { registry in
-            for module in installed { registry.installedModules.remove(module) }
+            for module in installed { registry.modules[module] = nil }
             return replaced.reversed().map { key, previous in exchange(&registry[key], with: previous) }
         }
     }
+}
+
+/// Where a module type stands in one injector (`Registry.modules`).
+enum ModuleState {
+    /// An installation is registering it.
+    case installing(Installation)
+    /// Its registrations are in place.
+    case installed
+}
+
+extension DependencyInjector {
+    /// How many installations into this injector wait for another one now (for tests).
+    var installationsWaiting: Int { registry.withLock { $0.installationWaits.count } }
 }

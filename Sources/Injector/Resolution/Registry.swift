@@ -5,8 +5,11 @@
 struct Registry {
     private var unnamed: [ObjectIdentifier: Slot] = [:]
     private var named: [ObjectIdentifier: [String: Slot]] = [:]
-    /// The module types installed into this injector, so that installing one again is a no-op.
-    var installedModules: Set<ObjectIdentifier> = []
+    /// The module types installed, or being installed, into this injector: installing one
+    /// again is a no-op, or waits for the installation in progress.
+    var modules: [ObjectIdentifier: ModuleState] = [:]
+    /// Which installation each waiting installation waits for (see `Installation.claim(_:)`).
+    var installationWaits: [ObjectIdentifier: Installation] = [:]
     /// Whether registrations are refused (see `DependencyInjector.seal()`).
     var isSealed = false
 

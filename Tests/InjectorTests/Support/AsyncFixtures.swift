@@ -24,6 +24,17 @@ final class AsyncGate: @unchecked Sendable {
         for waiter in waiting { waiter.resume() }
     }
 
+    /// Blocks the calling thread until `open()`; for a thread of the test's own, never one
+    /// of Swift concurrency's.
+    func waitBlocking() {
+        let signal = DispatchSemaphore(value: 0)
+        Task { @Sendable in
+            await self.wait()
+            signal.signal()
+        }
+        signal.wait()
+    }
+
     func wait() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let openAlready = lock.withLock {
@@ -65,5 +76,26 @@ func untilWaiting<T>(_ count: Int, for type: T.Type, in injector: AsyncDependenc
     while await injector.waitersForCreation(of: type) < count {
         try Task.checkCancellation()
         await Task.yield()
+    }
+}
+
+/// Waits (yielding, never sleeping) until `count` installations into `injector` wait for
+/// another one, or `seconds` pass: `false` then.
+func untilInstallationsWait(_ count: Int, in injector: FaceInjector, seconds: Int = 10) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while injector.core.installationsWaiting < count {
+        if ContinuousClock.now > deadline || Task.isCancelled { return false }
+        await Task.yield()
+    }
+    return true
+}
+
+extension FaceInjector {
+    /// The core both faces resolve through.
+    var core: DependencyInjector {
+        switch base {
+        case .sync(let injector): injector
+        case .async(let injector): injector.core
+        }
     }
 }

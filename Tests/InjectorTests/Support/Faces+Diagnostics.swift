@@ -1,4 +1,5 @@
 import Injector
+import TestSupport
 
 // The diagnostics of either face (verify, graph, observe, registrations, seal, modules),
 // driven through `FaceInjector`.
@@ -123,6 +124,28 @@ extension FaceInjector {
 
     /// The error `install` throws, or `nil` when it succeeds.
     func installError(_ modules: any FaceModule...) async -> InjectionError? {
+        await installError(modules)
+    }
+
+    /// `installError`, but the sync face's `install` runs on a thread of its own: a module
+    /// that blocks there holds no thread that Swift concurrency needs.
+    func installErrorOnOwnThread(_ modules: any FaceModule...) async -> InjectionError? {
+        switch base {
+        case .sync(let injector):
+            await onOwnThread {
+                do throws(InjectionError) {
+                    try injector.install(modules)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        case .async(let injector):
+            await FaceInjector(.async(injector)).installError(modules)
+        }
+    }
+
+    private func installError(_ modules: [any FaceModule]) async -> InjectionError? {
         do {
             try await install(modules)
             return nil
