@@ -16,7 +16,7 @@ let package = Package(
         // Tests, with helpers shared between the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "InjectorTests", dependencies: ["Injector", "TestSupport"]),
-        .testTarget(name: "InjectorTestingTests", dependencies: ["Injector", "InjectorTesting"]),
+        .testTarget(name: "InjectorTestingTests", dependencies: ["Injector", "InjectorTesting", "TestSupport"]),
         .testTarget(name: "InjectorStressTests", dependencies: ["Injector", "InjectorTesting", "TestSupport"]),
         .testTarget(name: "TestHarnessTests", dependencies: ["TestHarness", "InjectorTesting"]),
 

@@ -27,6 +27,11 @@ public import Testing
 /// this trait can run in parallel and never see one another's registrations. A suite's trait
 /// and a test's trait nest: the test's overrides win.
 ///
+/// A wrapped property (`@Inject`, `@LazyInject`, `@OptionalInject`) whose resolution fails
+/// in the test records an issue at once, at the property's declaration, with the full message:
+/// the report names the test and what is missing even if a later read of the property stops
+/// the process. A test that expects the failure wraps it in `withKnownIssue`.
+///
 /// Each child keeps its own singletons (`child(singletons: .own)`): a singleton registered in
 /// the app is built afresh in the test, with the test's overrides, and dropped after it, so no
 /// test sees another test's singletons and the app's own are never created.
@@ -52,7 +57,9 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         try await DependencyInjector.current.withOverrides(configure) {
             try await AsyncDependencyInjector.current.withOverrides(configureAsync) {
-                try await function()
+                try await WrapperFailureRecorder.$current.withValue(.recordingIssues) {
+                    try await function()
+                }
             }
         }
     }

@@ -30,6 +30,10 @@ public import XCTest
 /// with its overrides. When the method ends, the bindings are gone and so is everything
 /// registered and created in them.
 ///
+/// A wrapped property (`@Inject`, `@LazyInject`, `@OptionalInject`) whose resolution fails
+/// while the method runs fails the test at once (`XCTFail` at the property's declaration,
+/// with the full message), even if a later read of the property stops the process.
+///
 /// ``registerDependencies(in:)-(DependencyInjector)`` configures the first before the method
 /// starts; ``registerDependencies(in:)-(AsyncDependencyInjector)`` configures the second in
 /// `setUp() async throws`, which XCTest runs before `setUp()`.
@@ -66,7 +70,9 @@ open class InjectorTestCase: XCTestCase {
             let asyncInjector = AsyncDependencyInjector.current.child(singletons: .own)
             self.asyncInjector = asyncInjector
             AsyncDependencyInjector.$current.withValue(asyncInjector) {
-                super.invokeTest()
+                WrapperFailureRecorder.$current.withValue(.failingTestCase) {
+                    super.invokeTest()
+                }
             }
         }
     }

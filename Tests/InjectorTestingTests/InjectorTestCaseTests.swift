@@ -59,3 +59,40 @@ final class InjectorTestCaseTests: InjectorTestCase {
         XCTAssertEqual(sent, "mock 3 sent")
     }
 }
+
+/// A wrapper that fails while an `InjectorTestCase` method runs fails that test, at the
+/// property's declaration. The failures are caught here to be checked, not reported.
+final class WrapperFailureTestCaseTests: InjectorTestCase {
+    private var caught: [(description: String, file: String, line: Int)] = []
+
+    #if canImport(Darwin)
+        override func record(_ issue: XCTIssue) {
+            guard issue.compactDescription.contains("could not be resolved") else { return super.record(issue) }
+            caught.append(
+                (
+                    issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
+                    issue.sourceCodeContext.location?.lineNumber ?? 0
+                ))
+        }
+    #else
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            guard description.contains("could not be resolved") else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+            caught.append((description, filePath, lineNumber))
+        }
+    #endif
+
+    func testAFailedInjectFailsTheTestAtItsDeclaration() throws {
+        let error = Receipt().$printer.failure
+        XCTAssertNotNil(error)
+        XCTAssertEqual(caught.count, 1)
+        let failure = try XCTUnwrap(caught.first)
+        XCTAssertTrue(failure.description.contains(recordedMessage("@Inject", line: Receipt.printerLine, error: error)))
+        XCTAssertTrue(failure.file.hasSuffix("Tests/InjectorTestingTests/WrapperFailureRecordingTests.swift"))
+        XCTAssertEqual(failure.line, Receipt.printerLine)
+    }
+}

@@ -32,6 +32,28 @@ import Testing
             cycleNames(await injectionError { try await injector.resolve(NodeB.self) }) == ["NodeB", "NodeA", "NodeB"])
     }
 
+    /// `Task {}`, `async let` and task groups carry the resolution path, so a factory that
+    /// waits for one of them resolving its own key is a cycle, not a hang. (`Task.detached`
+    /// carries nothing: the README's Guarantees say what that does.)
+    @Test(arguments: [Scope.transient, .singleton, .weak])
+    func aFactoryThatAwaitsATaskResolvingItsOwnKeyIsACycle(scope: Scope) async {
+        let injector = AsyncDependencyInjector()
+        await injector.register(Service.self, scope: scope) { r in
+            try await Task { try await r.resolve(Service.self) }.value
+        }
+        await injector.register(NodeA.self, scope: scope) { r in
+            async let service = r.resolve(Service.self)
+            _ = try await service
+            return NodeA()
+        }
+
+        #expect(
+            cycleNames(await injectionError { try await injector.resolve(Service.self) }) == ["Service", "Service"])
+        #expect(
+            cycleNames(await injectionError { try await injector.resolve(NodeA.self) })
+                == ["NodeA", "Service", "Service"])
+    }
+
     @Test func threeKeysOfMixedScopesReportTheExactPath() async {
         let injector = AsyncDependencyInjector()
         await injector.register(NodeA.self) { r in

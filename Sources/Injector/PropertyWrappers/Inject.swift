@@ -41,18 +41,21 @@ public struct Inject<Value> {
     /// Resolves `Value` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`.
     ///
-    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
+    /// `fileID`, `filePath` and `line` (leave the defaults) name the declaration in a
+    /// failure's message, and in the issue a test records for it (see `InjectorTesting`).
     @inlinable
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,
         fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
         line: UInt = #line
     ) {
         do {
             resolution = .resolved(try (injector ?? DependencyInjector.current).resolve(Value.self, name: name))
         } catch {
-            resolution = .failed(WrapperFailure(error, declaredAt: DeclarationSite(fileID: fileID, line: line)))
+            let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
+            resolution = .failed(WrapperFailure(error, of: "@Inject", declaredAt: site))
         }
     }
 
@@ -65,9 +68,7 @@ public struct Inject<Value> {
     /// ```
     public init(
         _ keyPath: KeyPath<InjectedValues, Value>,
-        injector: DependencyInjector? = nil,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        injector: DependencyInjector? = nil
     ) {
         resolution = .resolved((injector ?? DependencyInjector.current).resolve(keyPath))
     }

@@ -30,17 +30,19 @@ public struct LazyInject<Value> {
     /// Captures `injector`, or ``DependencyInjector/current`` when `injector` is `nil`, to
     /// resolve `Value` (under `name`) on first read.
     ///
-    /// `fileID` and `line` (leave the defaults) name the declaration in a failure's message.
+    /// `fileID`, `filePath` and `line` (leave the defaults) name the declaration in a
+    /// failure's message, and in the issue a test records for it (see `InjectorTesting`).
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,
         fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
         line: UInt = #line
     ) {
         box = LazyResolution(
             injector: injector ?? DependencyInjector.current,
             name: name,
-            site: DeclarationSite(fileID: fileID, line: line)
+            site: DeclarationSite(fileID: fileID, filePath: filePath, line: line)
         )
     }
 
@@ -69,11 +71,14 @@ final class LazyResolution<Value>: Sendable {
     private let injector: DependencyInjector
     private let name: String?
     let site: DeclarationSite
+    /// The test scope that created the property, told of each failed resolution when it fails.
+    private let recorder: WrapperFailureRecorder?
 
     init(injector: DependencyInjector, name: String?, site: DeclarationSite) {
         self.injector = injector
         self.name = name
         self.site = site
+        recorder = WrapperFailureRecorder.current
     }
 
     func value() -> Result<Value, InjectionError> {
@@ -109,6 +114,9 @@ final class LazyResolution<Value>: Sendable {
                 }
             }
             state.signalAll()
+            if case .failure(let error) = result {
+                WrapperFailureRecorder.report(error, of: "@LazyInject", declaredAt: site, to: recorder)
+            }
             return result
         }
     }

@@ -22,7 +22,16 @@ public struct OptionalInject<Wrapped> {
 
     /// Resolves `Wrapped` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`; `nil` when it is not registered.
-    public init(name: String? = nil, injector: DependencyInjector? = nil) {
+    ///
+    /// `fileID`, `filePath` and `line` (leave the defaults) name the declaration in the issue
+    /// a test records for a broken registration (see `InjectorTesting`).
+    public init(
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         let injector = injector ?? DependencyInjector.current
         // Checked first: absence, the expected case, builds no error.
         guard injector.isRegistered(Wrapped.self, name: name) else {
@@ -36,7 +45,8 @@ public struct OptionalInject<Wrapped> {
             resolution = .success(nil)  // unregistered between the check and the resolve
         case .failure(let error):
             resolution = .failure(error)
-            ResolutionContext.current.wrapperFailures?.append(error)  // `verify()` is running
+            let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
+            WrapperFailureRecorder.report(error, of: "@OptionalInject", declaredAt: site, to: .current)
         }
     }
 

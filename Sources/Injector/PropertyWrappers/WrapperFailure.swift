@@ -1,12 +1,15 @@
 /// Where a wrapped property was declared, so that a failure names the property's line.
 @usableFromInline
-struct DeclarationSite: Sendable {
-    let fileID: StaticString
-    let line: UInt
+package struct DeclarationSite: Sendable {
+    package let fileID: StaticString
+    /// The full path, for a test report that links to the line; `nil` where it is not needed.
+    package let filePath: StaticString?
+    package let line: UInt
 
     @usableFromInline
-    init(fileID: StaticString, line: UInt) {
+    init(fileID: StaticString, filePath: StaticString? = nil, line: UInt) {
         self.fileID = fileID
+        self.filePath = filePath
         self.line = line
     }
 }
@@ -30,10 +33,10 @@ final class WrapperFailure: Sendable {
     let site: DeclarationSite
 
     @usableFromInline
-    init(_ error: InjectionError, declaredAt site: DeclarationSite) {
+    init(_ error: InjectionError, of wrapper: StaticString, declaredAt site: DeclarationSite) {
         self.error = error
         self.site = site
-        ResolutionContext.current.wrapperFailures?.append(error)  // `verify()` is running
+        WrapperFailureRecorder.report(error, of: wrapper, declaredAt: site, to: .current)
     }
 
     /// Stops the program: the property of a `wrapper` was read after this failure.

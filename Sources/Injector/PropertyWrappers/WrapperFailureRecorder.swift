@@ -1,0 +1,39 @@
+/// Where a test scope hears, at once, of a wrapped property whose resolution failed, so that
+/// the failure is recorded on the test that created the wrapper even when a later read stops
+/// the process. `InjectorTesting` binds one for each test (the trait and the XCTest class);
+/// the library reads it only when a resolution fails.
+package struct WrapperFailureRecorder: Sendable {
+    /// The recorder of the test running in this task, if any.
+    @TaskLocal package static var current: WrapperFailureRecorder?
+
+    private let record: @Sendable (_ message: String, _ site: DeclarationSite) -> Void
+
+    /// A recorder that hands each failure's message, and where the property is declared, to
+    /// `record`.
+    package init(_ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite) -> Void) {
+        self.record = record
+    }
+
+    /// Reports that the `wrapper` property declared at `site` failed with `error`: to a
+    /// running `verify()`, which reports it itself, or else to `recorder`.
+    static func report(
+        _ error: InjectionError,
+        of wrapper: StaticString,
+        declaredAt site: DeclarationSite,
+        to recorder: WrapperFailureRecorder?
+    ) {
+        let context = ResolutionContext.current
+        if context.wrapperFailures != nil {
+            context.wrapperFailures?.append(error)
+            return
+        }
+        recorder?.record(
+            """
+            \(wrapper) property declared at \(site.fileID):\(site.line) could not be resolved.
+            \(error.description)
+            Reading the property stops the process; `$property` gives this error without stopping.
+            """,
+            site
+        )
+    }
+}
