@@ -20,12 +20,13 @@ extension DependencyInjector {
     /// Main-actor code (and `@Inject` in `@MainActor` classes) resolves the type like any
     /// other. A resolve off the main actor (off the main dispatch queue) throws
     /// ``InjectionError/requiresMainActor(_:path:)``, unless it is a singleton already created.
+    @discardableResult
     public func register<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         mainActorFactory factory: @escaping @MainActor (DependencyInjector) throws -> T
-    ) {
+    ) -> Registered<T> {
         register(type, name: name, scope: scope) { injector in
             guard MainQueue.isCurrent else {
                 throw InjectionError.requiresMainActor(

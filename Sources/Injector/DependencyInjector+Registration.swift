@@ -11,13 +11,21 @@ extension DependencyInjector {
     /// (use it rather than a captured injector). An error it throws reaches the caller of
     /// `resolve` as ``InjectionError/factoryFailed(_:path:underlying:)``. Registering a key
     /// again replaces the registration and drops the singleton it may have created.
+    ///
+    /// Without a `scope`, the registration takes the ``defaultScope`` of the module being
+    /// installed, if it sets one, else the injector's. The result completes the registration
+    /// (``Registered/initCompleted(_:)-(DependencyInjector,Value)``,
+    /// ``Registered/implements(_:)``); ignore it otherwise.
+    @discardableResult
     public func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
-    ) {
-        store(key: DependencyKey(type, name: name), scope: scope, factory: .plain(TypedFactory(factory)))
+    ) -> Registered<T> {
+        let registration = store(
+            key: DependencyKey(type, name: name), scope: scope, factory: .plain(TypedFactory(factory)))
+        return Registered(injector: self, registration: registration)
     }
 
     /// Registers an existing value under `type` (by default its static type), as a singleton.
@@ -50,11 +58,25 @@ extension DependencyInjector {
         lookup(DependencyKey(type, name: name)) != nil
     }
 
-    /// Stores a factory registration under `key`, attributed to the module being installed.
-    func store(key: DependencyKey, scope: Scope, factory: Registration.Factory) {
+    /// Stores a factory registration under `key`, attributed to the module being installed;
+    /// without a `scope`, the module's default scope, or this injector's.
+    @discardableResult
+    func store(
+        key: DependencyKey,
+        scope: Scope?,
+        factory: Registration.Factory,
+        forwardedTo target: DependencyKey? = nil
+    ) -> Registration {
         let installation = Installation.current(into: self)
-        let registration = Registration(key: key, scope: scope, factory: factory, module: installation?.module)
+        let registration = Registration(
+            key: key,
+            scope: scope ?? installation?.defaultScope ?? defaultScope,
+            factory: factory,
+            module: installation?.module,
+            forwardedTo: target
+        )
         store(.factory(registration, .empty), for: key, recordingIn: installation)
+        return registration
     }
 
     /// Stores an existing value under `key`, attributed to the module being installed.

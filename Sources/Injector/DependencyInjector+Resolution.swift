@@ -30,10 +30,10 @@ extension DependencyInjector {
 
         // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
-            if registration.scope == .transient, let factory = registration.factory(making: T.self) {
+            if registration.isTransient, let factory = registration.factory(making: T.self) {
                 return try make(registration, with: factory)
             }
-            if registration.scope != .transient { return try resolve(key, as: T.self, producing: registration) }
+            if !registration.isTransient { return try resolve(key, as: T.self, producing: registration) }
         }
         return try resolve(key, as: T.self, after: miss, instrumented: instrumented) { key throws(InjectionError) in
             try unregistered(key, as: T.self)
@@ -60,7 +60,7 @@ extension DependencyInjector {
             case .absent:
                 return try ifAbsent(key)
             case .pending(let registration, let holder, let keeper):
-                if registration.scope == .transient, let factory = registration.factory(making: T.self) {
+                if registration.isTransient, let factory = registration.factory(making: T.self) {
                     return try make(registration, with: factory)
                 }
                 if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
@@ -157,14 +157,14 @@ extension DependencyInjector {
         keptBy keeper: DependencyInjector
     ) throws(InjectionError) -> Any? {
         let context = ResolutionContext.current
-        try context.checkNotResolving(registration)
+        if let value = try context.madeEarlier(registration) { return value }
         if case .withArguments(let types, _, _) = registration.factory {
             throw Self.takesArguments(registration, types, in: context)
         }
         switch registration.scope {
-        case .transient:
+        case .transient, .graph:
             return try run(registration, in: context)
-        case .singleton, .weak, .eagerSingleton:
+        case .singleton, .weak, .eagerSingleton, .named:
             // A copy kept below the holder is read without the process-wide creation lock.
             if keeper !== holder, let value = keeper.keptValue(of: registration) { return value }
             return try SingletonCreation.shared.value(
@@ -181,6 +181,8 @@ extension DependencyInjector {
     ) throws(InjectionError) -> T {
         // `produce`'s singleton branch in place, two frames fewer per level (never with arguments).
         let context = ResolutionContext.current
+        // A graph value, a completion, or a value the resolve may share: the general path.
+        if registration.sharesValues || context.isSharing { return try resolve(key, as: T.self, sharing: registration) }
         try context.checkNotResolving(registration)
         let creation = SingletonCreation.shared
         switch try creation.start(of: registration, heldBy: self, keptBy: self, context: context) {
@@ -193,6 +195,21 @@ extension DependencyInjector {
             return try Self.cast(value, to: T.self, key: key)
         case .stale:
             break
+        }
+        // Replaced or removed while we waited: the whole walk.
+        return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
+            try unregistered(key, as: T.self)
+        }
+    }
+
+    /// A resolve of this injector's own `registration` through `produce`, which knows the
+    /// values a resolve shares; apart, for the stack.
+    @inline(never)
+    private func resolve<T>(_ key: DependencyKey, as type: T.Type, sharing registration: Registration)
+        throws(InjectionError) -> T
+    {
+        if let value = try produce(registration, heldBy: self, keptBy: self) {
+            return try Self.cast(value, to: T.self, key: key)
         }
         // Replaced or removed while we waited: the whole walk.
         return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
@@ -229,6 +246,7 @@ extension DependencyInjector {
         try context.enter(registration)
         defer { context.leave() }
         do {
+            if registration.sharesValues { return try buildSharing(registration, arguments: arguments, in: context) }
             if case .plain(let factory) = registration.factory, Self.current === self {
                 return try factory.makeAny(with: self)
             }
@@ -236,6 +254,35 @@ extension DependencyInjector {
         } catch {
             throw Self.failure(error, of: registration, in: context)
         }
+    }
+
+    /// Builds a value that the rest of the resolve shares, and runs `registration`'s
+    /// completion on it (with this injector as `current`); apart, for the stack.
+    @inline(never)
+    private func buildSharing(
+        _ registration: Registration,
+        arguments: Any,
+        in context: ResolutionContext
+    ) throws -> Any {
+        let value = try build(registration, arguments: arguments)
+        context.share(value, madeBy: registration)
+        defer {
+            // The value is kept by its scope from now on, or (a transient) is the caller's alone.
+            if registration.scope != .graph { context.stopSharing(registration) }
+        }
+        switch registration.completion {
+        case nil:
+            break
+        case .sync(let complete)?:
+            if Self.current === self {
+                try complete(self, value)
+            } else {
+                try Self.$current.withValue(self) { try complete(self, value) }
+            }
+        case .async?:
+            throw RequiresAwait()
+        }
+        return value
     }
 
     /// `run(_:in:arguments:)` with `make` as the factory; inlined, one frame fewer per level.

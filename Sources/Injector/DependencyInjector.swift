@@ -45,14 +45,29 @@ public final class DependencyInjector: Sendable {
     /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
 
+    /// The scope of a registration that names none (and is not made by a module with a
+    /// default scope of its own): ``Scope/transient`` unless the injector was created with
+    /// another. Children take their parent's.
+    public let defaultScope: Scope
+
     /// Creates an empty injector, independent of ``shared``.
-    public init() {
+    ///
+    /// ```swift
+    /// let injector = DependencyInjector(defaultScope: .singleton)  // Swinject's defaultObjectScope
+    /// injector.register(Database.self) { _ in Database() }  // a singleton
+    /// injector.register(Request.self, scope: .transient) { _ in Request() }
+    /// ```
+    ///
+    /// - Parameter defaultScope: The scope of registrations that name none.
+    public init(defaultScope: Scope = .transient) {
         parent = nil
         inheritedSingletons = nil
+        self.defaultScope = defaultScope
     }
 
     private init(parent: DependencyInjector, singletons: ChildSingletons) {
         self.parent = parent
+        defaultScope = parent.defaultScope
         inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
         inheritObserver(from: parent)
     }

@@ -21,14 +21,51 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// as its modules are registered, so that a failing factory is reported at start-up (as in
     /// Guice's production stage). Registered outside `install`, it behaves as ``singleton``.
     case eagerSingleton
+    /// One value per resolve: while one top-level resolve builds its graph, every request for
+    /// the key gets the same value; the next top-level resolve gets a new one. A screen's view
+    /// model, presenter and interactor share one router this way, without making it a
+    /// singleton (Swinject's and Resolver's `.graph`).
+    ///
+    /// ```swift
+    /// injector.register(Router.self, scope: .graph) { _ in Router() }
+    /// injector.register(Presenter.self) { r in try Presenter(router: r.resolve()) }
+    /// injector.register(Screen.self) { r in try Screen(router: r.resolve(), presenter: r.resolve()) }
+    /// let screen = try injector.resolve(Screen.self)  // screen.router === screen.presenter.router
+    /// ```
+    ///
+    /// Resolved at the top level (not from a factory), it is a new value each time.
+    case graph
+    /// A scope of your own: kept like a ``singleton`` until
+    /// ``DependencyInjector/reset(_:)`` drops what it keeps, such as a user session from login
+    /// to logout.
+    ///
+    /// ```swift
+    /// extension Scope {
+    ///     static let session = Scope.named("session")
+    /// }
+    /// injector.register(Cart.self, scope: .session) { _ in Cart() }
+    /// try injector.reset(.session)  // on logout: the next resolve builds a new Cart
+    /// ```
+    case named(String)
 
-    /// The scope's name as written in code: `transient`, `singleton`, `weak` or `eagerSingleton`.
+    /// The scope's name as written in code: `transient`, `singleton`, `weak`, `eagerSingleton`
+    /// or `graph`; a named scope's name.
     public var description: String {
         switch self {
         case .transient: "transient"
         case .singleton: "singleton"
         case .weak: "weak"
         case .eagerSingleton: "eagerSingleton"
+        case .graph: "graph"
+        case .named(let name): name
+        }
+    }
+
+    /// Whether the injector keeps what the scope's factory makes, for later resolves.
+    var isKept: Bool {
+        switch self {
+        case .transient, .graph: false
+        case .singleton, .weak, .eagerSingleton, .named: true
         }
     }
 }

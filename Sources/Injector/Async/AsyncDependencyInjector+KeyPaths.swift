@@ -31,10 +31,11 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// If the factory throws, resolving the key path yields the key's default value.
+    /// If the factory throws, resolving the key path yields the key's default value. Without
+    /// a `scope`, the injector's (or the installing module's) default scope applies.
     public nonisolated func register<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
     ) async {
         guard let key = InjectedValues.key(for: keyPath) else { return }

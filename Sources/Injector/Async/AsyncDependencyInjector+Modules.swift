@@ -54,7 +54,7 @@ extension AsyncDependencyInjector {
             case .wait(let other):
                 try await installation.wait(for: other)
             case .register:
-                installation.enter(type(of: module))
+                installation.enter(type(of: module), defaultScope: module.defaultScope)
                 defer { installation.leave() }
                 try await module.register(in: self)
             }

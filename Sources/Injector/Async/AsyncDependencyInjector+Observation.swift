@@ -29,7 +29,7 @@ extension AsyncDependencyInjector {
     /// resolve's creation is a cache hit, as on the sync face.
     private nonisolated func runsFactory(for key: DependencyKey) -> Bool {
         guard case .pending(let registration, let holder, let keeper) = core.locate(key) else { return false }
-        guard registration.scope != .transient else { return true }
+        guard registration.scope.isKept else { return true }
         return SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) == nil
             && AsyncCreation.running(registration, keptBy: keeper) == nil
     }

@@ -18,13 +18,15 @@ extension AsyncDependencyInjector {
     ///
     /// A singleton's (or weak instance's) factory runs in a task of the injector's, not
     /// cancelled with the caller that asked first; a transient's runs in the caller's task.
+    @discardableResult
     public func register<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
-    ) {
-        core.store(key: DependencyKey(type, name: name), scope: scope, factory: .async(factory))
+    ) -> Registered<T> {
+        let registration = core.store(key: DependencyKey(type, name: name), scope: scope, factory: .async(factory))
+        return Registered(injector: core, registration: registration)
     }
 
     /// Registers an existing value under `type` (by default its static type), as a singleton.

@@ -79,6 +79,7 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector
     ) async throws(InjectionError) -> Any? {
         let frames = AsyncResolutionPath.frames
+        if let value = frames.shared?.value(madeBy: registration) { return value }
         switch registration.factory {
         case .async:
             break
@@ -88,7 +89,7 @@ extension AsyncDependencyInjector {
         case .plain:
             return try core.produce(registration, heldBy: holder, keptBy: keeper)
         }
-        guard registration.scope != .transient else { return try await runTransient(registration, after: frames) }
+        guard registration.scope.isKept else { return try await runTransient(registration, after: frames) }
         try AsyncResolutionPath.checkNotResolving(registration, in: frames)
         return try await AsyncCreation.value(
             of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
@@ -127,9 +128,16 @@ extension AsyncDependencyInjector {
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
         }
+        let frames = frames.sharing()
         do {
             let value = try await AsyncResolutionPath.$frames.withValue(frames) {
-                try await Self.$current.withValue(self) { try await make(self) }
+                try await Self.$current.withValue(self) {
+                    let value = try await make(self)
+                    if let shared = frames.shared, registration.sharesValues {
+                        try await complete(value, madeBy: registration, sharingIn: shared)
+                    }
+                    return value
+                }
             }
             return .success(value)
         } catch let error as InjectionError {
@@ -138,5 +146,21 @@ extension AsyncDependencyInjector {
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: error))
         }
+    }
+
+    /// Shares `value` with the rest of the resolve, and runs `registration`'s completion on it.
+    private nonisolated func complete(
+        _ value: any Sendable,
+        madeBy registration: Registration,
+        sharingIn shared: AsyncResolutionPath.SharedValues
+    ) async throws {
+        shared.share(value, madeBy: registration)
+        switch registration.completion {
+        case nil: return
+        case .async(let complete)?: try await complete(self, value)
+        case .sync(let complete)?: try complete(core, value)
+        }
+        // The value is kept by its scope from now on, or (a transient) is the caller's alone.
+        if registration.scope != .graph { shared.stopSharing(registration) }
     }
 }

@@ -71,11 +71,18 @@ public actor AsyncDependencyInjector {
     ///
     /// ```swift
     /// let injector = AsyncDependencyInjector()
+    /// let services = AsyncDependencyInjector(defaultScope: .singleton)
     /// ```
-    public init() {
+    ///
+    /// - Parameter defaultScope: The scope of registrations that name none (see
+    ///   ``DependencyInjector/defaultScope``).
+    public init(defaultScope: Scope = .transient) {
         parent = nil
-        core = DependencyInjector()
+        core = DependencyInjector(defaultScope: defaultScope)
     }
+
+    /// The scope of a registration that names none; see ``DependencyInjector/defaultScope``.
+    public nonisolated var defaultScope: Scope { core.defaultScope }
 
     private init(parent: AsyncDependencyInjector, core: DependencyInjector) {
         self.parent = parent

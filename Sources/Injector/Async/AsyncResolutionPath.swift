@@ -32,13 +32,23 @@ extension AsyncResolutionPath {
     struct Frames: Sendable {
         /// The innermost level, or `nil` when nothing is being resolved.
         private let innermost: Node?
+        /// What the factories of this top-level resolve share (see `sharing()`).
+        let shared: SharedValues?
 
         init() {
             innermost = nil
+            shared = nil
         }
 
-        private init(innermost: Node) {
+        private init(innermost: Node?, shared: SharedValues?) {
             self.innermost = innermost
+            self.shared = shared
+        }
+
+        /// These frames, with the values of one top-level resolve to share: the outermost
+        /// factory's run makes them, every request inside it reaches them.
+        func sharing() -> Frames {
+            shared == nil ? Frames(innermost: innermost, shared: SharedValues()) : self
         }
 
         /// These frames with `frame` inside the innermost. These frames are not copied.
@@ -56,7 +66,8 @@ extension AsyncResolutionPath {
                 }
                 registrations = RegistrationSet.inserting(frame.registration, into: above)
             }
-            return Frames(innermost: Node(frame, parent: innermost, depth: depth, registrations: registrations))
+            return Frames(
+                innermost: Node(frame, parent: innermost, depth: depth, registrations: registrations), shared: shared)
         }
 
         /// How many resolutions are in progress.
@@ -115,6 +126,28 @@ extension AsyncResolutionPath {
         fileprivate func walk(_ body: (Frame) -> Bool) {
             var node = innermost
             while let current = node, body(current.frame) { node = current.parent }
+        }
+    }
+
+    /// The values made so far in one top-level async resolve that its later requests share
+    /// (as `ResolutionContext` keeps them for a thread): `.graph` values, and one whose
+    /// completion is running. Its tasks may run factories at once, hence the lock.
+    final class SharedValues: Sendable {
+        private let values = Locked<[ObjectIdentifier: any Sendable]>([:])
+
+        /// The value `registration` made earlier in this resolve, if any.
+        func value(madeBy registration: Registration) -> (any Sendable)? {
+            values.withLock { $0[ObjectIdentifier(registration)] }
+        }
+
+        /// Shares `value` with the rest of the resolve as what `registration` makes.
+        func share(_ value: any Sendable, madeBy registration: Registration) {
+            values.update { $0.updateValue(value, forKey: ObjectIdentifier(registration)) }
+        }
+
+        /// Stops sharing `registration`'s value (its completion is done).
+        func stopSharing(_ registration: Registration) {
+            values.update { $0.removeValue(forKey: ObjectIdentifier(registration)) }
         }
     }
 

@@ -23,16 +23,19 @@ extension DependencyInjector {
             for (key, entry) in current.registry.withLock({ $0.entries }) where seen.insert(key).inserted {
                 let kind: RegistrationInfo.Kind
                 var isCreated = entry.readyValue != nil
+                var forwardedTo: DependencyKey?
                 switch entry {
                 case .instance:
                     kind = .instance
                 case .factory(let registration, _):
                     kind = .factory(registration.scope)
+                    forwardedTo = registration.forwardedTo
                     // Below a keeper, an inherited singleton exists once the keeper has made its copy.
                     if let keeper, keeper !== current { isCreated = keeper.keptValue(of: registration) != nil }
                 }
                 let info = RegistrationInfo(
-                    key: key, kind: kind, isCreated: isCreated, owner: shown(current), isInherited: current !== self)
+                    key: key, kind: kind, isCreated: isCreated, owner: shown(current), isInherited: current !== self,
+                    forwardedTo: forwardedTo)
                 found.append(info)
             }
             if keeper == nil, current.inheritedSingletons != nil { keeper = current }

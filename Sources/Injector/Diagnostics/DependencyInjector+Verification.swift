@@ -114,9 +114,9 @@ struct Verification {
         case .notRegistered(let key, _, _):
             return .missing(key)
         case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .requiresMainActor(let key, _),
-            .sealed(let key):
+            .sealed(let key), .notImplemented(let key, _, _):
             return .failing(key)
-        case .resolutionTooDeep:
+        case .resolutionTooDeep, .unknownScope:
             return .tooDeep
         case .circularDependency(let path):
             // `[X, A, B, A]` and `[B, A, B]` are the same cycle: {A, B}.

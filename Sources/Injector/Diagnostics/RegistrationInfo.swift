@@ -79,6 +79,27 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
     /// `child.registrations.filter { !$0.isInherited }` lists the child's overrides.
     public let isInherited: Bool
 
+    /// The key whose registration this one forwards to (made by
+    /// ``Registered/implements(_:)``), or `nil`.
+    public let forwardedTo: DependencyKey?
+
+    /// A registration's description as ``DependencyInjector/registrations`` lists it.
+    public init(
+        key: DependencyKey,
+        kind: Kind,
+        isCreated: Bool,
+        owner: Owner,
+        isInherited: Bool,
+        forwardedTo: DependencyKey? = nil
+    ) {
+        self.key = key
+        self.kind = kind
+        self.isCreated = isCreated
+        self.owner = owner
+        self.isInherited = isInherited
+        self.forwardedTo = forwardedTo
+    }
+
     /// The scope its value lives in; an instance is an existing singleton: `info.scope == .singleton`.
     public var scope: Scope {
         switch kind {
@@ -92,6 +113,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         var traits = [kind.description]
         if isCreated, kind != .instance { traits.append("created") }
         if isInherited { traits.append("inherited") }
+        if let forwardedTo { traits.append("forwards to \(forwardedTo)") }
         return "\(key) (\(traits.joined(separator: ", ")))"
     }
 }

@@ -53,6 +53,28 @@ extension InjectionError: CustomStringConvertible {
                 "To fix: resolve it on a thread with a larger stack (e.g. a `Thread` whose `stackSize` is 4 MB), "
                     + "or shorten the chain: let a type resolve what it needs later "
                     + "(with @LazyInject, or by resolving inside a method) instead of in its factory.")
+        case .notImplemented(let key, let path, let implementation):
+            lines = [
+                "Injector could not resolve \(key): it is forwarded to the registration of \(implementation) "
+                    + "(`implements`), whose value cannot be used as \(key.typeName)."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: make \(implementation.typeName) conform to \(key.typeName), "
+                    + "or take \(key.typeName) out of that registration's `implements(…)`.")
+        case .unknownScope(let scope):
+            lines =
+                scope.isKept
+                ? [
+                    "Injector could not reset the scope \"\(scope)\": no registration in the injector "
+                        + "or its ancestors uses it.",
+                    "To fix: check the scope's name, or reset the injector whose registrations use it.",
+                ]
+                : [
+                    "Injector could not reset the scope \"\(scope)\": it keeps no values to reset "
+                        + "(each resolve makes new ones).",
+                    "To fix: reset a scope that keeps values: `.singleton`, `.weak`, or one of `.named(…)`.",
+                ]
         case .sealed(let key):
             lines = [
                 "Injector refused to change the registration of \(key): the injector is sealed.",

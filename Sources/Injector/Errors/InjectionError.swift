@@ -60,19 +60,37 @@ public indirect enum InjectionError: Error, Sendable {
     /// (see ``DependencyInjector/seal()``). The existing registration is intact.
     case sealed(DependencyKey)
 
+    /// The key forwards to `implementation`'s registration (``Registered/implements(_:)``),
+    /// but the value that registration made is not of the key's type.
+    ///
+    /// ```swift
+    /// injector.register(Stripe.self) { _ in Stripe() }.implements(Refunds.self)
+    /// try injector.resolve(Refunds.self)  // Stripe does not conform to Refunds
+    /// ```
+    case notImplemented(DependencyKey, path: [DependencyKey], implementation: DependencyKey)
+
+    /// ``DependencyInjector/reset(_:)`` was asked to reset a scope that keeps nothing to
+    /// reset (``Scope/transient``, ``Scope/graph``), or a named scope that no registration in
+    /// the injector or its ancestors uses (often a typo).
+    case unknownScope(Scope)
+
     /// The key whose resolution failed: the last element of ``path``, or the refused key.
     public var key: DependencyKey? {
-        if case .sealed(let key) = self { return key }
-        return path.last
+        switch self {
+        case .sealed(let key): key
+        case .unknownScope: nil
+        default: path.last
+        }
     }
 
     /// The chain of resolutions that led to the failure, outermost first.
     public var path: [DependencyKey] {
         switch self {
         case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
-            .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path), .resolutionTooDeep(let path, _):
+            .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path), .resolutionTooDeep(let path, _),
+            .notImplemented(_, let path, _):
             path
-        case .sealed:
+        case .sealed, .unknownScope:
             []
         }
     }

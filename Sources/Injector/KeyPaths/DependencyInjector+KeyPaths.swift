@@ -35,10 +35,11 @@ extension DependencyInjector {
     /// injector.register(\.networkProvider, scope: .singleton) { r in try LiveNetwork(session: r.resolve()) }
     /// ```
     ///
-    /// If the factory throws, resolving the key path yields the key's default value.
+    /// If the factory throws, resolving the key path yields the key's default value. Without
+    /// a `scope`, the injector's (or the installing module's) default scope applies.
     public func register<Value>(
         _ keyPath: KeyPath<InjectedValues, Value>,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         factory: @escaping @Sendable (DependencyInjector) throws -> Value
     ) {
         guard let key = InjectedValues.key(for: keyPath) else { return }

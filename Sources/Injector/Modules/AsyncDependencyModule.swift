@@ -11,7 +11,7 @@
 ///
 /// try await server.install(PersistenceModule(), MailModule())
 /// ```
-public protocol AsyncDependencyModule: Sendable {
+public protocol AsyncDependencyModule: ScopedModule, Sendable {
     /// Registers the module's dependencies into `injector`.
     ///
     /// Throw to abandon the installation; ``AsyncDependencyInjector/install(_:)-(AsyncDependencyModule...)``

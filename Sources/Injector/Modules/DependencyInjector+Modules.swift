@@ -57,7 +57,7 @@ extension DependencyInjector {
             case .wait(let other):
                 try installation.wait(for: other)
             case .register:
-                installation.enter(type(of: module))
+                installation.enter(type(of: module), defaultScope: module.defaultScope)
                 defer { installation.leave() }
                 try module.register(in: self)
             }

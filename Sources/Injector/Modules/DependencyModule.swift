@@ -14,7 +14,7 @@
 /// Feature packages each export a module; the app installs them at start-up. When two
 /// modules register the same key, the last one installed wins, and
 /// ``DependencyInjector/module(providing:name:)`` tells which one that was.
-public protocol DependencyModule {
+public protocol DependencyModule: ScopedModule {
     /// Registers the module's dependencies into `injector`.
     ///
     /// Throw to abandon the installation; ``DependencyInjector/install(_:)-(DependencyModule...)``

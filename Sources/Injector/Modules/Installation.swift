@@ -15,8 +15,8 @@ final class Installation: Sendable {
     private let ending = Locked(Ending())
 
     private struct Journal {
-        /// The modules whose `register(in:)` is running, innermost last.
-        var modules: [any Any.Type] = []
+        /// The modules whose `register(in:)` is running, innermost last, with their default scopes.
+        var modules: [(type: any Any.Type, defaultScope: Scope?)] = []
         /// What each key held before this installation first replaced it, in order.
         var replaced: [(key: DependencyKey, previous: Entry?)] = []
         var replacedKeys: Set<DependencyKey> = []
@@ -54,7 +54,10 @@ final class Installation: Sendable {
     }
 
     /// The module-qualified name of the module that is registering right now.
-    var module: String? { journal.withLock { $0.modules.last.map { String(reflecting: $0) } } }
+    var module: String? { journal.withLock { $0.modules.last.map { String(reflecting: $0.type) } } }
+
+    /// The default scope of the module that is registering right now, if it sets one.
+    var defaultScope: Scope? { journal.withLock { $0.modules.last?.defaultScope } }
 
     /// Eager singletons registered by this installation, in registration order.
     var eagerKeys: [DependencyKey] { journal.withLock { $0.eagerKeys } }
@@ -131,9 +134,10 @@ final class Installation: Sendable {
         for waiter in waiters { waiter.resume(returning: failure) }
     }
 
-    /// Registrations made from now until `leave()` are attributed to `module`.
-    func enter(_ module: any Any.Type) {
-        journal.withLock { $0.modules.append(module) }
+    /// Registrations made from now until `leave()` are attributed to `module`, and take its
+    /// `defaultScope` when they name none.
+    func enter(_ module: any Any.Type, defaultScope: Scope?) {
+        journal.withLock { $0.modules.append((module, defaultScope)) }
     }
 
     /// Ends what the last `enter(_:)` began.

@@ -12,6 +12,17 @@ struct InheritedSingletons {
     }
 
     /// Keeps `value` as what `registration` produced; returns what it replaces.
+    /// Forgets the copies kept for the registrations whose scope `resets`; returns them.
+    mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> [Kept] {
+        var dropped: [Kept] = []
+        kept = kept.filter { _, copy in
+            guard resets(copy.registration.scope) else { return true }
+            dropped.append(copy)
+            return false
+        }
+        return dropped
+    }
+
     mutating func keep(_ value: Any, producedBy registration: Registration) -> Kept? {
         guard let cache = Cache(keeping: value, for: registration.scope) else { return nil }
         return kept.updateValue((registration, cache), forKey: registration.key)

@@ -9,6 +9,22 @@ final class Registration: Sendable {
     let factory: Factory
     /// The module-qualified name of the module whose `register(in:)` made this registration.
     let module: String?
+    /// What runs on each value once the factory has made it (``Registered/initCompleted(_:)-(DependencyInjector,Value)``).
+    let completion: Completion?
+    /// The key whose registration this one forwards to (``Registered/implements(_:)``).
+    let forwardedTo: DependencyKey?
+    /// Whether later requests in the same resolve share each value it makes: a `.graph`
+    /// value, or one whose completion may resolve what refers back to it.
+    let sharesValues: Bool
+    /// `scope == .transient`, stored: the resolve's hot path asks, and a `Scope` is compared
+    /// by its payload-carrying cases otherwise.
+    let isTransient: Bool
+
+    /// A hook that completes a value after its factory made it: property and method injection.
+    enum Completion: Sendable {
+        case sync(@Sendable (DependencyInjector, Any) throws -> Void)
+        case async(@Sendable (AsyncDependencyInjector, Any) async throws -> Void)
+    }
 
     /// How the registration builds its value.
     enum Factory: Sendable {
@@ -27,11 +43,27 @@ final class Registration: Sendable {
         case async(@Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable)
     }
 
-    init(key: DependencyKey, scope: Scope, factory: Factory, module: String?) {
+    init(
+        key: DependencyKey,
+        scope: Scope,
+        factory: Factory,
+        module: String?,
+        completion: Completion? = nil,
+        forwardedTo: DependencyKey? = nil
+    ) {
         self.key = key
         self.scope = scope
         self.factory = factory
         self.module = module
+        self.completion = completion
+        self.forwardedTo = forwardedTo
+        sharesValues = completion != nil || scope == .graph
+        isTransient = scope == .transient
+    }
+
+    /// This registration with `completion` run on each value it makes.
+    func completed(by completion: Completion) -> Registration {
+        Registration(key: key, scope: scope, factory: factory, module: module, completion: completion)
     }
 
     /// Runs the factory with the `arguments` of `resolve(_:name:arguments:_:)`, if it takes any.
@@ -44,10 +76,12 @@ final class Registration: Sendable {
         }
     }
 
-    /// The factory when it makes a `T` from the injector alone, else `nil`: the transient fast
-    /// path, whose value is never boxed in an `Any` and cast back.
+    /// The factory when it makes a `T` from the injector alone, else `nil` (also when a
+    /// completion runs on its values): the transient fast path, whose value is never boxed in
+    /// an `Any` and cast back.
     func factory<T>(making type: T.Type) -> TypedFactory<T>? {
-        guard case .plain(let factory) = factory, factory.valueType == ObjectIdentifier(type) else { return nil }
+        guard case .plain(let factory) = factory, factory.valueType == ObjectIdentifier(type), completion == nil
+        else { return nil }
         // Safe: `TypedFactory` is the only `PlainFactory`, and its `valueType` was just checked
         // to be `T`. A checked `as?` would look up `TypedFactory<T>`'s metadata every time.
         return unsafeDowncast(factory, to: TypedFactory<T>.self)
@@ -129,9 +163,9 @@ enum Cache {
     /// that is not a class instance (only those can be held weakly; others are made anew).
     init?(keeping value: Any, for scope: Scope) {
         switch scope {
-        case .transient:
+        case .transient, .graph:
             return nil
-        case .singleton, .eagerSingleton:
+        case .singleton, .eagerSingleton, .named:
             self = .strong(value)
         case .weak:
             guard type(of: value) is AnyObject.Type else { return nil }

@@ -37,6 +37,11 @@ final class ResolutionContext: @unchecked Sendable {
     /// While `verify()` resolves on this thread: the failures of the wrappers initialised
     /// meanwhile (by the objects its factories build), which it reports as its own.
     var wrapperFailures: [InjectionError]?
+    /// The values made so far in this thread's top-level resolve that its later requests
+    /// share: those of `.graph` registrations, and one whose completion is running (so that
+    /// the completion may resolve what refers back to it). Emptied when the outermost factory
+    /// returns.
+    private var shared: [ObjectIdentifier: Any] = [:]
     // Read by other threads looking for a cycle between waiters.
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
@@ -66,6 +71,28 @@ final class ResolutionContext: @unchecked Sendable {
     /// The registration whose factory is running innermost, if any.
     var innermost: Registration? { running.last?.takeUnretainedValue() }
 
+    /// The value `registration` made earlier in this resolve for its later requests, or `nil`
+    /// when there is none; throws `circularDependency` when its factory is running here.
+    @inline(__always)
+    func madeEarlier(_ registration: Registration) throws(InjectionError) -> Any? {
+        if !shared.isEmpty, let value = shared[ObjectIdentifier(registration)] { return value }
+        try checkNotResolving(registration)
+        return nil
+    }
+
+    /// Whether this resolve shares values with its later requests (see `madeEarlier`).
+    var isSharing: Bool { !shared.isEmpty }
+
+    /// Shares `value` with the rest of this resolve as what `registration` makes.
+    func share(_ value: Any, madeBy registration: Registration) {
+        shared[ObjectIdentifier(registration)] = value
+    }
+
+    /// Stops sharing `registration`'s value (its completion is done).
+    func stopSharing(_ registration: Registration) {
+        shared[ObjectIdentifier(registration)] = nil
+    }
+
     /// Throws `circularDependency` when `registration`'s factory is already running here.
     func checkNotResolving(_ registration: Registration) throws(InjectionError) {
         let identity = Unmanaged.passUnretained(registration).toOpaque()
@@ -90,9 +117,17 @@ final class ResolutionContext: @unchecked Sendable {
         frameCount += 1
     }
 
-    /// Takes the innermost registration off the stack, after its factory has run.
+    /// Takes the innermost registration off the stack, after its factory has run; after the
+    /// outermost, ends the sharing of its values.
     func leave() {
         frameCount -= 1
+        if frameCount == 0, !shared.isEmpty { endSharing() }
+    }
+
+    /// Lets go of the values this resolve shared: released here, outside any lock.
+    @inline(never)
+    private func endSharing() {
+        shared = [:]
     }
 
     /// Doubles the room for frames.

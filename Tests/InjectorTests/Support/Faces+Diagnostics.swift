@@ -37,7 +37,7 @@ extension FaceInjector {
     func register<T: Sendable>(
         _ type: T.Type,
         name: String? = nil,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         needing needs: [Need],
         _ make: @escaping @Sendable () throws -> T
     ) async {

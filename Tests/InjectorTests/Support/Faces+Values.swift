@@ -67,7 +67,7 @@ extension FaceInjector {
     /// Registers a factory for the key behind `keyPath`.
     func register<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         _ make: @escaping @Sendable () throws -> Value
     ) async {
         switch base {
@@ -104,7 +104,7 @@ extension FaceInjector {
     /// registration of its own) and makes the value from it.
     func register<T: Sendable, Dependency: Sendable>(
         _ type: T.Type,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         resolvingProviderOf dependency: Dependency.Type,
         _ make: @escaping @Sendable (FaceProvider<Dependency>) throws -> T
     ) async {
@@ -120,7 +120,7 @@ extension FaceInjector {
     /// `@MainActor` closure on the actor face.
     func register<T: Sendable>(
         _ type: T.Type,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         onMainActor make: @escaping @MainActor () throws -> T
     ) async {
         switch base {

@@ -60,7 +60,7 @@ struct FaceInjector: Sendable {
     func register<T: Sendable>(
         _ type: T.Type,
         name: String? = nil,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         _ make: @escaping @Sendable () throws -> T
     ) async {
         switch base {
@@ -74,7 +74,7 @@ struct FaceInjector: Sendable {
     func register<T: Sendable, Dependency: Sendable>(
         _ type: T.Type,
         name: String? = nil,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         resolving dependency: Dependency.Type,
         named dependencyName: String? = nil,
         _ make: @escaping @Sendable (Dependency) throws -> T

@@ -1,0 +1,72 @@
+extension DependencyInjector {
+    /// Drops the values this injector keeps for `scope`: the next resolve of each of its
+    /// registrations makes a new one.
+    ///
+    /// ```swift
+    /// extension Scope {
+    ///     static let session = Scope.named("session")
+    /// }
+    /// injector.register(Cart.self, scope: .session) { _ in Cart() }
+    /// try injector.reset(.session)  // on logout
+    /// try injector.reset(.singleton)  // in a test: every singleton, eager ones included, afresh
+    /// ```
+    ///
+    /// It drops what this injector keeps: the values of its own registrations of that scope,
+    /// and its own copies of its ancestors' (in a ``ChildSingletons/own`` child, such as a test
+    /// scope). A ``ChildSingletons/shared`` child keeps none of its ancestors' values; reset
+    /// the injector that holds those registrations instead. A resolve that is creating a value
+    /// while the reset runs may still keep it. The values are released after the injector's
+    /// lock, so their `deinit`s may use the injector.
+    ///
+    /// - Throws: ``InjectionError/unknownScope(_:)`` for a scope that keeps nothing
+    ///   (``Scope/transient``, ``Scope/graph``), or a named scope that no registration of this
+    ///   injector or its ancestors uses.
+    public func reset(_ scope: Scope) throws(InjectionError) {
+        guard scope.isKept, isUsed(scope) else { throw .unknownScope(scope) }
+        let resets = { (kept: Scope) in kept == scope || (scope == .singleton && kept == .eagerSingleton) }
+        registry.update { $0.dropValues(ofScopes: resets) }
+        inheritedSingletons?.update { $0.dropValues(ofScopes: resets) }
+    }
+
+    /// Whether a registration of this injector or an ancestor has `scope`.
+    private func isUsed(_ scope: Scope) -> Bool {
+        guard case .named = scope else { return true }
+        var injector: DependencyInjector? = self
+        while let current = injector {
+            let uses = current.registry.withLock { registry in
+                registry.entries.contains {
+                    if case .factory(let registration, _) = $0.entry { registration.scope == scope } else { false }
+                }
+            }
+            if uses { return true }
+            injector = current.parent
+        }
+        return false
+    }
+}
+
+extension AsyncDependencyInjector {
+    /// Drops the values this injector keeps for `scope`; see ``DependencyInjector/reset(_:)``.
+    ///
+    /// ```swift
+    /// try await server.reset(.session)
+    /// ```
+    public func reset(_ scope: Scope) async throws(InjectionError) {
+        try core.reset(scope)
+    }
+}
+
+extension Registry {
+    /// Forgets the values kept for the registrations whose scope `resets`; returns them, to be
+    /// released after the unlock.
+    mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> [Entry] {
+        var dropped: [Entry] = []
+        for (key, entry) in entries {
+            guard case .factory(let registration, let cache) = entry, resets(registration.scope), cache.value != nil
+            else { continue }
+            dropped.append(entry)
+            self[key] = .factory(registration, .empty)
+        }
+        return dropped
+    }
+}

@@ -1,0 +1,120 @@
+/// A factory registration just made, to complete: a hook that runs on each value it makes,
+/// and more keys it answers.
+///
+/// ```swift
+/// injector.register(Presenter.self, scope: .graph) { _ in Presenter() }
+///     .initCompleted { r, presenter in presenter.view = try r.resolve(LoginView.self) }
+///
+/// injector.register(Stripe.self, scope: .singleton) { _ in Stripe() }
+///     .implements(PaymentService.self, Refunds.self)
+/// ```
+///
+/// `register` returns it, and you may ignore it. Each call changes the stored registration if
+/// it is still the one stored under its key (a later `register` of the key wins).
+public struct Registered<Value>: Sendable {
+    let injector: DependencyInjector
+    let registration: Registration
+
+    /// Runs `complete` on each value the factory makes, before the resolve that asked for it
+    /// gets it: property and method injection (Swinject's `initCompleted`, Resolver's
+    /// `resolveProperties`).
+    ///
+    /// ```swift
+    /// injector.register(LoginPresenter.self, scope: .graph) { _ in LoginPresenter() }
+    ///     .initCompleted { r, presenter in presenter.view = try r.resolve(LoginView.self) }
+    /// injector.register(LoginView.self, scope: .graph) { r in try LoginView(presenter: r.resolve()) }
+    /// ```
+    ///
+    /// The value is already shared with the resolve that is building it, so `complete` may
+    /// resolve what refers back to it: above, `LoginView`'s factory gets the presenter being
+    /// completed, and the view keeps it as its (weak) back-reference. A real cycle, where a
+    /// factory needs a value whose factory is still running, is still reported as
+    /// ``InjectionError/circularDependency(path:)``. A singleton's other resolves wait until
+    /// `complete` returns. An error `complete` throws fails the resolve, as a factory's does,
+    /// and nothing is kept. A second call replaces the first hook.
+    @discardableResult
+    public func initCompleted(
+        _ complete: @escaping @Sendable (DependencyInjector, Value) throws -> Void
+    ) -> Registered<Value> {
+        completed(
+            by: .sync { injector, value in
+                guard let value = value as? Value else { return }
+                try complete(injector, value)
+            })
+    }
+
+    /// ``initCompleted(_:)-(DependencyInjector,Value)`` for ``AsyncDependencyInjector``: an
+    /// `async` hook, which only the actor can run.
+    ///
+    /// ```swift
+    /// await server.register(Router.self, scope: .singleton) { _ in Router() }
+    ///     .initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }
+    /// ```
+    @discardableResult
+    public func initCompleted(
+        _ complete: @escaping @Sendable (AsyncDependencyInjector, Value) async throws -> Void
+    ) -> Registered<Value> {
+        completed(
+            by: .async { injector, value in
+                guard let value = value as? Value else { return }
+                try await complete(injector, value)
+            })
+    }
+
+    /// Makes the registration answer `types` too (under the same name), with the value it
+    /// makes: one singleton for every key (Swinject's and Resolver's `implements`).
+    ///
+    /// ```swift
+    /// injector.register(Stripe.self, scope: .singleton) { _ in Stripe() }
+    ///     .implements(PaymentService.self, Refunds.self)
+    /// try injector.resolve(PaymentService.self) === injector.resolve(Refunds.self)  // one Stripe
+    /// ```
+    ///
+    /// A value that is not of a forwarded type makes its resolve throw
+    /// ``InjectionError/notImplemented(_:path:implementation:)``. `registrations`, `graph()`
+    /// and `verify()` list each forwarded key with the key it forwards to.
+    @discardableResult
+    public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type) -> Registered<Value> {
+        repeat forward(each types)
+        return self
+    }
+
+    /// Registers `type` as a key that resolves to this registration's value.
+    private func forward<Forwarded>(_ type: Forwarded.Type) {
+        let target = registration.key
+        let key = DependencyKey(type, name: target.name)
+        let factory: Registration.Factory
+        if case .async = registration.factory {
+            factory = .async { r in
+                let value = try await r.value(for: target)
+                guard let value, value is Forwarded else { throw Self.notImplemented(key, by: target) }
+                return value
+            }
+        } else {
+            factory = .plain(
+                TypedFactory<Forwarded> { r in
+                    guard let value = try r.value(for: target) as? Forwarded else {
+                        throw Self.notImplemented(key, by: target)
+                    }
+                    return value
+                })
+        }
+        injector.store(key: key, scope: .transient, factory: factory, forwardedTo: target)
+    }
+
+    private static func notImplemented(_ key: DependencyKey, by target: DependencyKey) -> InjectionError {
+        let path = ResolutionContext.current.path + AsyncResolutionPath.keys
+        return .notImplemented(key, path: path.isEmpty ? [key] : path, implementation: target)
+    }
+
+    /// Stores this registration, with `completion`, in place of this one, if it is still stored.
+    private func completed(by completion: Registration.Completion) -> Registered<Value> {
+        let completed = registration.completed(by: completion)
+        injector.registry.update { registry -> Entry? in
+            guard case .factory(let current, let cache) = registry[registration.key], current === registration
+            else { return nil }
+            return exchange(&registry[registration.key], with: .factory(completed, cache))
+        }
+        return Registered(injector: injector, registration: completed)
+    }
+}

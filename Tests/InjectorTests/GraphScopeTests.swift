@@ -1,0 +1,108 @@
+import Injector
+import Testing
+
+// A screen whose parts share one router within a resolve (a VIPER-style module).
+final class Router: Sendable {}
+
+final class Interactor: Sendable {
+    let router: Router
+    init(router: Router) { self.router = router }
+}
+
+final class ScreenPresenter: Sendable {
+    let router: Router
+    let interactor: Interactor
+    init(router: Router, interactor: Interactor) {
+        self.router = router
+        self.interactor = interactor
+    }
+}
+
+final class Screen: Sendable {
+    let router: Router
+    let presenter: ScreenPresenter
+    init(router: Router, presenter: ScreenPresenter) {
+        self.router = router
+        self.presenter = presenter
+    }
+}
+
+extension FaceInjector {
+    /// Registers the screen module: `Router` in `routerScope`, the rest transient.
+    func registerScreen(routerScope: Scope) async {
+        await register(Router.self, scope: routerScope) { Router() }
+        await register(Interactor.self, resolving: Router.self) { Interactor(router: $0) }
+        switch base {
+        case .sync(let injector):
+            injector.register(ScreenPresenter.self) { r in
+                try ScreenPresenter(router: r.resolve(), interactor: r.resolve())
+            }
+            injector.register(Screen.self) { r in try Screen(router: r.resolve(), presenter: r.resolve()) }
+        case .async(let injector):
+            await injector.register(ScreenPresenter.self) { r in
+                try await ScreenPresenter(router: r.resolve(), interactor: r.resolve())
+            }
+            await injector.register(Screen.self) { r in try await Screen(router: r.resolve(), presenter: r.resolve()) }
+        }
+    }
+}
+
+/// `.graph`: one value per top-level resolve, shared by every request inside it.
+@Suite struct GraphScopeTests {
+    @Test(arguments: Face.allCases)
+    func everyPartOfOneResolveSharesTheGraphValue(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.registerScreen(routerScope: .graph)
+
+        let screen = try await injector.resolve(Screen.self)
+        #expect(screen.router === screen.presenter.router)
+        #expect(screen.router === screen.presenter.interactor.router)
+    }
+
+    @Test(arguments: Face.allCases)
+    func theNextResolveGetsNewValues(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.registerScreen(routerScope: .graph)
+
+        let first = try await injector.resolve(Screen.self)
+        let second = try await injector.resolve(Screen.self)
+        #expect(first.router !== second.router)
+        #expect(try await injector.resolve(Router.self) !== injector.resolve(Router.self))  // each its own graph
+    }
+
+    @Test(arguments: Face.allCases)
+    func aTransientRouterIsNotShared(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.registerScreen(routerScope: .transient)
+
+        let screen = try await injector.resolve(Screen.self)
+        #expect(screen.router !== screen.presenter.router)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aCycleThroughGraphValuesIsStillACycle(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(NodeA.self, scope: .graph, resolving: NodeB.self) { _ in NodeA() }
+        await injector.register(NodeB.self, scope: .graph, resolving: NodeA.self) { _ in NodeB() }
+
+        let error = await injector.resolveError(NodeA.self)
+        guard case .circularDependency(let path) = error else {
+            Issue.record("expected a cycle, got \(String(describing: error))")
+            return
+        }
+        #expect(path == [DependencyKey(NodeA.self), DependencyKey(NodeB.self), DependencyKey(NodeA.self)])
+    }
+
+    @Test func graphValuesAreSharedPerThreadUnderConcurrency() async throws {
+        let injector = DependencyInjector()
+        await FaceInjector(.sync(injector)).registerScreen(routerScope: .graph)
+
+        let screens = try await withThrowingTaskGroup(of: Screen.self) { group in
+            for _ in 0..<200 { group.addTask { try injector.resolve(Screen.self) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(
+            screens.allSatisfy { $0.router === $0.presenter.router && $0.router === $0.presenter.interactor.router })
+        #expect(Set(screens.map { ObjectIdentifier($0.router) }).count == 200)
+    }
+}

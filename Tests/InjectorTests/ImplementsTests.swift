@@ -1,0 +1,109 @@
+import Injector
+import TestSupport
+import Testing
+
+protocol Charging: Sendable {}
+protocol Refunding: Sendable {}
+protocol Payouts: Sendable {}
+final class Stripe: Charging, Refunding, Sendable {}
+
+/// `implements`: one registration, several keys, one instance.
+@Suite struct ImplementsTests {
+    /// Registers `Stripe` as a singleton that also answers `Charging` and `Refunding`.
+    private func registerStripe(into injector: FaceInjector, created: Counter, also extra: Bool = false) async {
+        switch injector.base {
+        case .sync(let injector):
+            let registered = injector.register(Stripe.self, scope: .singleton) { _ in
+                created.increment()
+                return Stripe()
+            }.implements((any Charging).self, (any Refunding).self)
+            if extra { registered.implements((any Payouts).self) }
+        case .async(let injector):
+            let registered = await injector.register(Stripe.self, scope: .singleton) { _ in
+                created.increment()
+                return Stripe()
+            }.implements((any Charging).self, (any Refunding).self)
+            if extra { registered.implements((any Payouts).self) }
+        }
+    }
+
+    @Test(arguments: Face.allCases)
+    func aForwardedSingletonResolvedThroughThreeKeysFromManyTasksIsCreatedOnce(face: Face) async throws {
+        let injector = face.makeInjector()
+        let created = Counter()
+        await registerStripe(into: injector, created: created)
+
+        let instances = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    switch index % 3 {
+                    case 0: ObjectIdentifier(try await injector.resolve(Stripe.self))
+                    case 1: ObjectIdentifier(try await injector.resolve((any Charging).self) as AnyObject)
+                    default: ObjectIdentifier(try await injector.resolve((any Refunding).self) as AnyObject)
+                    }
+                }
+            }
+            return try await group.reduce(into: Set()) { $0.insert($1) }
+        }
+        #expect(created.value == 1)
+        #expect(instances.count == 1)
+    }
+
+    @Test func aForwardedSingletonResolvedFromEightThreadsIsCreatedOnce() throws {
+        let injector = DependencyInjector()
+        let created = Counter()
+        injector.register(Stripe.self, scope: .singleton) { _ in
+            created.increment()
+            return Stripe()
+        }.implements((any Charging).self, (any Refunding).self)
+
+        let seen = Collected<ObjectIdentifier>()
+        runOnThreads(8) { index in
+            for _ in 0..<1_000 {
+                let value: AnyObject? =
+                    switch index % 3 {
+                    case 0: try? injector.resolve(Stripe.self)
+                    case 1: try? injector.resolve((any Charging).self) as AnyObject
+                    default: try? injector.resolve((any Refunding).self) as AnyObject
+                    }
+                if let value { seen.append(ObjectIdentifier(value)) }
+            }
+        }
+        #expect(created.value == 1)
+        #expect(seen.values.count == 8_000)
+        #expect(Set(seen.values).count == 1)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aForwardedTypeTheValueDoesNotConformToThrowsNotImplemented(face: Face) async {
+        let injector = face.makeInjector()
+        await registerStripe(into: injector, created: Counter(), also: true)
+
+        let error = await injector.resolveError((any Payouts).self)
+        guard case .notImplemented(let key, let path, let implementation) = error else {
+            Issue.record("expected notImplemented, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey((any Payouts).self))
+        #expect(path == [key])
+        #expect(implementation == DependencyKey(Stripe.self))
+        #expect(
+            error?.description == """
+                Injector could not resolve InjectorTests.Payouts: it is forwarded to the registration of \
+                InjectorTests.Stripe (`implements`), whose value cannot be used as InjectorTests.Payouts.
+                To fix: make InjectorTests.Stripe conform to InjectorTests.Payouts, or take InjectorTests.Payouts \
+                out of that registration's `implements(…)`.
+                """)
+    }
+
+    @Test(arguments: Face.allCases)
+    func registrationsListEachForwardedKeyWithItsTarget(face: Face) async {
+        let injector = face.makeInjector()
+        await registerStripe(into: injector, created: Counter())
+
+        let forwarded = await injector.registrations.filter { $0.forwardedTo != nil }
+        #expect(forwarded.map(\.key) == [DependencyKey((any Charging).self), DependencyKey((any Refunding).self)])
+        #expect(forwarded.allSatisfy { $0.forwardedTo == DependencyKey(Stripe.self) })
+        #expect(forwarded.first?.description == "InjectorTests.Charging (transient, forwards to InjectorTests.Stripe)")
+    }
+}

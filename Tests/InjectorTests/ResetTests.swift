@@ -1,0 +1,118 @@
+import Injector
+import TestSupport
+import Testing
+
+extension Scope {
+    static let session = Scope.named("session")
+}
+
+final class Cart: Sendable {}
+
+/// Named scopes reset by the application, and singletons reset in tests.
+@Suite struct ResetTests {
+    @Test(arguments: Face.allCases)
+    func aSessionScopeKeepsItsValueUntilLogoutResetsIt(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Cart.self, scope: .session) { Cart() }
+
+        let first = try await injector.resolve(Cart.self)
+        #expect(try await injector.resolve(Cart.self) === first)
+        try await injector.reset(.session)
+        let afterLogout = try await injector.resolve(Cart.self)
+        #expect(afterLogout !== first)
+        #expect(try await injector.resolve(Cart.self) === afterLogout)
+    }
+
+    @Test func aResetWhileOtherThreadsResolveGivesEachAWholeCart() throws {
+        let injector = DependencyInjector()
+        let made = Counter()
+        injector.register(Cart.self, scope: .session) { _ in
+            made.increment()
+            return Cart()
+        }
+        let seen = Collected<ObjectIdentifier>()
+        runOnThreads(4) { index in
+            for _ in 0..<2_000 {
+                if index == 0 {
+                    try? injector.reset(.session)
+                } else if let cart = try? injector.resolve(Cart.self) {
+                    seen.append(ObjectIdentifier(cart))
+                }
+            }
+        }
+        #expect(seen.values.count == 6_000)
+        #expect(made.value >= 1)
+        #expect(made.value <= 2_001)  // at most one cart per reset, plus the first
+        let settled = try injector.resolve(Cart.self)
+        #expect(try injector.resolve(Cart.self) === settled)
+    }
+
+    @Test(arguments: Face.allCases)
+    func resettingSingletonsInATestScopeRebuildsThemThereOnly(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Cart.self, scope: .singleton) { Cart() }
+        let appCart = try await app.resolve(Cart.self)
+        let test = app.childKeepingItsOwnSingletons()
+
+        let before = try await test.resolve(Cart.self)
+        try await test.reset(.singleton)
+        let after = try await test.resolve(Cart.self)
+        #expect(before !== after)
+        #expect(before !== appCart)
+        #expect(try await app.resolve(Cart.self) === appCart)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aScopeThatKeepsNothingOrThatNoRegistrationUsesCannotBeReset(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(Cart.self, scope: .session) { Cart() }
+
+        for scope in [Scope.transient, .graph, .named("sesion")] {
+            let error = await injector.resetError(scope)
+            guard case .unknownScope(let reported) = error else {
+                Issue.record("expected unknownScope, got \(String(describing: error))")
+                continue
+            }
+            #expect(reported == scope)
+        }
+        #expect(
+            await injector.resetError(.named("sesion"))?.description == """
+                Injector could not reset the scope "sesion": no registration in the injector or its ancestors uses it.
+                To fix: check the scope's name, or reset the injector whose registrations use it.
+                """)
+        #expect(
+            await injector.resetError(.graph)?.description == """
+                Injector could not reset the scope "graph": it keeps no values to reset (each resolve makes new ones).
+                To fix: reset a scope that keeps values: `.singleton`, `.weak`, or one of `.named(…)`.
+                """)
+        #expect(await injector.resetError(.session) == nil)
+        #expect(await injector.child().resetError(.session) == nil)  // known through the parent
+    }
+}
+
+extension FaceInjector {
+    func reset(_ scope: Scope) async throws(InjectionError) {
+        switch base {
+        case .sync(let injector): try injector.reset(scope)
+        case .async(let injector): try await injector.reset(scope)
+        }
+    }
+
+    /// The error `reset` throws, or `nil`.
+    func resetError(_ scope: Scope) async -> InjectionError? {
+        do {
+            try await reset(scope)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A child that keeps its own copies of its ancestors' singletons, as a test scope does.
+    func childKeepingItsOwnSingletons() -> FaceInjector {
+        switch base {
+        case .sync(let injector): FaceInjector(.sync(injector.child(singletons: .own)))
+        case .async(let injector): FaceInjector(.async(injector.child(singletons: .own)))
+        }
+    }
+}
