@@ -1,10 +1,15 @@
 extension DependencyInjector {
-    /// What the caller of a failed resolve of `key` probably meant (walks every registration).
+    /// What the caller of a failed resolve of `key` probably meant (see `Suggestion.find`).
+    ///
+    /// Each registry on the way up is copied under its lock (copy-on-write: the copy shares its
+    /// storage, so that costs a few retains) and read after the unlock.
     func suggestions<T>(for key: DependencyKey, as type: T.Type) -> [Suggestion] {
-        var candidates: [(key: DependencyKey, readyValue: Any?)] = []
-        for injector in sequence(first: self, next: \.parent) {
-            candidates += injector.registry.withLock { $0.entries }.map { ($0.key, $0.entry.readyValue) }
+        let registries = sequence(first: self, next: \.parent).map { injector in
+            injector.registry.withLock { registry in
+                registry.refreshSimpleNames()
+                return registry
+            }
         }
-        return Suggestion.find(for: key, as: type, among: candidates)
+        return Suggestion.find(for: key, as: type, in: registries)
     }
 }

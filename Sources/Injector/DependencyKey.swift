@@ -51,6 +51,11 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The type's module-qualified name, then the name in quotes: `Swift.String named "baseURL"`.
     public var description: String {
+        description(typeName: typeName)
+    }
+
+    /// `description`, given the ``typeName`` (which is what costs).
+    func description(typeName: String) -> String {
         guard let name else { return typeName }
         return "\(typeName) named \"\(name)\""
     }

@@ -16,6 +16,7 @@ func allScenarios() -> [Scenario] {
         asyncReadySingleton(),
         asyncFactories(),
         observationHook(),
+        diagnosticsAtScale(),
     ]
 }
 

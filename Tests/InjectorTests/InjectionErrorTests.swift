@@ -73,11 +73,12 @@ struct App {}
             Issue.record("expected notRegistered, got \(String(describing: error))")
             return
         }
-        #expect(suggestions == [.otherNames([nil, "primary"])])
+        // Closest first: "primary" is 6 edits from "secondary", no name at all 9.
+        #expect(suggestions == [.otherNames(["primary", nil])])
         #expect(
             error?.description == """
                 Injector could not resolve Swift.String named "secondary": nothing is registered for it.
-                Suggestion: The same type is registered under other names: without a name, "primary".
+                Suggestion: The same type is registered under other names: "primary", without a name.
                 To fix: register Swift.String named "secondary" before resolving it, \
                 e.g. `injector.register(Swift.String.self, name: "secondary") { r in … }`.
                 """

@@ -70,10 +70,8 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         for edge in edges {
             for key in [edge.from, edge.to] where byKey[key] == nil { byKey[key] = Node(key: key, kind: nil) }
         }
-        self.nodes = byKey.values.sorted { $0.key.description < $1.key.description }
-        self.edges = Set(edges).sorted {
-            ($0.from.description, $0.to.description) < ($1.from.description, $1.to.description)
-        }
+        self.nodes = DependencyKey.sorted(Array(byKey.values), by: \.key)
+        self.edges = DependencyKey.sorted(Array(Set(edges))) { ($0.from, $0.to) }
     }
 
     /// The edges as `from → to` lines: `print(injector.graph())`.

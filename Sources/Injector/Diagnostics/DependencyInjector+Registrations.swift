@@ -20,7 +20,11 @@ extension DependencyInjector {
         // The nearest injector, on the way up, that keeps its own copies of inherited singletons.
         var keeper: DependencyInjector?
         for current in sequence(first: self, next: \.parent) {
-            for (key, entry) in current.registry.withLock({ $0.entries }) where seen.insert(key).inserted {
+            // A key is unique within one injector: `seen` keeps the keys an ancestor may hold
+            // too (none when `current` is the root), and is asked only about an ancestor's.
+            for (key, entry) in current.registry.withLock({ $0.entries }) {
+                if current !== self, seen.contains(key) { continue }
+                if current.parent != nil { seen.insert(key) }
                 let kind: RegistrationInfo.Kind
                 var isCreated = entry.readyValue != nil
                 var forwardedTo: DependencyKey?
@@ -40,6 +44,6 @@ extension DependencyInjector {
             }
             if keeper == nil, current.inheritedSingletons != nil { keeper = current }
         }
-        return found.sorted { $0.key.description < $1.key.description }
+        return DependencyKey.sorted(found, by: \.key)
     }
 }

@@ -125,7 +125,7 @@ extension InjectionError: CustomStringConvertible {
     private static func sentence(for suggestion: Suggestion, requested key: DependencyKey) -> String {
         let name = key.name.map { ", name: \"\($0)\"" } ?? ""
         switch suggestion {
-        case .otherNames:
+        case .otherNames, .unlistedRegistrations:
             return suggestion.description
         case .conformingRegistration(let registered):
             return "\(registered) is registered and conforms to \(key.typeName); register it as that type: "

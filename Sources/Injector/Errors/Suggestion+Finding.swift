@@ -1,41 +1,242 @@
 extension Suggestion {
-    /// What the caller of a failed resolve of `key` (as a `T`) probably meant, among
-    /// `candidates` (each key with its ready value, if any; a child's before its ancestors').
-    static func find<T>(
-        for key: DependencyKey,
-        as type: T.Type,
-        among candidates: [(key: DependencyKey, readyValue: Any?)]
-    ) -> [Suggestion] {
-        var otherNames: [String?] = []
-        var conforming: [DependencyKey] = []
-        var wider: [DependencyKey] = []
-        var sameSimpleName: [DependencyKey] = []
-        var seen: Set<DependencyKey> = []
-        let simpleName = String(describing: key.type)
+    /// The most names, and the most registrations, one message lists.
+    static let listed = 5
+    /// Up to this many other names of a type are all ranked by distance to the requested one;
+    /// among more, only the names one edit away are looked up (see ``otherNames(_:unlisted:)``).
+    static let rankedNames = 1_000
 
-        for (candidate, readyValue) in candidates where seen.insert(candidate).inserted {
-            if candidate.typeID == key.typeID {
-                otherNames.append(candidate.name)
-            } else if let value = readyValue, value is T {
-                // Exactly the requested type, kept under a protocol or superclass it conforms to.
-                if ObjectIdentifier(Swift.type(of: value)) == key.typeID {
-                    wider.append(candidate)
-                } else {
-                    conforming.append(candidate)
+    /// What the caller of a failed resolve of `key` (as a `T`) probably meant, found in
+    /// `registries`: copies of the registries of the injector asked and of its ancestors, in
+    /// that order, with their simple names up to date.
+    ///
+    /// It reads each registry's index, not every key: the names of the requested type, the
+    /// registered values one per dynamic type (cast to `T`), the types of the same simple name.
+    /// What it lists it ranks, closest first, and cuts at ``listed``.
+    static func find<T>(for key: DependencyKey, as type: T.Type, in registries: [Registry]) -> [Suggestion] {
+        var suggestions: [Suggestion] = []
+        if let names = otherNames(of: key, in: registries) { suggestions.append(names) }
+
+        var order = KeyOrder(wanted: key.name)
+        var conforming = RankedKeys()
+        var wider = RankedKeys()
+        var sameSimpleName = RankedKeys()
+        // An ancestor's key that a nearer injector also holds is hidden by it.
+        func isHidden(_ candidate: DependencyKey, below depth: Int) -> Bool {
+            registries[..<depth].contains { $0[candidate] != nil }
+        }
+
+        for (depth, registry) in registries.enumerated() {
+            for (valueType, keysByType) in registry.index.readyKeys {
+                // A value of exactly the requested type, kept under a protocol or superclass.
+                let isExact = valueType == key.typeID
+                // Values of one type all conform or none does; the cast is decided by one of
+                // them, unless the type is a box whose cast depends on its content.
+                var decided: Bool? = isExact ? true : nil
+                if decided == nil {
+                    let keys = keysByType.values.lazy.joined()
+                    guard let sample = keys.compactMap({ registry[$0]?.readyValue }).first else { continue }
+                    if !Self.castDependsOnContent(sample) { decided = sample is T }
                 }
-            } else if String(describing: candidate.type) == simpleName {
-                sameSimpleName.append(candidate)
+                if decided == false { continue }
+                // Keys of the requested type are its other names, suggested as such.
+                for (keyType, keys) in keysByType where keyType != key.typeID {
+                    for candidate in keys where !isHidden(candidate, below: depth) {
+                        if decided == nil, !(registry[candidate]?.readyValue is T) { continue }
+                        if isExact {
+                            wider.consider(candidate, by: &order)
+                        } else {
+                            conforming.consider(candidate, by: &order)
+                        }
+                    }
+                }
             }
         }
 
-        let displayOrder = { (lhs: DependencyKey, rhs: DependencyKey) in lhs.description < rhs.description }
-        var suggestions: [Suggestion] = []
-        if !otherNames.isEmpty {
-            suggestions.append(.otherNames(otherNames.sorted { ($0 ?? "") < ($1 ?? "") }))
+        let simpleName = String(describing: key.type)
+        for (depth, registry) in registries.enumerated() {
+            for type in registry.index.simpleNames.types[simpleName] ?? [] where ObjectIdentifier(type) != key.typeID {
+                let id = ObjectIdentifier(type)
+                let slots =
+                    [registry.unnamed(id)].compactMap { $0 } + (registry.named(id).map { Array($0.values) } ?? [])
+                for slot in slots where !isHidden(slot.entry.key, below: depth) {
+                    // One that conforms is suggested as such already.
+                    if let value = slot.entry.readyValue, value is T { continue }
+                    sameSimpleName.consider(slot.entry.key, by: &order)
+                }
+            }
         }
-        suggestions += conforming.sorted(by: displayOrder).map(Suggestion.conformingRegistration)
-        suggestions += wider.sorted(by: displayOrder).map(Suggestion.registeredAsSupertype)
-        suggestions += sameSimpleName.sorted(by: displayOrder).map(Suggestion.sameSimpleName)
+
+        var keys = conforming.best.map(Suggestion.conformingRegistration)
+        keys += wider.best.map(Suggestion.registeredAsSupertype)
+        keys += sameSimpleName.best.map(Suggestion.sameSimpleName)
+        suggestions += keys.prefix(listed)
+        let found = conforming.count + wider.count + sameSimpleName.count
+        if found > listed { suggestions.append(.unlistedRegistrations(found - listed)) }
         return suggestions
+    }
+
+    /// The other names the requested type is registered under, closest first, in `registries`.
+    private static func otherNames(of key: DependencyKey, in registries: [Registry]) -> Suggestion? {
+        // The names of the type in each injector, the largest table first; a name in several
+        // counts once.
+        let tables = registries.compactMap { $0.named(key.typeID) }.sorted { $0.count > $1.count }
+        var inSmallerTablesOnly: [String] = []
+        for (index, table) in tables.enumerated().dropFirst() {
+            for name in table.keys where !tables[..<index].contains(where: { $0[name] != nil }) {
+                inSmallerTablesOnly.append(name)
+            }
+        }
+        let hasUnnamed = key.name != nil && registries.contains { $0.unnamed(key.typeID) != nil }
+        // The requested name is not registered (this is a miss), unless it was just now.
+        let isRequested = key.name.map { name in tables.contains { $0[name] != nil } } ?? false
+        let count =
+            (tables.first?.count ?? 0) + inSmallerTablesOnly.count + (hasUnnamed ? 1 : 0) - (isRequested ? 1 : 0)
+        guard count > 0 else { return nil }
+
+        var ranking = RankedNames(to: key.name ?? "")
+        if count <= rankedNames {
+            if hasUnnamed { ranking.consider(nil) }
+            for name in (tables.first?.keys).map(Array.init) ?? [] where name != key.name { ranking.consider(name) }
+            for name in inSmallerTablesOnly where name != key.name { ranking.consider(name) }
+        } else if let wanted = key.name {
+            forEachNameOneEditAway(from: wanted) { name in
+                if tables.contains(where: { $0[name] != nil }) { ranking.consider(name) }
+            }
+        }
+        return .otherNames(ranking.best, unlisted: count - ranking.best.count)
+    }
+
+    /// Calls `body` with every name one edit away from `name`: a character removed, two
+    /// neighbours swapped, one replaced or one added (printable ASCII, or one of `name`'s own
+    /// characters). A few thousand lookups, whatever the number of registrations; none for a
+    /// name longer than 64 characters.
+    static func forEachNameOneEditAway(from name: String, _ body: (String) -> Void) {
+        let printable = Array(UInt8(0x20)...UInt8(0x7E))
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            // The common case, byte by byte: each edit is a string of its bytes, built in place.
+            forEachEdit(of: Array(name.utf8), with: printable) { body(String(decoding: $0, as: UTF8.self)) }
+            return
+        }
+        let scalars = Array(name.unicodeScalars)
+        var alphabet = printable.map { Unicode.Scalar($0) }
+        for scalar in scalars where !alphabet.contains(scalar) { alphabet.append(scalar) }
+        forEachEdit(of: scalars, with: alphabet) { edited in
+            var string = ""
+            string.unicodeScalars.append(contentsOf: edited)
+            body(string)
+        }
+    }
+
+    /// Calls `body` with `elements` edited once in every way: one removed, two neighbours
+    /// swapped, one replaced or one added (from `alphabet`). Nothing for more than 64 elements.
+    private static func forEachEdit<Element: Equatable>(
+        of elements: [Element],
+        with alphabet: [Element],
+        _ body: ([Element]) -> Void
+    ) {
+        guard elements.count <= 64, let filler = alphabet.first else { return }
+        var edited = elements
+        for index in elements.indices {
+            edited.remove(at: index)
+            body(edited)  // removed
+            edited.insert(elements[index], at: index)
+            if index + 1 < elements.count, elements[index] != elements[index + 1] {
+                edited.swapAt(index, index + 1)
+                body(edited)  // swapped
+                edited.swapAt(index, index + 1)
+            }
+            for replacement in alphabet where replacement != elements[index] {
+                edited[index] = replacement
+                body(edited)  // replaced
+            }
+            edited[index] = elements[index]
+        }
+        for index in 0...elements.count {
+            edited.insert(filler, at: index)
+            for addition in alphabet {
+                edited[index] = addition
+                body(edited)  // added
+            }
+            edited.remove(at: index)
+        }
+    }
+
+    /// Whether a cast of `value` depends on what it holds, not only on its type: an optional
+    /// (`nil` conforms to nothing) or an `AnyHashable`.
+    private static func castDependsOnContent(_ value: Any) -> Bool {
+        type(of: value) is any OptionalResolvable.Type || type(of: value) == AnyHashable.self
+    }
+}
+
+/// The closest names to a target, at most ``Suggestion/listed``, by edit distance, then by name
+/// (`nil`, the unnamed registration, counts as the empty name and comes before equally far names).
+private struct RankedNames {
+    private var distance: EditDistance
+    private(set) var ranked: [(distance: Int, name: String?)] = []
+
+    init(to target: String) {
+        distance = EditDistance(to: target)
+    }
+
+    var best: [String?] { ranked.map(\.name) }
+
+    mutating func consider(_ name: String?) {
+        let limit = ranked.count < Suggestion.listed ? Int.max : ranked[ranked.count - 1].distance
+        guard let found = distance(name ?? "", limit: limit), !ranked.contains(where: { $0.name == name }) else {
+            return
+        }
+        let position =
+            ranked.firstIndex { found < $0.distance || (found == $0.distance && Self.precedes(name, $0.name)) }
+            ?? ranked.count
+        ranked.insert((found, name), at: position)
+        if ranked.count > Suggestion.listed { ranked.removeLast() }
+    }
+
+    private static func precedes(_ lhs: String?, _ rhs: String?) -> Bool {
+        guard let rhs else { return false }
+        guard let lhs else { return true }
+        return lhs < rhs
+    }
+}
+
+/// The first ``Suggestion/listed`` keys in `KeyOrder`, and how many were considered.
+private struct RankedKeys {
+    private(set) var best: [DependencyKey] = []
+    private(set) var count = 0
+
+    mutating func consider(_ key: DependencyKey, by order: inout KeyOrder) {
+        count += 1
+        let position = best.firstIndex { order.precedes(key, $0) } ?? best.count
+        guard position < Suggestion.listed else { return }
+        best.insert(key, at: position)
+        if best.count > Suggestion.listed { best.removeLast() }
+    }
+}
+
+/// Closest first: a key under the requested name before others, then in the order of their
+/// descriptions (type name, then name), each type named once.
+private struct KeyOrder {
+    let wanted: String?
+    private var typeNames: [ObjectIdentifier: String] = [:]
+
+    init(wanted: String?) {
+        self.wanted = wanted
+    }
+
+    mutating func precedes(_ lhs: DependencyKey, _ rhs: DependencyKey) -> Bool {
+        let (lhsWanted, rhsWanted) = (lhs.name == wanted, rhs.name == wanted)
+        if lhsWanted != rhsWanted { return lhsWanted }
+        let (lhsType, rhsType) = (typeName(lhs), typeName(rhs))
+        if lhsType != rhsType { return lhsType < rhsType }
+        guard let rhsName = rhs.name else { return false }
+        guard let lhsName = lhs.name else { return true }
+        return lhsName < rhsName
+    }
+
+    private mutating func typeName(_ key: DependencyKey) -> String {
+        if let name = typeNames[key.typeID] { return name }
+        let name = key.typeName
+        typeNames[key.typeID] = name
+        return name
     }
 }

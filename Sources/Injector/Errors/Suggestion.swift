@@ -1,10 +1,21 @@
 /// A registration that is probably what the caller of a failed resolve meant.
 ///
 /// ``InjectionError/notRegistered(_:path:suggestions:)`` carries these as data (for tools)
-/// and spells them out in its description (for people).
+/// and spells them out in its description (for people). However many registrations there
+/// are, a failed resolve lists at most five names and five registrations, closest first, and
+/// counts the rest.
 public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
-    /// The requested type is registered, but under other names (`nil`: the unnamed one).
-    case otherNames([String?])
+    /// The requested type is registered, but under other names (`nil`: the unnamed one): at
+    /// most five of them, the closest to the requested name first, and how many more there are.
+    ///
+    /// ```swift
+    /// // resolve(String.self, name: "timout") with "timeout" and "port" registered:
+    /// .otherNames(["timeout", "port"], unlisted: 0)
+    /// ```
+    ///
+    /// Closest is fewest characters added, removed, replaced or swapped. When the type has more
+    /// than 1,000 other names, only those one such edit away are listed.
+    case otherNames([String?], unlisted: Int = 0)
 
     /// An instance (or a created singleton) registered under this key conforms to the
     /// requested type: it was probably registered as its concrete type, not as the protocol.
@@ -18,12 +29,20 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// A type with the same simple name (from another module or parent type) is registered here.
     case sameSimpleName(DependencyKey)
 
+    /// More registrations could be what was meant than a message lists: this many more than
+    /// the five suggestions before it.
+    case unlistedRegistrations(Int)
+
     /// The suggestion as a sentence.
     public var description: String {
         switch self {
-        case .otherNames(let names):
-            let listed = names.map { $0.map { "\"\($0)\"" } ?? "without a name" }.joined(separator: ", ")
-            return "The same type is registered under other names: \(listed)."
+        case .otherNames(let names, let unlisted):
+            guard !names.isEmpty else {
+                return "The same type is registered under \(unlisted) other names, none of them close to this one."
+            }
+            var listed = names.map { $0.map { "\"\($0)\"" } ?? "without a name" }
+            if unlisted > 0 { listed.append("and \(unlisted) more") }
+            return "The same type is registered under other names: \(listed.joined(separator: ", "))."
         case .conformingRegistration(let key):
             return "\(key) is registered and conforms to the requested type; "
                 + "register it as the requested type instead."
@@ -31,6 +50,8 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
             return "\(key) holds a value of the requested type; resolve \(key.typeName) instead."
         case .sameSimpleName(let key):
             return "\(key) has the same simple name but is another type."
+        case .unlistedRegistrations(let count):
+            return "\(count) more registrations like the ones above are not listed."
         }
     }
 }

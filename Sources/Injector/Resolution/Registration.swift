@@ -144,6 +144,16 @@ enum Entry {
         return registration.scope == .eagerSingleton
     }
 
+    /// The dynamic type of the value it holds: an instance, a created singleton, a weak
+    /// instance (recorded when it was created, so that it is known after the value is gone).
+    var readyType: ObjectIdentifier? {
+        switch self {
+        case .instance(let value, _, _), .factory(_, .strong(let value)): ObjectIdentifier(type(of: value))
+        case .factory(_, .weak(let reference)): reference.valueType
+        case .factory(_, .empty): nil
+        }
+    }
+
     /// The value a resolve can return without running a factory.
     var readyValue: Any? {
         switch self {
@@ -169,7 +179,7 @@ enum Cache {
             self = .strong(value)
         case .weak:
             guard type(of: value) is AnyObject.Type else { return nil }
-            self = .weak(WeakReference(object: value as AnyObject))
+            self = .weak(WeakReference(object: value as AnyObject, valueType: ObjectIdentifier(type(of: value))))
         }
     }
 
@@ -184,4 +194,6 @@ enum Cache {
 
 struct WeakReference {
     weak var object: AnyObject?
+    /// The dynamic type of the object (see `Entry.readyType`).
+    let valueType: ObjectIdentifier
 }

@@ -16,6 +16,10 @@ struct Registry {
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics()
 
+    /// What a failed resolve looks up to suggest what was meant, kept up to date by every write
+    /// (see `RegistryIndex`), so that a miss never walks every key.
+    private(set) var index = RegistryIndex()
+
     private func slot(_ key: DependencyKey) -> Slot? {
         guard let name = key.name else { return unnamed[key.typeID] }
         return named[key.typeID]?[name]
@@ -25,13 +29,35 @@ struct Registry {
         get { slot(key)?.entry }
         set {
             let slot = newValue.map(Slot.make)
-            guard let name = key.name else {
-                unnamed[key.typeID] = slot
-                return
+            let replaced: Slot?
+            // Whether the type got its first key, or lost its last one, in the table written.
+            let tableChanged: Bool
+            if let name = key.name {
+                let table: (replaced: Slot?, changed: Bool, isEmpty: Bool) = Self.store(
+                    slot, named: name, in: &named[key.typeID, default: [:]])
+                if table.isEmpty { named[key.typeID] = nil }
+                (replaced, tableChanged) = (table.replaced, table.changed)
+                if tableChanged, unnamed[key.typeID] == nil { index.typesChanged() }
+            } else {
+                replaced =
+                    slot.map { unnamed.updateValue($0, forKey: key.typeID) } ?? unnamed.removeValue(forKey: key.typeID)
+                tableChanged = (replaced == nil) != (slot == nil)
+                if tableChanged, named[key.typeID] == nil { index.typesChanged() }
             }
-            named[key.typeID, default: [:]][name] = slot
-            if named[key.typeID]?.isEmpty == true { named[key.typeID] = nil }
+            index.replace(replaced?.entry, with: newValue, under: key)
         }
+    }
+
+    /// Puts `slot` under `name` in one type's table of named slots (removes it, if `nil`): what
+    /// it replaces, whether the table went from empty to not or back, and whether it is empty.
+    private static func store(
+        _ slot: Slot?,
+        named name: String,
+        in table: inout [String: Slot]
+    ) -> (replaced: Slot?, changed: Bool, isEmpty: Bool) {
+        let wasEmpty = table.isEmpty
+        let replaced = slot.map { table.updateValue($0, forKey: name) } ?? table.removeValue(forKey: name)
+        return (replaced, wasEmpty != table.isEmpty, table.isEmpty)
     }
 
     /// The resolve hot path's lookup: the ready value's slot, unretained (valid while the lock
@@ -59,6 +85,28 @@ struct Registry {
             let cache = Cache(keeping: value, for: registration.scope)
         else { return nil }
         return exchange(&self[registration.key], with: .factory(registration, cache))
+    }
+
+    /// The slot of `type`'s registration without a name, if it has one here.
+    func unnamed(_ type: ObjectIdentifier) -> Slot? {
+        unnamed[type]
+    }
+
+    /// The names `type` is registered under here, each with its slot; `nil` when there are none.
+    func named(_ type: ObjectIdentifier) -> [String: Slot]? {
+        named[type]
+    }
+
+    /// Brings the index's simple names up to date with the types registered here (only after
+    /// a type got its first key or lost its last one), for a failed resolve.
+    mutating func refreshSimpleNames() {
+        guard index.simpleNames.version != index.typesVersion else { return }
+        var types: [ObjectIdentifier: any Any.Type] = [:]
+        for (id, slot) in unnamed { types[id] = slot.entry.key.type }
+        for (id, table) in named where types[id] == nil {
+            if let slot = table.first?.value { types[id] = slot.entry.key.type }
+        }
+        index.simpleNames = SimpleNames(of: types, version: index.typesVersion, reusing: index.simpleNames)
     }
 
     /// Every registration's key with its entry, for diagnostics.
