@@ -18,12 +18,15 @@ final class Receipt {
 }
 
 /// What a test scope records when `property` of a `Receipt`, declared at `line`, fails with `error`.
-func recordedMessage(_ property: String, line: Int, error: InjectionError?) -> String {
-    """
-    \(property) property declared at InjectorTestingTests/WrapperFailureRecordingTests.swift:\(line) could not be resolved.
-    \(error.map(String.init(describing:)) ?? "no error")
-    Reading the property stops the process; `$property` gives this error without stopping.
-    """
+func recordedMessage(_ property: String, line: Int, error: InjectionError?, ownRegistrations: Int = 0) -> String {
+    let own = ownRegistrations == 1 ? "1 registration" : "\(ownRegistrations) registrations"
+    return """
+        \(property) property declared at InjectorTestingTests/WrapperFailureRecordingTests.swift:\(line) could not be resolved.
+        \(error.map(String.init(describing:)) ?? "no error")
+        Searched: a test scope (a child that keeps its own singletons, as withOverrides, .injecting and \
+        InjectorTestCase make) under DependencyInjector.shared, with \(own) of its own and 0 in its ancestors.
+        Reading the property stops the process; `$property` gives this error without stopping.
+        """
 }
 
 /// The issues `body` records, each expected (`withKnownIssue`), with their comments and lines.
@@ -68,7 +71,7 @@ struct WrapperFailureRecordingTests {
 
         let recorded = try #require(issues.first)
         #expect(issues.count == 1)
-        #expect(recorded.comments == [recordedMessage("@LazyInject", line: Receipt.archiveLine, error: error)])
+        #expect(recorded.comments == [recordedMessage("@LazyInject", line: Receipt.archiveLine, error: error, ownRegistrations: 1)])
         #expect(recorded.line == Receipt.archiveLine)
         #expect(error != nil)
     }
@@ -88,7 +91,7 @@ struct WrapperFailureRecordingTests {
 
         let recorded = try #require(issues.first)
         #expect(issues.count == 1)
-        #expect(recorded.comments == [recordedMessage("@OptionalInject", line: Receipt.stampLine, error: error)])
+        #expect(recorded.comments == [recordedMessage("@OptionalInject", line: Receipt.stampLine, error: error, ownRegistrations: 2)])
         #expect(recorded.line == Receipt.stampLine)
         #expect(stamp == nil)
         #expect(error != nil)

@@ -51,11 +51,12 @@ public struct Inject<Value> {
         filePath: StaticString = #filePath,
         line: UInt = #line
     ) {
+        let injector = injector ?? DependencyInjector.current
         do {
-            resolution = .resolved(try (injector ?? DependencyInjector.current).resolve(Value.self, name: name))
+            resolution = .resolved(try injector.resolve(Value.self, name: name))
         } catch {
             let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
-            resolution = .failed(WrapperFailure(error, of: "@Inject", declaredAt: site))
+            resolution = .failed(WrapperFailure(error, of: "@Inject", declaredAt: site, searching: injector))
         }
     }
 

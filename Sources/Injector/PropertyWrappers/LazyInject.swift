@@ -52,7 +52,8 @@ public struct LazyInject<Value> {
         get {
             switch box.value() {
             case .success(let value): value
-            case .failure(let error): stopReading("@LazyInject", declaredAt: box.site, after: error)
+            case .failure(let error):
+                stopReading("@LazyInject", declaredAt: box.site, after: error, searched: box.searched)
             }
         }
         nonmutating set { box.replace(with: newValue) }
@@ -115,11 +116,15 @@ final class LazyResolution<Value>: Sendable {
             }
             state.signalAll()
             if case .failure(let error) = result {
-                WrapperFailureRecorder.report(error, of: "@LazyInject", declaredAt: site, to: recorder)
+                WrapperFailureRecorder.report(
+                    error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
             }
             return result
         }
     }
+
+    /// Which injector the property resolves from, for a failure's message.
+    var searched: String { injector.searchedDescription }
 
     func replace(with value: Value) {
         state.update { exchange(&$0, with: .resolved(value)) }

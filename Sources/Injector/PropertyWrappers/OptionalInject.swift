@@ -46,7 +46,8 @@ public struct OptionalInject<Wrapped> {
         case .failure(let error):
             resolution = .failure(error)
             let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
-            WrapperFailureRecorder.report(error, of: "@OptionalInject", declaredAt: site, to: .current)
+            WrapperFailureRecorder.report(
+                error, of: "@OptionalInject", declaredAt: site, searched: injector.searchedDescription, to: .current)
         }
     }
 

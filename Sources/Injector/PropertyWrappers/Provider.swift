@@ -93,7 +93,8 @@ public struct Provider<Value> {
             case .registeredFactory(let site):
                 switch injector.result(Value.self, name: name) {
                 case .success(let value): return value
-                case .failure(let error): stopReading("@Provider", declaredAt: site, after: error)
+                case .failure(let error):
+                    stopReading("@Provider", declaredAt: site, after: error, searched: injector.searchedDescription)
                 }
             }
         }

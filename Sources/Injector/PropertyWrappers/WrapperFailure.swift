@@ -16,11 +16,17 @@ package struct DeclarationSite: Sendable {
 
 /// Stops the program because a wrapped property was read after its resolution failed: the
 /// one place the library stops a program (a property getter cannot throw).
-func stopReading(_ wrapper: StaticString, declaredAt site: DeclarationSite, after error: InjectionError) -> Never {
+func stopReading(
+    _ wrapper: StaticString,
+    declaredAt site: DeclarationSite,
+    after error: InjectionError,
+    searched: String
+) -> Never {
     fatalError(
         """
         \(wrapper) property declared at \(site.fileID):\(site.line) was read, but its dependency could not be resolved.
         \(error.description)
+        Searched: \(searched).
         To read it without stopping, check its projected value first: `$property` is a Result.
         """
     )
@@ -31,16 +37,24 @@ func stopReading(_ wrapper: StaticString, declaredAt site: DeclarationSite, afte
 final class WrapperFailure: Sendable {
     let error: InjectionError
     let site: DeclarationSite
+    /// Which injector the wrapper searched (see `DependencyInjector.searchedDescription`).
+    let searched: String
 
     @usableFromInline
-    init(_ error: InjectionError, of wrapper: StaticString, declaredAt site: DeclarationSite) {
+    init(
+        _ error: InjectionError,
+        of wrapper: StaticString,
+        declaredAt site: DeclarationSite,
+        searching injector: DependencyInjector
+    ) {
         self.error = error
         self.site = site
-        WrapperFailureRecorder.report(error, of: wrapper, declaredAt: site, to: .current)
+        searched = injector.searchedDescription
+        WrapperFailureRecorder.report(error, of: wrapper, declaredAt: site, searched: searched, to: .current)
     }
 
     /// Stops the program: the property of a `wrapper` was read after this failure.
     func stop(_ wrapper: StaticString) -> Never {
-        stopReading(wrapper, declaredAt: site, after: error)
+        stopReading(wrapper, declaredAt: site, after: error, searched: searched)
     }
 }

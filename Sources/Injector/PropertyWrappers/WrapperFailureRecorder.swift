@@ -14,12 +14,14 @@ package struct WrapperFailureRecorder: Sendable {
         self.record = record
     }
 
-    /// Reports that the `wrapper` property declared at `site` failed with `error`: to a
-    /// running `verify()`, which reports it itself, or else to `recorder`.
+    /// Reports that the `wrapper` property declared at `site` failed with `error`, having
+    /// `searched` an injector: to a running `verify()`, which reports it itself, or else to
+    /// `recorder`.
     static func report(
         _ error: InjectionError,
         of wrapper: StaticString,
         declaredAt site: DeclarationSite,
+        searched: @autoclosure () -> String,
         to recorder: WrapperFailureRecorder?
     ) {
         let context = ResolutionContext.current
@@ -27,10 +29,12 @@ package struct WrapperFailureRecorder: Sendable {
             context.wrapperFailures?.append(error)
             return
         }
-        recorder?.record(
+        guard let recorder else { return }
+        recorder.record(
             """
             \(wrapper) property declared at \(site.fileID):\(site.line) could not be resolved.
             \(error.description)
+            Searched: \(searched()).
             Reading the property stops the process; `$property` gives this error without stopping.
             """,
             site

@@ -109,6 +109,9 @@ struct Registry {
         index.simpleNames = SimpleNames(of: types, version: index.typesVersion, reusing: index.simpleNames)
     }
 
+    /// How many registrations there are.
+    var count: Int { named.values.reduce(unnamed.count) { $0 + $1.count } }
+
     /// Every registration's key with its entry, for diagnostics.
     var entries: [(key: DependencyKey, entry: Entry)] {
         var found: [(key: DependencyKey, entry: Entry)] = []
