@@ -71,7 +71,10 @@ struct WrapperFailureRecordingTests {
 
         let recorded = try #require(issues.first)
         #expect(issues.count == 1)
-        #expect(recorded.comments == [recordedMessage("@LazyInject", line: Receipt.archiveLine, error: error, ownRegistrations: 1)])
+        #expect(
+            recorded.comments == [
+                recordedMessage("@LazyInject", line: Receipt.archiveLine, error: error, ownRegistrations: 1)
+            ])
         #expect(recorded.line == Receipt.archiveLine)
         #expect(error != nil)
     }
@@ -91,7 +94,10 @@ struct WrapperFailureRecordingTests {
 
         let recorded = try #require(issues.first)
         #expect(issues.count == 1)
-        #expect(recorded.comments == [recordedMessage("@OptionalInject", line: Receipt.stampLine, error: error, ownRegistrations: 2)])
+        #expect(
+            recorded.comments == [
+                recordedMessage("@OptionalInject", line: Receipt.stampLine, error: error, ownRegistrations: 2)
+            ])
         #expect(recorded.line == Receipt.stampLine)
         #expect(stamp == nil)
         #expect(error != nil)
