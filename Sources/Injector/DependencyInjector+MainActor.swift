@@ -21,7 +21,7 @@ extension DependencyInjector {
     /// other. A resolve off the main actor (off the main dispatch queue) throws
     /// ``InjectionError/requiresMainActor(_:path:)``, unless it is a singleton already created.
     @discardableResult
-    public func register<T: Sendable>(
+    public func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope? = nil,
@@ -32,7 +32,12 @@ extension DependencyInjector {
                 throw InjectionError.requiresMainActor(
                     DependencyKey(type, name: name), path: ResolutionContext.current.path)
             }
-            return try MainActor.assumeIsolated { try factory(injector) }
+            // Carried out of `assumeIsolated` unchecked, as every value of the sync face is
+            // handed out: `T` need not be `Sendable` (a main-actor protocol's existential).
+            nonisolated(unsafe) var made: T?
+            try MainActor.assumeIsolated { made = try factory(injector) }
+            guard let made else { throw InjectionError.requiresMainActor(DependencyKey(type, name: name), path: []) }  // unreachable
+            return made
         }
     }
 }

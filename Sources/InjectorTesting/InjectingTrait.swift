@@ -37,6 +37,8 @@ public import Testing
 /// test sees another test's singletons and the app's own are never created.
 public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @Sendable (DependencyInjector) throws -> Void
+    /// A configuration that must run on the main actor (``Testing/Trait/injecting(mainActor:async:)``).
+    var configureOnMainActor: (@MainActor @Sendable (DependencyInjector) throws -> Void)?
     let configureAsync: @Sendable (AsyncDependencyInjector) async throws -> Void
 
     /// Applies to every test in a suite, not just to the suite.
@@ -56,7 +58,11 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         performing function: @Sendable () async throws -> Void
     ) async throws {
         try await DependencyInjector.current.withOverrides(configure) {
-            try await AsyncDependencyInjector.current.withOverrides(configureAsync) {
+            if let configureOnMainActor {
+                let scope = DependencyInjector.current
+                try await MainActor.run { try configureOnMainActor(scope) }
+            }
+            return try await AsyncDependencyInjector.current.withOverrides(configureAsync) {
                 try await WrapperFailureRecorder.$current.withValue(.recordingIssues) {
                     try await function()
                 }
@@ -89,5 +95,22 @@ extension Trait where Self == InjectingTrait {
         async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }
     ) -> Self {
         InjectingTrait(configure: configure, configureAsync: configureAsync)
+    }
+
+    /// ``injecting(_:async:)`` for a configuration that runs on the main actor, as the
+    /// closures of a target whose default isolation is the main actor (Xcode 26's app
+    /// default) build main-actor types. Mark the closure `@MainActor`:
+    ///
+    /// ```swift
+    /// @Suite(.injecting { @MainActor in $0.register(FixedCatalog() as any CatalogAPI) })
+    /// struct ShopTests { … }
+    /// ```
+    public static func injecting(
+        mainActor configure: @escaping @MainActor @Sendable (DependencyInjector) throws -> Void,
+        async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }
+    ) -> Self {
+        var trait = InjectingTrait(configure: { _ in }, configureAsync: configureAsync)
+        trait.configureOnMainActor = configure
+        return trait
     }
 }
