@@ -1,5 +1,6 @@
 // Migration: the classic hand-rolled `DependencyInjector` + `@Inject` snippet, run unchanged
-// against Injector, then improved one step at a time. Run it with `swift run Migration`.
+// against Injector, then improved one step at a time; then a Swinject-style app ported (step 5).
+// Run it with `swift run Migration`.
 import Injector
 
 print("0. The classic snippet, unchanged:")
@@ -50,4 +51,45 @@ DependencyInjector.$current.withValue(test) {
 }
 print("  and outside, the app's registration is untouched:")
 Bar().useFoo()
+
+print("5. A Swinject-style app, ported (see Assemblies.swift):")
+// Swinject: `Assembler([LoginAssembly(), ServicesAssembly()])`.
+let app = DependencyInjector()
+do {
+    try app.install(LoginAssembly(), ServicesAssembly())
+
+    print("  a login screen, wired by initCompleted hooks:")
+    let screen = try app.resolve(LoginView.self)
+    let presenter = screen.presenter
+    print("  the presenter's weak view is the screen: \(presenter?.view === screen)")
+    print("  the presenter and the interactor share one router: \(presenter?.router === presenter?.interactor.router)")
+    screen.tapLogIn(as: "")
+    screen.tapLogIn(as: "alice")
+    print("  a second screen gets its own router (.graph):")
+    let second = try app.resolve(LoginView.self)
+    print("  new router: \(second.presenter?.router !== presenter?.router)")
+
+    print("  one StripeClient answers PaymentService and Refunds (implements):")
+    let payments = try app.resolve((any PaymentService).self)
+    let refunds = try app.resolve((any Refunds).self)
+    print("  same client: \(payments as AnyObject === refunds as AnyObject)")
+    let session = try app.resolve(UserSession.self)
+    session.cart.append("mug")
+    let receipt = payments.charge(cents: 1_200, for: session.user ?? "nobody")
+    print("  \(session.user ?? "nobody") buys \(session.cart): \(receipt); \(refunds.refund(receipt))")
+
+    print("  logout: reset(.session) drops the session; the singletons stay:")
+    try app.reset(.session)
+    let afterLogout = try app.resolve(UserSession.self)
+    print("  new session: \(afterLogout !== session), user: \(afterLogout.user ?? "nobody"), cart: \(afterLogout.cart)")
+    let client = try app.resolve((any PaymentService).self)
+    print(
+        "  same StripeClient (a singleton by ServicesAssembly's defaultScope): \(client as AnyObject === payments as AnyObject)"
+    )
+
+    print("  a typo in a scope's name is a typed error, not a silent no-op:")
+    try app.reset(.named("sesion"))
+} catch {
+    print("  | \(error.description.split(separator: "\n")[0])")
+}
 print("Migration finished.")

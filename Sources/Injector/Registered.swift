@@ -43,7 +43,7 @@ public struct Registered<Value>: Sendable {
             })
     }
 
-    /// ``initCompleted(_:)-(DependencyInjector,Value)`` for ``AsyncDependencyInjector``: an
+    /// ``initCompleted(_:)-((DependencyInjector,Value)->Void)`` for ``AsyncDependencyInjector``: an
     /// `async` hook, which only the actor can run.
     ///
     /// ```swift
@@ -71,8 +71,9 @@ public struct Registered<Value>: Sendable {
     /// ```
     ///
     /// A value that is not of a forwarded type makes its resolve throw
-    /// ``InjectionError/notImplemented(_:path:implementation:)``. `registrations`, `graph()`
-    /// and `verify()` list each forwarded key with the key it forwards to.
+    /// ``InjectionError/notImplemented(_:path:implementation:)``.
+    /// ``DependencyInjector/registrations`` lists each forwarded key with the key it forwards
+    /// to, and `verify()` resolves forwarded keys like any other.
     @discardableResult
     public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type) -> Registered<Value> {
         repeat forward(each types)
