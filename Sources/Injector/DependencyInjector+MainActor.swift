@@ -36,7 +36,8 @@ extension DependencyInjector {
             // handed out: `T` need not be `Sendable` (a main-actor protocol's existential).
             nonisolated(unsafe) var made: T?
             try MainActor.assumeIsolated { made = try factory(injector) }
-            guard let made else { throw InjectionError.requiresMainActor(DependencyKey(type, name: name), path: []) }  // unreachable
+            // Unreachable: `factory` returned, so `made` is set.
+            guard let made else { throw InjectionError.requiresMainActor(DependencyKey(type, name: name), path: []) }
             return made
         }
     }
