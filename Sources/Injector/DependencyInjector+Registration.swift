@@ -14,7 +14,7 @@ extension DependencyInjector {
     ///
     /// Without a `scope`, the registration takes the ``defaultScope`` of the module being
     /// installed, if it sets one, else the injector's. The result completes the registration
-    /// (``Registered/initCompleted(_:)-((DependencyInjector,Value)->Void)``,
+    /// (``Registered/initCompleted(_:)``,
     /// ``Registered/implements(_:)``); ignore it otherwise.
     @discardableResult
     public func register<T>(

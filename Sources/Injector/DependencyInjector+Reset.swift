@@ -11,12 +11,14 @@ extension DependencyInjector {
     /// try injector.reset(.singleton)  // in a test: every singleton, eager ones included, afresh
     /// ```
     ///
-    /// It drops what this injector keeps: the values of its own registrations of that scope,
-    /// and its own copies of its ancestors' (in a ``ChildSingletons/own`` child, such as a test
-    /// scope). A ``ChildSingletons/shared`` child keeps none of its ancestors' values; reset
-    /// the injector that holds those registrations instead. A resolve that is creating a value
-    /// while the reset runs may still keep it. The values are released after the injector's
-    /// lock, so their `deinit`s may use the injector.
+    /// The next resolve *through this injector* makes new values: it drops the values of this
+    /// injector's registrations of that scope and of its ancestors' up to the nearest injector
+    /// that keeps its own copies of inherited singletons (a ``ChildSingletons/own`` child, such
+    /// as a test scope), whose copies it drops instead. So `reset` on a plain ``child()`` also
+    /// resets what its parent shares with it (and with the child's siblings), while a test
+    /// scope's `reset` never reaches the app's values. A resolve that is creating a value while
+    /// the reset runs may still keep it. The values are released after the injector's lock, so
+    /// their `deinit`s may use the injector.
     ///
     /// - Throws: ``InjectionError/unknownScope(_:)`` for a scope that keeps nothing
     ///   (``Scope/transient``, ``Scope/graph``), or a named scope that no registration of this
@@ -24,8 +26,15 @@ extension DependencyInjector {
     public func reset(_ scope: Scope) throws(InjectionError) {
         guard scope.isKept, isUsed(scope) else { throw .unknownScope(scope) }
         let resets = { (kept: Scope) in kept == scope || (scope == .singleton && kept == .eagerSingleton) }
-        registry.update { $0.dropValues(ofScopes: resets) }
-        inheritedSingletons?.update { $0.dropValues(ofScopes: resets) }
+        var injector: DependencyInjector? = self
+        while let current = injector {
+            current.registry.update { $0.dropValues(ofScopes: resets) }
+            if let copies = current.inheritedSingletons {
+                copies.update { $0.dropValues(ofScopes: resets) }
+                return  // the keeper of every value above it, for resolves through it
+            }
+            injector = current.parent
+        }
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.

@@ -43,22 +43,30 @@ public struct Registered<Value>: Sendable {
             })
     }
 
-    /// ``initCompleted(_:)-((DependencyInjector,Value)->Void)`` for ``AsyncDependencyInjector``: an
-    /// `async` hook, which only the actor can run.
+    /// ``initCompleted(_:)`` for a hook that runs on the main actor: for a `@MainActor` type
+    /// (a view controller, a view model), wired without `MainActor.assumeIsolated`. Mark the
+    /// closure `@MainActor`:
     ///
     /// ```swift
-    /// await server.register(Router.self, scope: .singleton) { _ in Router() }
-    ///     .initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }
+    /// injector.register(LoginViewController.self, mainActorFactory: { _ in LoginViewController() })
+    ///     .initCompleted { @MainActor r, controller in controller.presenter = try r.resolve() }
     /// ```
+    ///
+    /// A resolve off the main actor that would run the hook throws
+    /// ``InjectionError/requiresMainActor(_:path:)``.
     @discardableResult
     public func initCompleted(
-        _ complete: @escaping @Sendable (AsyncDependencyInjector, Value) async throws -> Void
+        mainActor complete: @escaping @MainActor (DependencyInjector, Value) throws -> Void
     ) -> Registered<Value> {
-        completed(
-            by: .async { injector, value in
-                guard let value = value as? Value else { return }
-                try await complete(injector, value)
-            })
+        let key = registration.key
+        return initCompleted { injector, value in
+            guard MainQueue.isCurrent else {
+                throw InjectionError.requiresMainActor(key, path: ResolutionContext.current.path)
+            }
+            // Handed in unchecked, as every value of the sync face is handed out.
+            nonisolated(unsafe) let value = value
+            try MainActor.assumeIsolated { try complete(injector, value) }
+        }
     }
 
     /// Makes the registration answer `types` too (under the same name), with the value it
@@ -81,35 +89,45 @@ public struct Registered<Value>: Sendable {
     }
 
     /// Registers `type` as a key that resolves to this registration's value.
-    private func forward<Forwarded>(_ type: Forwarded.Type) {
+    fileprivate func forward<Forwarded>(_ type: Forwarded.Type) {
         let target = registration.key
         let key = DependencyKey(type, name: target.name)
         let factory: Registration.Factory
         if case .async = registration.factory {
             factory = .async { r in
                 let value = try await r.value(for: target)
-                guard let value, value is Forwarded else { throw Self.notImplemented(key, by: target) }
+                guard let value else { throw Self.missing(target) }
+                guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
                 return value
             }
         } else {
             factory = .plain(
                 TypedFactory<Forwarded> { r in
-                    guard let value = try r.value(for: target) as? Forwarded else {
-                        throw Self.notImplemented(key, by: target)
-                    }
-                    return value
+                    guard let value = try r.value(for: target) else { throw Self.missing(target) }
+                    guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
+                    return forwarded
                 })
         }
         injector.store(key: key, scope: .transient, factory: factory, forwardedTo: target)
     }
 
     private static func notImplemented(_ key: DependencyKey, by target: DependencyKey) -> InjectionError {
+        .notImplemented(key, path: currentPath(endingAt: key), implementation: target)
+    }
+
+    /// The error for a forwarded key whose target is no longer registered.
+    private static func missing(_ target: DependencyKey) -> InjectionError {
+        .notRegistered(target, path: currentPath(endingAt: nil) + [target], suggestions: [])
+    }
+
+    /// The path of the resolve running the forwarding factory (its own key last), on either face.
+    private static func currentPath(endingAt key: DependencyKey?) -> [DependencyKey] {
         let path = ResolutionContext.current.path + AsyncResolutionPath.keys
-        return .notImplemented(key, path: path.isEmpty ? [key] : path, implementation: target)
+        return path.isEmpty ? key.map { [$0] } ?? [] : path
     }
 
     /// Stores this registration, with `completion`, in place of this one, if it is still stored.
-    private func completed(by completion: Registration.Completion) -> Registered<Value> {
+    fileprivate func completed(by completion: Registration.Completion) -> Registered<Value> {
         let completed = registration.completed(by: completion)
         injector.registry.update { registry -> Entry? in
             guard case .factory(let current, let cache) = registry[registration.key], current === registration
@@ -117,5 +135,45 @@ public struct Registered<Value>: Sendable {
             return exchange(&registry[registration.key], with: .factory(completed, cache))
         }
         return Registered(injector: injector, registration: completed)
+    }
+}
+
+/// A factory registration of ``AsyncDependencyInjector`` just made, to complete: the actor's
+/// form of ``Registered``, whose hook may `await`.
+///
+/// ```swift
+/// await server.register(Router.self, scope: .singleton) { _ in Router() }
+///     .initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }
+///     .implements((any Routing).self)
+/// ```
+public struct AsyncRegistered<Value>: Sendable {
+    let base: Registered<Value>
+
+    /// Runs `complete` on each value the factory makes, before the resolve that asked for it
+    /// gets it; the rules are those of ``Registered/initCompleted(_:)``. Only the actor runs
+    /// it: a sync resolve of the key throws.
+    ///
+    /// ```swift
+    /// await server.register(Router.self, scope: .singleton) { _ in Router() }
+    ///     .initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }
+    /// ```
+    @discardableResult
+    public func initCompleted(
+        _ complete: @escaping @Sendable (AsyncDependencyInjector, Value) async throws -> Void
+    ) -> AsyncRegistered<Value> {
+        AsyncRegistered(
+            base: base.completed(
+                by: .async { injector, value in
+                    guard let value = value as? Value else { return }
+                    try await complete(injector, value)
+                }))
+    }
+
+    /// Makes the registration answer `types` too (under the same name), with the value it
+    /// makes; see ``Registered/implements(_:)``.
+    @discardableResult
+    public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type) -> AsyncRegistered<Value> {
+        repeat base.forward(each types)
+        return self
     }
 }

@@ -15,6 +15,29 @@ struct SingletonsModule: FaceModule {
     }
 }
 
+/// A module without a default scope of its own, installed by `SingletonsModule`.
+struct InnerModule: FaceModule {
+    func register(in injector: DependencyInjector) {
+        injector.register(Service.self) { _ in Service() }
+    }
+
+    func register(in injector: AsyncDependencyInjector) async {
+        await injector.register(Service.self) { _ in Service() }
+    }
+}
+
+struct OuterModule: FaceModule {
+    var defaultScope: Scope? { .singleton }
+
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        try injector.install(InnerModule())
+    }
+
+    func register(in injector: AsyncDependencyInjector) async throws(InjectionError) {
+        try await injector.install(InnerModule())
+    }
+}
+
 /// A default scope for an injector (and its children), or for one module.
 @Suite struct DefaultScopeTests {
     @Test(arguments: Face.allCases)
@@ -44,5 +67,13 @@ struct SingletonsModule: FaceModule {
         #expect(try await injector.resolve(Cart.self) === injector.resolve(Cart.self))
         #expect(try await injector.resolve(Router.self) !== injector.resolve(Router.self))
         #expect(try await injector.resolve(Interactor.self) !== injector.resolve(Interactor.self))  // outside it
+    }
+
+    @Test(arguments: Face.allCases)
+    func aModuleInstalledByAnotherTakesTheOuterDefaultScope(face: Face) async throws {
+        let injector = face.makeInjector()
+        try await injector.install(OuterModule())
+
+        #expect(try await injector.resolve(Service.self) === injector.resolve(Service.self))
     }
 }

@@ -97,6 +97,35 @@ final class Stripe: Charging, Refunding, Sendable {}
     }
 
     @Test(arguments: Face.allCases)
+    func aForwardedKeyWhoseTargetIsGoneReportsTheTargetMissing(face: Face) async {
+        let injector = face.makeInjector()
+        await registerStripe(into: injector, created: Counter())
+        await injector.unregister(Stripe.self)
+
+        let error = await injector.resolveError((any Charging).self)
+        guard case .notRegistered(let key, let path, _) = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(Stripe.self))
+        #expect(path == [DependencyKey((any Charging).self), DependencyKey(Stripe.self)])
+    }
+
+    @Test(arguments: Face.allCases)
+    func theGraphHasAnEdgeFromEachForwardedKeyToItsTarget(face: Face) async {
+        let injector = face.makeInjector()
+        await registerStripe(into: injector, created: Counter())
+
+        let edges = await injector.graph().edges
+        #expect(
+            edges.contains(
+                DependencyGraph.Edge(from: DependencyKey((any Charging).self), to: DependencyKey(Stripe.self))))
+        #expect(
+            edges.contains(
+                DependencyGraph.Edge(from: DependencyKey((any Refunding).self), to: DependencyKey(Stripe.self))))
+    }
+
+    @Test(arguments: Face.allCases)
     func registrationsListEachForwardedKeyWithItsTarget(face: Face) async {
         let injector = face.makeInjector()
         await registerStripe(into: injector, created: Counter())

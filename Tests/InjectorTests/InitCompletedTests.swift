@@ -141,12 +141,4 @@ func registerLogin(into injector: FaceInjector, presenterScope: Scope) async {
                 "InjectorTests.LoginPresenter", "InjectorTests.LoginView", "InjectorTests.LoginPresenter",
             ])
     }
-
-    @Test func aSyncInjectorCannotRunAnAsyncHook() {
-        let injector = DependencyInjector()
-        injector.register(LoginPresenter.self) { _ in LoginPresenter() }
-            .initCompleted { (_: AsyncDependencyInjector, _) in }
-
-        #expect(throws: InjectionError.self) { try injector.resolve(LoginPresenter.self) }
-    }
 }

@@ -95,6 +95,30 @@ private final class SettingsScreen {
                 """)
     }
 
+    @MainActor
+    @Test func aMainActorHookWiresAMainActorTypeOnTheMainActorAndThrowsOffIt() async throws {
+        let injector = DependencyInjector()
+        injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        injector.register(SettingsModel.self) { @MainActor r in try SettingsModel(store: r.resolve()) }
+            .initCompleted { @MainActor _, model in model.title = "Wired" }
+
+        #expect(try injector.resolve(SettingsModel.self).title == "Wired")
+        let offMain = await Task.detached { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try injector.resolve(SettingsStore.self)  // no hook: fine anywhere
+                _ = try injector.resolve(SettingsModel.self)
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        guard case .requiresMainActor(let key, _) = offMain else {
+            Issue.record("expected requiresMainActor, got \(String(describing: offMain))")
+            return
+        }
+        #expect(key == DependencyKey(SettingsModel.self))
+    }
+
     @Test func aSingletonCreatedOnTheMainActorResolvesFromAnyThread() async throws {
         let (injector, made) = await MainActor.run { makeInjector(scope: .singleton) }
         let created = try await MainActor.run { try injector.resolve(SettingsModel.self) }

@@ -86,7 +86,24 @@ final class Cart: Sendable {}
                 To fix: reset a scope that keeps values: `.singleton`, `.weak`, or one of `.named(…)`.
                 """)
         #expect(await injector.resetError(.session) == nil)
-        #expect(await injector.child().resetError(.session) == nil)  // known through the parent
+    }
+
+    @Test(arguments: Face.allCases)
+    func aResetThroughAPlainChildResetsWhatItsParentSharesWithItButATestScopeStopsThere(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Cart.self, scope: .session) { Cart() }
+        let appCart = try await app.resolve(Cart.self)
+        let screen = app.child()
+        let test = app.childKeepingItsOwnSingletons()
+        let testCart = try await test.resolve(Cart.self)
+
+        try await test.reset(.session)
+        #expect(try await test.resolve(Cart.self) !== testCart)
+        #expect(try await app.resolve(Cart.self) === appCart)  // a test scope never reaches the app's
+
+        try await screen.reset(.session)  // the screen resolves the app's cart: that one goes
+        #expect(try await screen.resolve(Cart.self) !== appCart)
+        #expect(try await app.resolve(Cart.self) === screen.resolve(Cart.self))
     }
 }
 

@@ -24,9 +24,9 @@ extension AsyncDependencyInjector {
         name: String? = nil,
         scope: Scope? = nil,
         factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
-    ) -> Registered<T> {
+    ) -> AsyncRegistered<T> {
         let registration = core.store(key: DependencyKey(type, name: name), scope: scope, factory: .async(factory))
-        return Registered(injector: core, registration: registration)
+        return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 
     /// Registers an existing value under `type` (by default its static type), as a singleton.

@@ -15,6 +15,11 @@ extension DependencyInjector {
         for injector in sequence(first: self, next: \.parent) {
             edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
         }
+        let registrations = registrations
+        // A forwarded key resolves its target, whether or not a resolve has been seen yet.
+        for registration in registrations {
+            if let target = registration.forwardedTo { edges.insert(.init(from: registration.key, to: target)) }
+        }
         let nodes = registrations.map { DependencyGraph.Node(key: $0.key, kind: $0.kind) }
         return DependencyGraph(nodes: nodes, edges: Array(edges))
     }

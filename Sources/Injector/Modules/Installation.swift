@@ -57,7 +57,8 @@ final class Installation: Sendable {
     var module: String? { journal.withLock { $0.modules.last.map { String(reflecting: $0.type) } } }
 
     /// The default scope of the module that is registering right now, if it sets one.
-    var defaultScope: Scope? { journal.withLock { $0.modules.last?.defaultScope } }
+    /// (A module installed by another takes the outer one's, unless it sets its own.)
+    var defaultScope: Scope? { journal.withLock { $0.modules.last { $0.defaultScope != nil }?.defaultScope } }
 
     /// Eager singletons registered by this installation, in registration order.
     var eagerKeys: [DependencyKey] { journal.withLock { $0.eagerKeys } }

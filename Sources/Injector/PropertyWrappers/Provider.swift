@@ -57,8 +57,9 @@ public struct Provider<Value> {
             scope: scope, name: name, injector: injector, factory: { _ in makeValue() }, fileID: fileID, line: line)
     }
 
-    /// Registers `factory` for `scope`, under `Value` (and `name`), into `injector` or
-    /// ``DependencyInjector/current``: the form for values built from other dependencies.
+    /// Registers `factory` for `scope` (without one, the injector's default scope), under
+    /// `Value` (and `name`), into `injector` or ``DependencyInjector/current``: the form for
+    /// values built from other dependencies.
     ///
     /// ```swift
     /// final class AppModule {
@@ -67,7 +68,7 @@ public struct Provider<Value> {
     /// }
     /// ```
     public init(
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         name: String? = nil,
         injector: DependencyInjector? = nil,
         factory: @escaping @Sendable (DependencyInjector) throws -> Value,

@@ -9,7 +9,7 @@ final class Registration: Sendable {
     let factory: Factory
     /// The module-qualified name of the module whose `register(in:)` made this registration.
     let module: String?
-    /// What runs on each value once the factory has made it (``Registered/initCompleted(_:)-(DependencyInjector,Value)``).
+    /// What runs on each value once the factory has made it (`Registered.initCompleted`).
     let completion: Completion?
     /// The key whose registration this one forwards to (``Registered/implements(_:)``).
     let forwardedTo: DependencyKey?
