@@ -1,4 +1,4 @@
-// QuickStart: register a few services, resolve a small graph, and catch a typed error.
+// QuickStart: the README's Quick Start, then a mock swapped in for one block and a typed error.
 // Run it with `swift run QuickStart`.
 import Injector
 
@@ -8,52 +8,44 @@ protocol WeatherService: Sendable {
 
 struct LiveWeather: WeatherService {
     let baseURL: String
-    func forecast(for city: String) -> String { "sunny in \(city) (from \(baseURL))" }
+    func forecast(for city: String) -> String { "sunny in \(city)" }
 }
 
-struct MockWeather: WeatherService {
-    func forecast(for city: String) -> String { "always 21°C in \(city) (mock)" }
+struct StubWeather: WeatherService {
+    func forecast(for city: String) -> String { "21°C in \(city)" }
 }
 
 /// One logger for the whole app: a singleton.
 final class Logger: Sendable {
-    init() { print("  (Logger created once)") }
-    func log(_ message: String) { print("  log: \(message)") }
+    init() { print("  (a Logger is created)") }
+    func log(_ message: String) { print("  \(message)") }
 }
 
-/// Built fresh on every resolve, with its dependencies resolved by the injector.
-struct ForecastScreen {
-    let weather: any WeatherService
-    let logger: Logger
+/// Its properties resolve from `DependencyInjector.current` when a screen is created.
+final class ForecastScreen {
+    @Inject var weather: any WeatherService
+    @Inject var logger: Logger
 
-    func show(_ city: String) {
-        logger.log(weather.forecast(for: city))
-    }
+    func show(_ city: String) { logger.log(weather.forecast(for: city)) }
 }
 
-let injector = DependencyInjector()
-injector.register("https://api.weather.example", name: "weatherBaseURL")
+// Register where the wrappers look: `DependencyInjector.current`, which is `shared` here.
+let injector = DependencyInjector.shared
+injector.register("https://api.weather.example", name: "baseURL")
 injector.register(Logger.self, scope: .singleton) { _ in Logger() }
 injector.register((any WeatherService).self) { r in
-    try LiveWeather(baseURL: r.resolve(String.self, name: "weatherBaseURL"))
-}
-injector.register(ForecastScreen.self) { r in
-    try ForecastScreen(weather: r.resolve(), logger: r.resolve())
+    try LiveWeather(baseURL: r.resolve(String.self, name: "baseURL"))
 }
 
-do {
-    print("1. The live graph:")
-    try injector.resolve(ForecastScreen.self).show("Lisbon")
-    try injector.resolve(ForecastScreen.self).show("Oslo")
+print("1. The wrappers resolve what was registered:")
+ForecastScreen().show("Lisbon")
+ForecastScreen().show("Oslo")
 
-    print("2. A child injector swaps in the mock; the parent keeps the live service:")
-    let preview = injector.child()
-    preview.register(MockWeather() as any WeatherService)
-    try preview.resolve(ForecastScreen.self).show("Lisbon")
-    try injector.resolve(ForecastScreen.self).show("Lisbon")
-} catch {
-    print("unexpected: \(error)")
+print("2. A scope swaps in a stub, as a test or a preview does (with singletons of its own); outside it, nothing changed:")
+injector.withOverrides({ $0.register(StubWeather() as any WeatherService) }) {
+    ForecastScreen().show("Lisbon")
 }
+ForecastScreen().show("Lisbon")
 
 print("3. A typed error, caught without a cast:")
 struct Checkout {}
