@@ -41,7 +41,7 @@ print("1. The wrappers resolve what was registered:")
 ForecastScreen().show("Lisbon")
 ForecastScreen().show("Oslo")
 
-print("2. A scope swaps in a stub, as a test or a preview does (with singletons of its own); outside it, nothing changed:")
+print("2. A scope swaps in a stub, as a test or a preview does; outside it, nothing changed:")
 injector.withOverrides({ $0.register(StubWeather() as any WeatherService) }) {
     ForecastScreen().show("Lisbon")
 }

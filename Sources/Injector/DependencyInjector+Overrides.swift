@@ -16,6 +16,7 @@ extension DependencyInjector {
     /// The scope is a `child(singletons: .own)`: a singleton registered in an ancestor is built
     /// afresh inside it, with the overrides (so a mock reaches the singletons that depend on
     /// it), and dropped with it. No scope sees another's singletons or creates the ancestors'.
+    @discardableResult
     public func withOverrides<Result>(
         _ overrides: (DependencyInjector) throws -> Void,
         operation: () throws -> Result
@@ -35,6 +36,7 @@ extension DependencyInjector {
     /// ```
     ///
     /// Child tasks (`async let`, task groups, `Task {}`) inherit the scope; `Task.detached` does not.
+    @discardableResult
     public func withOverrides<Result>(
         _ overrides: (DependencyInjector) throws -> Void,
         isolation: isolated (any Actor)? = #isolation,

@@ -17,6 +17,7 @@ extension AsyncDependencyInjector {
     ///
     /// Only `AsyncDependencyInjector.current` is bound (nest a `DependencyInjector.withOverrides`
     /// for both, or use the `InjectorTesting` trait, which scopes both).
+    @discardableResult
     public func withOverrides<Result>(
         _ overrides: (AsyncDependencyInjector) async throws -> Void,
         isolation: isolated (any Actor)? = #isolation,
