@@ -1,0 +1,4 @@
+// What CheckingTheGraph.md's Swift blocks assume (see .ci/snippets).
+import Injector
+
+var injector: DependencyInjector { .shared }

@@ -1,0 +1,40 @@
+// What OrganisingRegistrations.md's Swift blocks assume (see .ci/snippets).
+import Foundation
+import Injector
+
+var injector: DependencyInjector { .shared }
+var test: DependencyInjector { DependencyInjector.shared.child(singletons: .own) }
+
+protocol HTTPClient {}
+
+struct URLSessionClient: HTTPClient {
+    init() throws {}
+}
+
+protocol APIClient {}
+
+struct LiveAPIClient: APIClient {
+    let http: HTTPClient
+}
+
+struct PaymentsModule: DependencyModule {
+    func register(in injector: DependencyInjector) {}
+}
+
+protocol NetworkProviding {}
+struct LiveNetwork: NetworkProviding {}
+struct MockNetwork: NetworkProviding {}
+
+struct UserSession {
+    let id: UUID
+    let api: APIClient
+}
+
+var userID: UUID { UUID() }
+
+enum Format { case pdf, csv }
+
+struct Report {
+    let year: Int
+    let format: Format
+}

@@ -1,0 +1,28 @@
+// What README.md's Swift blocks assume (see .ci/snippets): the Quick Start's app module,
+// which the test block imports as `MyApp`.
+import Foundation
+import Injector
+
+protocol WeatherService: Sendable {
+    func forecast(for city: String) -> String
+}
+
+struct LiveWeather: WeatherService {
+    let baseURL: String
+    func forecast(for city: String) -> String { "sunny in \(city)" }
+}
+
+final class Logger: Sendable {
+    func log(_ message: String) { print(message) }
+}
+
+final class ForecastScreen {
+    @Inject var weather: any WeatherService
+    @Inject var logger: Logger
+
+    func show(_ city: String) { logger.log(weather.forecast(for: city)) }
+}
+
+final class Database: Sendable {
+    static func connect(to url: String) async throws -> Database { Database() }
+}
