@@ -13,6 +13,10 @@ let appSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "MainActorApp",
+    // An app's floor, not the library's: `@Observable` (Observation) needs macOS 14 / iOS 17.
+    // A package with no `platforms` would also sit below Injector's macOS 10.15, which SwiftPM
+    // refuses on Apple platforms.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     dependencies: [.package(name: "Injector", path: "../..")],
     targets: [
         .target(

@@ -36,7 +36,8 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
     /// context of a private or local type, marked `(private)` if it had any.
     static func readable(_ name: String) -> String {
         let marker = "(unknown context at $"
-        guard name.contains(marker) else { return name }
+        // Not `name.contains(marker)`: without Foundation, that overload needs macOS 13 / iOS 16.
+        guard name.indices.contains(where: { name[$0...].starts(with: marker) }) else { return name }
         var result = ""
         var rest = Substring(name)
         while !rest.isEmpty {

@@ -1,86 +1,92 @@
-public import Injector
-public import XCTest
+#if canImport(XCTest)
+    public import Injector
+    public import XCTest
 
-/// An XCTest base class that runs each test method in its own child injectors, one per face.
-///
-/// ```swift
-/// final class CheckoutTests: InjectorTestCase {
-///     override func registerDependencies(in injector: DependencyInjector) {
-///         injector.register(MockPayments() as PaymentService)
-///     }
-///
-///     override func registerDependencies(in injector: AsyncDependencyInjector) async throws {
-///         await injector.register(MockMailer() as any Mailer)
-///     }
-///
-///     func testCharges() async throws {
-///         injector.register(FixedClock() as Clock)  // this test only
-///         let checkout = Checkout()                 // @Inject resolves the mocks
-///         let outcome = try await checkout.pay()
-///         XCTAssertEqual(outcome, .charged)
-///     }
-/// }
-/// ```
-///
-/// Before each test method, a fresh child of `DependencyInjector.current` and one of
-/// `AsyncDependencyInjector.current` (usually the `shared` injectors) are created and bound as
-/// the `current` injectors while the method runs, including `async` methods and the tasks
-/// they create with `Task {}`. As with `withOverrides`, each child keeps its own singletons
-/// (`child(singletons: .own)`): a singleton registered in the app is built afresh in the test,
-/// with its overrides. When the method ends, the bindings are gone and so is everything
-/// registered and created in them.
-///
-/// A wrapped property (`@Inject`, `@LazyInject`, `@OptionalInject`) whose resolution fails
-/// while the method runs fails the test at once (`XCTFail` at the property's declaration,
-/// with the full message), even if a later read of the property stops the process.
-///
-/// ``registerDependencies(in:)-(DependencyInjector)`` configures the first before the method
-/// starts; ``registerDependencies(in:)-(AsyncDependencyInjector)`` configures the second in
-/// `setUp() async throws`, which XCTest runs before `setUp()`.
-///
-/// > Important: A subclass that overrides `setUp() async throws` must call
-/// > `try await super.setUp()` first, as XCTest asks, or the async registrations are skipped.
-open class InjectorTestCase: XCTestCase {
-    /// The injector the running test method resolves from. Register test-specific
-    /// dependencies here.
-    public private(set) var injector = DependencyInjector()
+    /// An XCTest base class that runs each test method in its own child injectors, one per face.
+    ///
+    /// ```swift
+    /// final class CheckoutTests: InjectorTestCase {
+    ///     override func registerDependencies(in injector: DependencyInjector) {
+    ///         injector.register(MockPayments() as PaymentService)
+    ///     }
+    ///
+    ///     override func registerDependencies(in injector: AsyncDependencyInjector) async throws {
+    ///         await injector.register(MockMailer() as any Mailer)
+    ///     }
+    ///
+    ///     func testCharges() async throws {
+    ///         injector.register(FixedClock() as Clock)  // this test only
+    ///         let checkout = Checkout()                 // @Inject resolves the mocks
+    ///         let outcome = try await checkout.pay()
+    ///         XCTAssertEqual(outcome, .charged)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Before each test method, a fresh child of `DependencyInjector.current` and one of
+    /// `AsyncDependencyInjector.current` (usually the `shared` injectors) are created and bound as
+    /// the `current` injectors while the method runs, including `async` methods and the tasks
+    /// they create with `Task {}`. As with `withOverrides`, each child keeps its own singletons
+    /// (`child(singletons: .own)`): a singleton registered in the app is built afresh in the test,
+    /// with its overrides. When the method ends, the bindings are gone and so is everything
+    /// registered and created in them.
+    ///
+    /// A wrapped property (`@Inject`, `@LazyInject`, `@OptionalInject`) whose resolution fails
+    /// while the method runs fails the test at once (`XCTFail` at the property's declaration,
+    /// with the full message), even if a later read of the property stops the process.
+    ///
+    /// ``registerDependencies(in:)-(DependencyInjector)`` configures the first before the method
+    /// starts; ``registerDependencies(in:)-(AsyncDependencyInjector)`` configures the second in
+    /// `setUp() async throws`, which XCTest runs before `setUp()`.
+    ///
+    /// > Important: A subclass that overrides `setUp() async throws` must call
+    /// > `try await super.setUp()` first, as XCTest asks, or the async registrations are skipped.
+    ///
+    /// Compiled where XCTest can be imported; on watchOS it needs watchOS 7.4 or later, the first
+    /// version with XCTest (see the Platforms article of the Injector documentation).
+    @available(watchOS 7.4, *)
+    open class InjectorTestCase: XCTestCase {
+        /// The injector the running test method resolves from. Register test-specific
+        /// dependencies here.
+        public private(set) var injector = DependencyInjector()
 
-    /// The async injector the running test method resolves from
-    /// (`AsyncDependencyInjector.current`). Register test-specific async dependencies here.
-    public private(set) var asyncInjector = AsyncDependencyInjector()
+        /// The async injector the running test method resolves from
+        /// (`AsyncDependencyInjector.current`). Register test-specific async dependencies here.
+        public private(set) var asyncInjector = AsyncDependencyInjector()
 
-    /// Override to register what every test method of the class needs. Runs before each
-    /// test method, in that method's fresh injector.
-    open func registerDependencies(in injector: DependencyInjector) {}
+        /// Override to register what every test method of the class needs. Runs before each
+        /// test method, in that method's fresh injector.
+        open func registerDependencies(in injector: DependencyInjector) {}
 
-    /// Override to register what every test method of the class needs in the async injector.
-    /// Runs in `setUp() async throws` before each test method, in that method's fresh async
-    /// injector; a throw fails the test before it starts.
-    open func registerDependencies(in injector: AsyncDependencyInjector) async throws {}
+        /// Override to register what every test method of the class needs in the async injector.
+        /// Runs in `setUp() async throws` before each test method, in that method's fresh async
+        /// injector; a throw fails the test before it starts.
+        open func registerDependencies(in injector: AsyncDependencyInjector) async throws {}
 
-    /// Runs the test method with its own injectors as `DependencyInjector.current` and
-    /// `AsyncDependencyInjector.current`.
-    override open func invokeTest() {
-        DependencyInjector.current.withOverrides({ injector in
-            self.injector = injector
-            registerDependencies(in: injector)
-        }) {
-            // `withOverrides` of the async face, which cannot run here: its configuration is
-            // awaited in `setUp() async throws`.
-            let asyncInjector = AsyncDependencyInjector.current.child(singletons: .own)
-            self.asyncInjector = asyncInjector
-            AsyncDependencyInjector.$current.withValue(asyncInjector) {
-                WrapperFailureRecorder.$current.withValue(.failingTestCase) {
-                    super.invokeTest()
+        /// Runs the test method with its own injectors as `DependencyInjector.current` and
+        /// `AsyncDependencyInjector.current`.
+        override open func invokeTest() {
+            DependencyInjector.current.withOverrides({ injector in
+                self.injector = injector
+                registerDependencies(in: injector)
+            }) {
+                // `withOverrides` of the async face, which cannot run here: its configuration is
+                // awaited in `setUp() async throws`.
+                let asyncInjector = AsyncDependencyInjector.current.child(singletons: .own)
+                self.asyncInjector = asyncInjector
+                AsyncDependencyInjector.$current.withValue(asyncInjector) {
+                    WrapperFailureRecorder.$current.withValue(.failingTestCase) {
+                        super.invokeTest()
+                    }
                 }
             }
         }
-    }
 
-    /// Registers the async dependencies of the test method about to run, with
-    /// ``registerDependencies(in:)-(AsyncDependencyInjector)``.
-    override open func setUp() async throws {
-        try await super.setUp()
-        try await registerDependencies(in: asyncInjector)
+        /// Registers the async dependencies of the test method about to run, with
+        /// ``registerDependencies(in:)-(AsyncDependencyInjector)``.
+        override open func setUp() async throws {
+            try await super.setUp()
+            try await registerDependencies(in: asyncInjector)
+        }
     }
-}
+#endif

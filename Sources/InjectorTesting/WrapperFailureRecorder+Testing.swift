@@ -1,6 +1,9 @@
 package import Injector
 import Testing
-import XCTest
+
+#if canImport(XCTest)
+    import XCTest
+#endif
 
 extension WrapperFailureRecorder {
     /// Records each failure as an issue of the Swift Testing test running in the task, at the
@@ -14,9 +17,17 @@ extension WrapperFailureRecorder {
         )
         Issue.record(Comment(rawValue: message), sourceLocation: location)
     }
-
-    /// Fails the running XCTest test case, at the property's declaration.
-    package static let failingTestCase = WrapperFailureRecorder { message, site in
-        XCTFail(message, file: site.filePath ?? site.fileID, line: site.line)
-    }
 }
+
+#if canImport(XCTest)
+    // XCTest exists on watchOS from 7.4 only (Xcode 12.5); the package declares watchOS 6.
+    @available(watchOS 7.4, *)
+    extension WrapperFailureRecorder {
+        /// Fails the running XCTest test case, at the property's declaration.
+        package static var failingTestCase: WrapperFailureRecorder {
+            WrapperFailureRecorder { message, site in
+                XCTFail(message, file: site.filePath ?? site.fileID, line: site.line)
+            }
+        }
+    }
+#endif

@@ -3,9 +3,10 @@ import TestSupport
 import Testing
 
 /// The actor variant under load: many tasks, many keys, failures and cancellations at once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite
 struct AsyncStressTests {
-    @Test func aThousandTasksResolvingFiftyKeysWithFailuresAndCancellations() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aThousandTasksResolvingFiftyKeysWithFailuresAndCancellations() async throws {
         let injector = AsyncDependencyInjector()
         let calls = (0..<50).map { _ in Counter() }
         for key in 0..<50 {

@@ -11,11 +11,12 @@ import Testing
 /// Depths are chosen to hold in any build: 10,000 levels exhaust any 512 KB stack (even at
 /// 100 bytes a level), and the chains that must resolve on 512 KB use under half of it in a
 /// debug build under the thread sanitizer, whose frames are the largest.
-@Suite(.timeLimit(.minutes(2)))
+@Suite
 struct DeepGraphTests {
     static let smallStack = 512 << 10
 
-    @Test(arguments: [Scope.transient, .singleton])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(2)), arguments: [Scope.transient, .singleton])
     func aChainTooDeepForA512KBStackThrowsResolutionTooDeepInsteadOfCrashing(scope: Scope) {
         let injector = chain(depth: 10_000) { _ in scope }
 
@@ -33,7 +34,10 @@ struct DeepGraphTests {
         #expect(((448 << 10)...(576 << 10)).contains(stackSize), "stack size \(stackSize)")
     }
 
-    @Test func aChainTooDeepForOneThreadKeepsNothingAndResolvesOnAThreadWithALargerStack() throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(2))) func aChainTooDeepForOneThreadKeepsNothingAndResolvesOnAThreadWithALargerStack()
+        throws
+    {
         let depth = 1_000
         let runs = Counter()
         let injector = chain(depth: depth, counting: runs) { $0.isMultiple(of: 2) ? .transient : .singleton }
@@ -54,7 +58,8 @@ struct DeepGraphTests {
     /// chain and a 200-deep singleton chain resolve on a 512 KB thread (the release targets,
     /// 1,000 and 500, are checked by `InjectorBenchmarks --check-depth` in CI). Under the
     /// thread sanitizer, whose frames are about twice as large, 100 and 50.
-    @Test(arguments: [Scope.transient, .singleton])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(2)), arguments: [Scope.transient, .singleton])
     func aDeepChainResolvesOnA512KBThread(scope: Scope) throws {
         let depth =
             switch (scope, isThreadSanitized) {
@@ -70,7 +75,8 @@ struct DeepGraphTests {
         #expect(try result.get() == depth - 1)
     }
 
-    @Test(arguments: [Scope.transient, .singleton])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(2)), arguments: [Scope.transient, .singleton])
     func aCycleAtTheEndOfAChainOnA512KBThreadIsStillACycle(scope: Scope) {
         let injector = chain(depth: 40, closingAt: 20) { _ in scope }
 
@@ -85,7 +91,8 @@ struct DeepGraphTests {
 
     // MARK: - Async
 
-    @Test(arguments: [AsyncChainScopes.transient, .alternating])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(2)), arguments: [AsyncChainScopes.transient, .alternating])
     func aTenThousandDeepAsyncChainResolves(scopes: AsyncChainScopes) async throws {
         let depth = 10_000
         let injector = await asyncChain(depth: depth, scopes: scopes)
@@ -95,7 +102,8 @@ struct DeepGraphTests {
 
     /// A cycle deep in a chain, where the path is searched through the set that deep levels
     /// carry rather than by walking it; both a transient and a singleton close it.
-    @Test(arguments: [500, 501])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(2)), arguments: [500, 501])
     func aCycleAtTheEndOfADeepAsyncChainReportsItsWholePath(closingAt target: Int) async {
         let depth = 1_000
         let injector = await asyncChain(depth: depth, scopes: .alternating, closingAt: target)

@@ -86,6 +86,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1)))
     func singletonsResolvingEachOtherFromEightTasksDoNotDeadlock() async throws {
         final class A: Sendable {

@@ -6,7 +6,7 @@ import Testing
     @Test func anExportedSingletonIsTheSameInstanceInTheSyncInjector() async throws {
         let services = AsyncDependencyInjector()
         await services.register(Service.self, scope: .singleton) { _ in
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(nanoseconds: 5_000_000)
             return Service(label: "database")
         }
         let sync = DependencyInjector()

@@ -2,10 +2,11 @@ import Injector
 import Testing
 
 /// A cancelled resolve stops with a `CancellationError`; nobody else pays for it.
-@Suite(.timeLimit(.minutes(1))) struct AsyncCancellationTests {
+@Suite struct AsyncCancellationTests {
     /// The task that started the creation, or the one that joined it, is cancelled while the
     /// creation is held up; the other one still gets the value.
-    @Test(arguments: ["creator", "joiner"])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1)), arguments: ["creator", "joiner"])
     func aCancelledResolveStopsWaitingWhileAConcurrentOneGetsTheValue(cancelling: String) async throws {
         let injector = AsyncDependencyInjector()
         let calls = Counter()
@@ -38,7 +39,8 @@ import Testing
         #expect(calls.value == 1)
     }
 
-    @Test func aCreationWhoseOnlyRequesterIsCancelledFinishesAndIsKept() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aCreationWhoseOnlyRequesterIsCancelledFinishesAndIsKept() async throws {
         let injector = AsyncDependencyInjector()
         let calls = Counter()
         let started = AsyncGate()
@@ -64,10 +66,11 @@ import Testing
         #expect(calls.value == 1)
     }
 
-    @Test func aTransientFactoryRunsInTheCallersTaskAndSurfacesItsCancellation() async {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aTransientFactoryRunsInTheCallersTaskAndSurfacesItsCancellation() async {
         let injector = AsyncDependencyInjector()
         await injector.register(Service.self) { _ in
-            try await Task.sleep(for: .seconds(60))  // throws `CancellationError` once cancelled
+            try await Task.sleep(nanoseconds: 60_000_000_000)  // throws `CancellationError` once cancelled
             return Service()
         }
         await injector.register(Dependent.self) { r in try await Dependent(service: r.resolve()) }
@@ -80,7 +83,8 @@ import Testing
         #expect(path == [DependencyKey(Dependent.self), DependencyKey(Service.self)])
     }
 
-    @Test func aTaskCancelledBeforeItAsksStillGetsAReadySingleton() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aTaskCancelledBeforeItAsksStillGetsAReadySingleton() async throws {
         let injector = AsyncDependencyInjector()
         await injector.register(Service.self, scope: .singleton) { _ in Service() }
         let service = try await injector.resolve(Service.self)

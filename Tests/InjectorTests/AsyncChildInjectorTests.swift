@@ -32,7 +32,7 @@ import Testing
         let parent = AsyncDependencyInjector()
         await parent.register(Service(label: "parent's"))
         await parent.register(Dependent.self, scope: .singleton) { r in
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(nanoseconds: 1_000_000)
             return try await Dependent(service: r.resolve())
         }
         let first = parent.child()

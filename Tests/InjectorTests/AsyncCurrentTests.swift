@@ -26,7 +26,7 @@ import Testing
     func parallelScopesSeeOnlyTheirOwnRegistrations(_ number: Int) async throws {
         try await AsyncDependencyInjector.$current.withValue(AsyncDependencyInjector.shared.child()) {
             await AsyncDependencyInjector.current.register(number, name: "number")
-            try await Task.sleep(for: .milliseconds(Int.random(in: 1...10)))
+            try await Task.sleep(nanoseconds: UInt64.random(in: 1...10) * 1_000_000)
             #expect(try await AsyncDependencyInjector.current.resolve(Int.self, name: "number") == number)
         }
     }

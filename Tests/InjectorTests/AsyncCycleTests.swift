@@ -2,8 +2,9 @@ import Injector
 import Testing
 
 /// Cycles through async factories are reported with their path and never hang.
-@Suite(.timeLimit(.minutes(1))) struct AsyncCycleTests {
-    @Test(arguments: [Scope.transient, .singleton, .weak])
+@Suite struct AsyncCycleTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1)), arguments: [Scope.transient, .singleton, .weak])
     func aKeyThatNeedsItselfIsACycleOfOne(scope: Scope) async {
         let injector = AsyncDependencyInjector()
         await injector.register(Service.self, scope: scope) { r in try await r.resolve(Service.self) }
@@ -12,16 +13,17 @@ import Testing
         #expect(cycleNames(error) == ["Service", "Service"])
     }
 
-    @Test(arguments: [Scope.transient, .singleton])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1)), arguments: [Scope.transient, .singleton])
     func twoKeysThatNeedEachOtherAcrossAwaitsReportTheExactPath(scope: Scope) async {
         let injector = AsyncDependencyInjector()
         await injector.register(NodeA.self, scope: scope) { r in
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(nanoseconds: 1_000_000)
             _ = try await r.resolve(NodeB.self)
             return NodeA()
         }
         await injector.register(NodeB.self, scope: scope) { r in
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(nanoseconds: 1_000_000)
             _ = try await r.resolve(NodeA.self)
             return NodeB()
         }
@@ -35,7 +37,8 @@ import Testing
     /// `Task {}`, `async let` and task groups carry the resolution path, so a factory that
     /// waits for one of them resolving its own key is a cycle, not a hang. (`Task.detached`
     /// carries nothing: the README's Guarantees say what that does.)
-    @Test(arguments: [Scope.transient, .singleton, .weak])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1)), arguments: [Scope.transient, .singleton, .weak])
     func aFactoryThatAwaitsATaskResolvingItsOwnKeyIsACycle(scope: Scope) async {
         let injector = AsyncDependencyInjector()
         await injector.register(Service.self, scope: scope) { r in
@@ -54,7 +57,8 @@ import Testing
                 == ["NodeA", "Service", "Service"])
     }
 
-    @Test func threeKeysOfMixedScopesReportTheExactPath() async {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func threeKeysOfMixedScopesReportTheExactPath() async {
         let injector = AsyncDependencyInjector()
         await injector.register(NodeA.self) { r in
             _ = try await r.resolve(NodeB.self)
@@ -83,7 +87,8 @@ import Testing
 
     /// Two tasks start at the two ends of a cycle at once: one creates `A`, which waits for `B`;
     /// the other creates `B`, which waits for `A`. Neither task's own path shows the cycle.
-    @Test func aCycleClosedByTwoTasksCreatingSingletonsAtOnceIsReportedNotHung() async {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aCycleClosedByTwoTasksCreatingSingletonsAtOnceIsReportedNotHung() async {
         for _ in 0..<20 {
             let aStarted = AsyncGate()
             let bStarted = AsyncGate()
@@ -117,7 +122,8 @@ import Testing
         }
     }
 
-    @Test func aCycleIsNotCachedAndTheGraphWorksOnceFixed() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aCycleIsNotCachedAndTheGraphWorksOnceFixed() async throws {
         let injector = AsyncDependencyInjector()
         await injector.register(NodeA.self, scope: .singleton) { r in
             _ = try await r.resolve(NodeB.self)
@@ -133,7 +139,8 @@ import Testing
         _ = try await injector.resolve(NodeA.self)
     }
 
-    @Test func aChildOverrideThatDecoratesItsParentIsNoCycle() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aChildOverrideThatDecoratesItsParentIsNoCycle() async throws {
         let parent = AsyncDependencyInjector()
         await parent.register(String.self) { _ in "base" }
         let child = parent.child()
@@ -142,7 +149,8 @@ import Testing
         #expect(try await child.resolve(String.self) == "base+decorated")
     }
 
-    @Test func aDeepAcyclicChainResolves() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aDeepAcyclicChainResolves() async throws {
         let injector = AsyncDependencyInjector()
         let depth = 300
         for level in 0..<depth {

@@ -5,7 +5,7 @@ import Testing
     @Test func anAsyncFactoryThatSuspendsIsAwaited() async throws {
         let injector = AsyncDependencyInjector()
         await injector.register(Service.self) { _ in
-            try await Task.sleep(for: .milliseconds(10))
+            try await Task.sleep(nanoseconds: 10_000_000)
             return Service(label: "slept")
         }
 
@@ -43,7 +43,7 @@ import Testing
     @Test func aFactoryResolvesItsOwnDependenciesAsync() async throws {
         let injector = AsyncDependencyInjector()
         await injector.register(Service.self, scope: .singleton) { _ in
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(nanoseconds: 5_000_000)
             return Service(label: "engine")
         }
         await injector.register(Dependent.self) { r in try await Dependent(service: r.resolve()) }

@@ -16,7 +16,7 @@ private actor Database {
     private init(url: String) { self.url = url }
 
     static func connect(to url: String) async throws -> Database {
-        try await Task.sleep(for: .milliseconds(20))  // the handshake
+        try await Task.sleep(nanoseconds: 20_000_000)  // the handshake
         return Database(url: url)
     }
 

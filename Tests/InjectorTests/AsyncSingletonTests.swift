@@ -3,13 +3,14 @@ import Testing
 
 /// Single-flight singletons: one creation, however many tasks ask first.
 @Suite struct AsyncSingletonTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1)))
     func twoHundredConcurrentFirstResolvesRunTheSlowFactoryOnce() async throws {
         let injector = AsyncDependencyInjector()
         let calls = Counter()
         await injector.register(Service.self, scope: .singleton) { _ in
             calls.increment()
-            try await Task.sleep(for: .milliseconds(50))  // keeps the creation in flight
+            try await Task.sleep(nanoseconds: 50_000_000)  // keeps the creation in flight
             return Service(label: "slow")
         }
 
@@ -26,6 +27,7 @@ import Testing
         #expect(try await injector.resolve(Service.self) === services.first)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1)))
     func aFailingCreationFailsEveryWaiterKeepsNothingAndTheNextResolveRetries() async throws {
         let injector = AsyncDependencyInjector()
@@ -67,6 +69,7 @@ import Testing
         #expect(calls.value == 2)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1)))
     func theInjectorKeepsServingWhileACreationIsSuspended() async throws {
         let injector = AsyncDependencyInjector()
@@ -90,6 +93,7 @@ import Testing
         _ = try await pending.value
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1)))
     func aRegistrationReplacedDuringItsCreationIsNotKept() async throws {
         let injector = AsyncDependencyInjector()
@@ -113,12 +117,13 @@ import Testing
         #expect(try await injector.resolve(Service.self) === current)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1)))
     func concurrentResolvesOfAnAcyclicChainOfSingletonsFindNoFalseCycle() async throws {
         for _ in 0..<20 {
             let injector = AsyncDependencyInjector()
             await injector.register(NodeC.self, scope: .singleton) { _ in
-                try await Task.sleep(for: .milliseconds(1))
+                try await Task.sleep(nanoseconds: 1_000_000)
                 return NodeC()
             }
             await injector.register(NodeB.self, scope: .singleton) { r in

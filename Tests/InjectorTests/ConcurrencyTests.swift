@@ -55,6 +55,7 @@ import Testing
         #expect(try injector.resolve(Dependent.self).service.label == "from another thread")
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1)))
     func aCycleResolvedFromTwoThreadsAtOnceIsReportedNotDeadlocked() {
         for _ in 0..<20 {

@@ -82,9 +82,10 @@ func untilWaiting<T>(_ count: Int, for type: T.Type, in injector: AsyncDependenc
 /// Waits (yielding, never sleeping) until `count` installations into `injector` wait for
 /// another one, or `seconds` pass: `false` then.
 func untilInstallationsWait(_ count: Int, in injector: FaceInjector, seconds: Int = 10) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
+    // `DispatchTime`, not `ContinuousClock`: the tests compile at the declared floors (macOS 10.15).
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
     while injector.core.installationsWaiting < count {
-        if ContinuousClock.now > deadline || Task.isCancelled { return false }
+        if DispatchTime.now().uptimeNanoseconds > deadline || Task.isCancelled { return false }
         await Task.yield()
     }
     return true
