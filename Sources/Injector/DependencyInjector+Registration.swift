@@ -87,11 +87,13 @@ extension DependencyInjector {
 
     /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.
     private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
-        // The previous entry is released after the unlock, or kept by the installation.
-        let replaced: Entry?? = registry.withLock { registry in
-            guard !registry.isSealed else { return .none }
-            return .some(exchange(&registry[key], with: entry))
+        // The previous entry is released after the unlock, or kept by the installation; the
+        // published table that held it is freed first (see `ReadyValues`).
+        let (replaced, retired): (Entry??, ReadyValues.Retired) = registry.withLock { registry in
+            let replaced: Entry?? = registry.isSealed ? .none : .some(exchange(&registry[key], with: entry))
+            return (replaced, registry.ready.takeRetired())
         }
+        retired.reclaim()
         guard let previous = replaced else {
             if let installation {
                 installation.recordRefusal(of: key)  // `install` throws it

@@ -89,3 +89,14 @@ final class Locked<State>: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 }
+
+extension Locked where State == Registry {
+    /// `update(_:)` for a registry, which also frees, after the unlock, the published tables
+    /// of ready values that the change withdrew (see `ReadyValues`), before what it removed.
+    @inline(__always)
+    func update<Removed>(_ body: (inout Registry) -> Removed) {
+        let (removed, retired) = withLock { registry in (body(&registry), registry.ready.takeRetired()) }
+        retired.reclaim()
+        withExtendedLifetime(removed) {}
+    }
+}

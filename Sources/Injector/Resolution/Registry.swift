@@ -14,11 +14,25 @@ struct Registry {
     var isSealed = false
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
-    var diagnostics = RegistryDiagnostics()
+    var diagnostics = RegistryDiagnostics() {
+        // An observed resolve takes the locked path, which reports it: no table meanwhile.
+        didSet {
+            guard diagnostics.instrumentation != nil else { return }
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
+        }
+    }
+
+    /// The ready values, published for resolves without the lock; kept in step by every write
+    /// (all of which go through the subscript's setter).
+    let ready: ReadyValues
 
     /// What a failed resolve looks up to suggest what was meant, kept up to date by every write
     /// (see `RegistryIndex`), so that a miss never walks every key.
     private(set) var index = RegistryIndex()
+
+    init(ready: ReadyValues) {
+        self.ready = ready
+    }
 
     private func slot(_ key: DependencyKey) -> Slot? {
         guard let name = key.name else { return unnamed[key.typeID] }
@@ -45,7 +59,20 @@ struct Registry {
                 if tableChanged, named[key.typeID] == nil { index.typesChanged() }
             }
             index.replace(replaced?.entry, with: newValue, under: key)
+            // The published table must never hold what is no longer registered.
+            if replaced?.isPublished == true {
+                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
+            } else if slot?.isPublished == true {
+                ready.noteAddition()
+            }
         }
+    }
+
+    /// Every slot a published table holds (see `Slot.isPublished`).
+    var publishedSlots: [Slot] {
+        var slots = unnamed.values.filter(\.isPublished)
+        for table in named.values { slots += table.values.filter(\.isPublished) }
+        return slots
     }
 
     /// Puts `slot` under `name` in one type's table of named slots (removes it, if `nil`): what
@@ -150,18 +177,34 @@ extension Registry {
             if case .factory(let registration, _) = entry { miss = .pending(registration) }
             return nil
         }
+
+        /// Whether a published table holds this slot: a ready value, or a transient's plain
+        /// factory (see `ReadyValues`).
+        var isPublished: Bool { false }
     }
 
     /// The slot of an instance or a created singleton.
     final class ReadySlot: Slot {
         let value: Any
+        /// The value in a `ReadyValue` of the registered type, when that is the value's own
+        /// type (a class or struct registered as itself, not as a protocol): a published
+        /// table hands it out with no cast (see `ProtectedSlot`).
+        let typed: AnyObject?
 
         init(_ entry: Entry, value: Any) {
             self.value = value
+            typed = Self.typed(value, as: entry.key.typeID)
             super.init(entry)
         }
 
+        /// `value` (the `Any`, opened) in a `ReadyValue<Value>`, if `Value` is the type `key` names.
+        private static func typed<Value>(_ value: Value, as key: ObjectIdentifier) -> AnyObject? {
+            ObjectIdentifier(Value.self) == key ? ReadyValue(value) : nil
+        }
+
         override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? { .passUnretained(self) }
+
+        override var isPublished: Bool { true }
 
         /// The value as a `T`, copied once, straight into the caller's result.
         @inline(__always)
@@ -185,7 +228,7 @@ extension Registry {
     }
 
     /// The slot of a factory with nothing kept: a transient, or a singleton not created yet.
-    private final class PendingSlot: Slot {
+    final class PendingSlot: Slot {
         let registration: Registration
 
         init(_ entry: Entry, registration: Registration) {
@@ -197,6 +240,18 @@ extension Registry {
             miss = .pending(registration)
             return nil
         }
+
+        /// A transient's factory that needs only the injector and shares nothing with the
+        /// resolve: a published table hands it out, to be run by the resolving injector as the
+        /// locked path would.
+        var transient: Registration? {
+            guard registration.isTransient, !registration.sharesValues, case .plain = registration.factory else {
+                return nil
+            }
+            return registration
+        }
+
+        override var isPublished: Bool { transient != nil }
     }
 }
 
