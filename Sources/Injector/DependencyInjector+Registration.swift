@@ -90,7 +90,7 @@ extension DependencyInjector {
         // The previous entry is released after the unlock, or kept by the installation; the
         // published table that held it is freed first (see `ReadyValues`).
         let (replaced, retired): (Entry??, ReadyValues.Retired) = registry.withLock { registry in
-            let replaced: Entry?? = registry.isSealed ? .none : .some(exchange(&registry[key], with: entry))
+            let replaced: Entry?? = registry.isSealed ? .none : .some(registry.replace(key, with: entry))
             return (replaced, registry.ready.takeRetired())
         }
         retired.reclaim()

@@ -132,7 +132,7 @@ public struct Registered<Value>: Sendable {
         injector.registry.update { registry -> Entry? in
             guard case .factory(let current, let cache) = registry[registration.key], current === registration
             else { return nil }
-            return exchange(&registry[registration.key], with: .factory(completed, cache))
+            return registry.replace(registration.key, with: .factory(completed, cache))
         }
         return Registered(injector: injector, registration: completed)
     }

@@ -63,7 +63,7 @@ final class Locked<State>: @unchecked Sendable {
     /// Runs `body`, which changes the state and returns what it took out (the values it
     /// replaced or removed), and releases that after the unlock: a `deinit` is user code that
     /// may take this lock again. A replaced factory counts too (its closure holds values).
-    /// For example: `registry.update { exchange(&$0[key], with: entry) }`.
+    /// For example: `registry.update { $0.replace(key, with: entry) }`.
     @inline(__always)
     func update<Removed>(_ body: (inout State) -> Removed) {
         let removed = withLock(body)

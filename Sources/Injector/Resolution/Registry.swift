@@ -41,38 +41,38 @@ struct Registry {
 
     subscript(key: DependencyKey) -> Entry? {
         get { slot(key)?.entry }
-        set {
-            let slot = newValue.map(Slot.make)
-            let replaced: Slot?
-            // Whether the type got its first key, or lost its last one, in the table written.
-            let tableChanged: Bool
-            if let name = key.name {
-                let table: (replaced: Slot?, changed: Bool, isEmpty: Bool) = Self.store(
-                    slot, named: name, in: &named[key.typeID, default: [:]])
-                if table.isEmpty { named[key.typeID] = nil }
-                (replaced, tableChanged) = (table.replaced, table.changed)
-                if tableChanged, unnamed[key.typeID] == nil { index.typesChanged() }
-            } else {
-                replaced =
-                    slot.map { unnamed.updateValue($0, forKey: key.typeID) } ?? unnamed.removeValue(forKey: key.typeID)
-                tableChanged = (replaced == nil) != (slot == nil)
-                if tableChanged, named[key.typeID] == nil { index.typesChanged() }
-            }
-            index.replace(replaced?.entry, with: newValue, under: key)
-            // The published table must never hold what is no longer registered.
-            if replaced?.isPublished == true {
-                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
-            } else if slot?.isPublished == true {
-                ready.noteAddition()
-            }
-        }
+        set { replace(key, with: newValue) }
     }
 
-    /// Every slot a published table holds (see `Slot.isPublished`).
-    var publishedSlots: [Slot] {
-        var slots = unnamed.values.filter(\.isPublished)
-        for table in named.values { slots += table.values.filter(\.isPublished) }
-        return slots
+    /// Stores `entry` under `key` (removes what is there for `nil`) and returns the entry it
+    /// replaces: one lookup, where `exchange(&self[key], with:)` makes two. Every write of a
+    /// slot comes through here, which keeps the index and the published table in step.
+    @discardableResult
+    mutating func replace(_ key: DependencyKey, with entry: Entry?) -> Entry? {
+        let slot = entry.map(Slot.make)
+        let replaced: Slot?
+        // Whether the type got its first key, or lost its last one, in the table written.
+        let tableChanged: Bool
+        if let name = key.name {
+            let table: (replaced: Slot?, changed: Bool, isEmpty: Bool) = Self.store(
+                slot, named: name, in: &named[key.typeID, default: [:]])
+            if table.isEmpty { named[key.typeID] = nil }
+            (replaced, tableChanged) = (table.replaced, table.changed)
+            if tableChanged, unnamed[key.typeID] == nil { index.typesChanged() }
+        } else {
+            replaced =
+                slot.map { unnamed.updateValue($0, forKey: key.typeID) } ?? unnamed.removeValue(forKey: key.typeID)
+            tableChanged = (replaced == nil) != (slot == nil)
+            if tableChanged, named[key.typeID] == nil { index.typesChanged() }
+        }
+        index.replace(replaced?.entry, with: entry, under: key)
+        // The published table must never hold what is no longer registered.
+        if replaced?.isPublished == true {
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
+        } else if slot?.isPublished == true {
+            ready.noteAddition()
+        }
+        return replaced?.entry
     }
 
     /// Puts `slot` under `name` in one type's table of named slots (removes it, if `nil`): what
@@ -85,6 +85,13 @@ struct Registry {
         let wasEmpty = table.isEmpty
         let replaced = slot.map { table.updateValue($0, forKey: name) } ?? table.removeValue(forKey: name)
         return (replaced, wasEmpty != table.isEmpty, table.isEmpty)
+    }
+
+    /// Every slot a published table holds (see `Slot.isPublished`).
+    var publishedSlots: [Slot] {
+        var slots = unnamed.values.filter(\.isPublished)
+        for table in named.values { slots += table.values.filter(\.isPublished) }
+        return slots
     }
 
     /// The resolve hot path's lookup: the ready value's slot, unretained (valid while the lock
@@ -111,7 +118,7 @@ struct Registry {
         guard case .factory(let current, _) = self[registration.key], current === registration,
             let cache = Cache(keeping: value, for: registration.scope)
         else { return nil }
-        return exchange(&self[registration.key], with: .factory(registration, cache))
+        return replace(registration.key, with: .factory(registration, cache))
     }
 
     /// The slot of `type`'s registration without a name, if it has one here.
