@@ -60,12 +60,9 @@ public struct Registered<Value>: Sendable {
     ) -> Registered<Value> {
         let key = registration.key
         return initCompleted { injector, value in
-            guard MainQueue.isCurrent else {
-                throw InjectionError.requiresMainActor(key, path: ResolutionContext.current.path)
-            }
             // Handed in unchecked, as every value of the sync face is handed out.
             nonisolated(unsafe) let value = value
-            try MainActor.assumeIsolated { try complete(injector, value) }
+            try MainQueue.run(for: key) { try complete(injector, value) }
         }
     }
 
