@@ -89,12 +89,16 @@ extension DependencyInjector {
     private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
         // The previous entry is released after the unlock, or kept by the installation; the
         // published table that held it is freed first (see `ReadyValues`).
-        let (replaced, retired): (Entry??, ReadyValues.Retired) = registry.withLock { registry in
-            let replaced: Entry?? = registry.isSealed ? .none : .some(registry.replace(key, with: entry))
-            return (replaced, registry.ready.takeRetired())
+        var refused = false
+        var previous: Entry?
+        let retired = registry.withLock { registry in
+            refused = registry.isSealed
+            if !refused { previous = registry.replace(key, with: entry) }
+            return registry.ready.takeRetired()
         }
         retired.reclaim()
-        guard let previous = replaced else {
+        defer { withExtendedLifetime(previous) {} }  // released here, not under the lock
+        guard !refused else {
             if let installation {
                 installation.recordRefusal(of: key)  // `install` throws it
             } else {
@@ -102,7 +106,8 @@ extension DependencyInjector {
             }
             return
         }
-        installation?.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
+        guard let installation else { return }
+        installation.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
     }
 
     /// The entry for `key` in this injector or the nearest ancestor that has one, and its owner.

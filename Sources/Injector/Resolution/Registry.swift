@@ -65,7 +65,7 @@ struct Registry {
             tableChanged = (replaced == nil) != (slot == nil)
             if tableChanged, named[key.typeID] == nil { index.typesChanged() }
         }
-        index.replace(replaced?.entry, with: entry, under: key)
+        index.replace(replaced, with: slot, under: key)
         // The published table must never hold what is no longer registered.
         if replaced?.isPublished == true {
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
@@ -188,6 +188,9 @@ extension Registry {
         /// Whether a published table holds this slot: a ready value, or a transient's plain
         /// factory (see `ReadyValues`).
         var isPublished: Bool { false }
+
+        /// The entry's `readyType`, without copying the entry where the subclass knows it.
+        var readyType: ObjectIdentifier? { entry.readyType }
     }
 
     /// The slot of an instance or a created singleton.
@@ -212,6 +215,8 @@ extension Registry {
         override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? { .passUnretained(self) }
 
         override var isPublished: Bool { true }
+
+        override var readyType: ObjectIdentifier? { ObjectIdentifier(type(of: value)) }
 
         /// The value as a `T`, copied once, straight into the caller's result.
         @inline(__always)
@@ -259,6 +264,8 @@ extension Registry {
         }
 
         override var isPublished: Bool { transient != nil }
+
+        override var readyType: ObjectIdentifier? { nil }
     }
 }
 
