@@ -213,8 +213,10 @@ final class SharedReference: Sendable {
         self.object = object
     }
 
-    /// The object, retained for the caller: apart, so that the optimiser keeps the retain.
-    @inline(never)
+    /// The object, retained for the caller. Not optimised: with `@inline(never)` alone, the
+    /// optimiser returned it unretained (a specialisation returning a borrowed reference), and
+    /// the floor counted no reference-count traffic at all.
+    @inline(never) @_optimize(none)
     func read() -> Logger {
         object
     }

@@ -44,7 +44,9 @@ final class ReadyValues: @unchecked Sendable {
     private var lastSize = 0
 
     init() {
-        cell = .allocate(byteCount: MemoryLayout<UInt>.size, alignment: MemoryLayout<UInt>.alignment)
+        // A line of its own: readers load it on every resolve, and a neighbour written by
+        // other threads (a value's reference count, say) could make each load a cache miss.
+        cell = .allocate(byteCount: 128, alignment: 128)
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
         }
