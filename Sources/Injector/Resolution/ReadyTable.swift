@@ -48,8 +48,8 @@ final class ReadyTable {
             entries[index] = Entry(
                 typeID: UInt(bitPattern: key.typeID), hash: hash, name: key.name, small: small,
                 slot: .passRetained(slot),
-                typed: (slot as? Registry.ReadySlot)?.typed.map { .passUnretained($0) },
-                transient: (slot as? Registry.PendingSlot)?.transient.map { .passUnretained($0) })
+                typed: slot.typedValue.map { .passUnretained($0) },
+                transient: slot.transientRegistration.map { .passUnretained($0) })
         }
     }
 

@@ -191,6 +191,12 @@ extension Registry {
 
         /// The entry's `readyType`, without copying the entry where the subclass knows it.
         var readyType: ObjectIdentifier? { entry.readyType }
+
+        /// A ready slot's `typed` box, for a published table (overridden: no cast per slot).
+        var typedValue: AnyObject? { nil }
+
+        /// A pending slot's `transient`, for a published table (overridden: no cast per slot).
+        var transientRegistration: Registration? { nil }
     }
 
     /// The slot of an instance or a created singleton.
@@ -217,6 +223,8 @@ extension Registry {
         override var isPublished: Bool { true }
 
         override var readyType: ObjectIdentifier? { ObjectIdentifier(type(of: value)) }
+
+        override var typedValue: AnyObject? { typed }
 
         /// The value as a `T`, copied once, straight into the caller's result.
         @inline(__always)
@@ -266,6 +274,8 @@ extension Registry {
         override var isPublished: Bool { transient != nil }
 
         override var readyType: ObjectIdentifier? { nil }
+
+        override var transientRegistration: Registration? { transient }
     }
 }
 
