@@ -10,7 +10,8 @@ extension AsyncDependencyInjector {
     /// singleton is being created, every resolve of it awaits that one creation.
     ///
     /// A ready value (an instance, or a singleton already created here) is read without
-    /// entering the actor: one lock, no hop.
+    /// entering the actor, and where the OS has `Synchronization` without a lock: no hop, no
+    /// suspension.
     ///
     /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
