@@ -17,14 +17,16 @@ extension DependencyInjector {
     /// (``Registered/initCompleted(_:)``,
     /// ``Registered/implements(_:)``); ignore it otherwise.
     @discardableResult
+    @inlinable
     public func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope? = nil,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
     ) -> Registered<T> {
-        let registration = store(
-            key: DependencyKey(type, name: name), scope: scope, factory: .plain(TypedFactory(factory)))
+        // Inlined, so that the caller's `T` is concrete where `TypedFactory<T>` is created:
+        // generic, it looked up that type's metadata at run time on every registration.
+        let registration = store(key: DependencyKey(type, name: name), scope: scope, plain: TypedFactory(factory))
         return Registered(injector: self, registration: registration)
     }
 
@@ -56,6 +58,12 @@ extension DependencyInjector {
     /// Whether `type` under `name` is registered in this injector or one of its ancestors.
     public func isRegistered<T>(_ type: T.Type, name: String? = nil) -> Bool {
         lookup(DependencyKey(type, name: name)) != nil
+    }
+
+    /// Stores a plain factory registration under `key` (see `store(key:scope:factory:forwardedTo:)`).
+    @usableFromInline
+    func store(key: DependencyKey, scope: Scope?, plain factory: any PlainFactory) -> Registration {
+        store(key: key, scope: scope, factory: .plain(factory))
     }
 
     /// Stores a factory registration under `key`, attributed to the module being installed;

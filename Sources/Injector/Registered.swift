@@ -15,6 +15,12 @@ public struct Registered<Value>: Sendable {
     let injector: DependencyInjector
     let registration: Registration
 
+    @usableFromInline
+    init(injector: DependencyInjector, registration: Registration) {
+        self.injector = injector
+        self.registration = registration
+    }
+
     /// Runs `complete` on each value the factory makes, before the resolve that asked for it
     /// gets it: property and method injection (Swinject's `initCompleted`, Resolver's
     /// `resolveProperties`).
