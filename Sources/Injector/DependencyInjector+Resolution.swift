@@ -61,9 +61,9 @@ extension DependencyInjector {
         }
     }
 
-    /// The hot path's locked find of a ready value that the published table lacks: publishes
-    /// a new table when one is due, copies the value out, unlocks `registry` (locked by the
-    /// caller) and frees the table replaced. Apart, off the hot path.
+    /// The hot path's locked find of a ready value that the published table lacks: copies
+    /// the value out, unlocks `registry` (locked by the caller), then builds and publishes a
+    /// new table when one is due. Apart, off the hot path.
     @inline(never)
     func valuePublishing<T>(
         _ slot: Unmanaged<Registry.ReadySlot>,
@@ -71,28 +71,33 @@ extension DependencyInjector {
         key: DependencyKey,
         in registry: UnsafeMutablePointer<Registry>
     ) throws(InjectionError) -> T {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.noteMissedRead(in: registry) }
-        let retired = ready.takeRetired()
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let build = ready.noteMissedRead(in: registry)
+        else {
+            defer { self.registry.unlock() }
+            return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
+        }
         defer {
             self.registry.unlock()
-            retired.reclaim()
+            ready.publish(build, in: self.registry)
         }
         return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
     }
 
     /// Unlocks `registry` (locked by the caller) after a locked lookup that found `miss`: if
-    /// that is a transient, which the published table lacks, publishes a new table first when
-    /// one is due, and frees the table replaced after the unlock. Apart, off the hot path.
+    /// that is a transient, which the published table lacks, builds and publishes a new table
+    /// after the unlock when one is due. Apart, off the hot path.
     @inline(never)
     func unlockPublishing(_ registry: UnsafeMutablePointer<Registry>, after miss: Miss) {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            case .pending(let registration) = miss, registration.isTransient
-        {
-            ready.noteMissedRead(in: registry)
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            case .pending(let registration) = miss, registration.isTransient,
+            let build = ready.noteMissedRead(in: registry)
+        else {
+            self.registry.unlock()
+            return
         }
-        let retired = ready.takeRetired()
         self.registry.unlock()
-        retired.reclaim()
+        ready.publish(build, in: self.registry)
     }
 
     /// The rest of a resolve whose own lookup found `miss` (`nil`: none made yet): the

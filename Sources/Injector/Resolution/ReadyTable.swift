@@ -34,7 +34,7 @@ final class ReadyTable {
         var capacity = 4
         while capacity < slots.count * 2 { capacity *= 2 }
         self.capacity = capacity
-        shift = UInt(64 - capacity.trailingZeroBitCount)
+        shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         entries = .allocate(capacity: capacity)
         entries.initialize(
             repeating: Entry(typeID: 0, hash: 0, name: nil, small: (0, 0), slot: nil, typed: nil, transient: nil),
@@ -62,20 +62,36 @@ final class ReadyTable {
     /// The number of entries the table has room for (twice what it holds, or more).
     var size: Int { capacity }
 
-    /// The entry for `type` under `name`, valid while the table is; `nil` when there is none.
-    /// A small name is compared by its two words, with no string operation at all.
+    /// A key to look up, hashed apart from any table, so that a reader hashes it before it
+    /// announces the table it reads (see `ReadyValues.slot(for:name:)`).
+    struct Key {
+        let typeID: UInt
+        let name: String?
+        /// The name's words if it is small (see `smallName(_:)`).
+        let small: (UInt64, UInt64)?
+        let hash: UInt
+
+        @inline(__always)
+        init(_ type: ObjectIdentifier, _ name: String?) {
+            typeID = UInt(bitPattern: type)
+            self.name = name
+            small = name.flatMap(ReadyTable.smallName)
+            hash = ReadyTable.hash(type, name, small: small ?? (0, 0))
+        }
+    }
+
+    /// The entry for `key`, valid while the table is; `nil` when there is none. A small name
+    /// is compared by its two words, with no string operation at all.
     @inline(__always)
-    func entry(for type: ObjectIdentifier, name: String?) -> UnsafeMutablePointer<Entry>? {
-        let typeID = UInt(bitPattern: type)
-        guard let name else {
-            return probe(Self.hash(type, nil, small: (0, 0))) { $0.typeID == typeID && $0.name == nil }
+    func entry(for key: Key) -> UnsafeMutablePointer<Entry>? {
+        let typeID = key.typeID
+        guard let name = key.name else {
+            return probe(key.hash) { $0.typeID == typeID && $0.name == nil }
         }
-        if let small = Self.smallName(name) {
-            return probe(Self.hash(type, name, small: small)) {
-                $0.typeID == typeID && $0.small.0 == small.0 && $0.small.1 == small.1
-            }
+        if let small = key.small {
+            return probe(key.hash) { $0.typeID == typeID && $0.small.0 == small.0 && $0.small.1 == small.1 }
         }
-        let hash = Self.hash(type, name, small: (0, 0))
+        let hash = key.hash
         return probe(hash) { $0.typeID == typeID && $0.hash == hash && $0.name == name }
     }
 
@@ -96,9 +112,21 @@ final class ReadyTable {
     @inline(__always)
     static func hash(_ type: ObjectIdentifier, _ name: String?, small: (UInt64, UInt64)) -> UInt {
         let identity = UInt(bitPattern: type)
-        guard let name else { return identity &* 0x9E37_79B9_7F4A_7C15 }
+        guard let name else { return identity &* golden }
         let named = small.1 != 0 ? UInt(truncatingIfNeeded: mix(small.0, small.1)) : hash(name)
-        return (identity ^ named) &* 0x9E37_79B9_7F4A_7C15
+        return (identity ^ named) &* golden
+    }
+
+    /// 2^w divided by the golden ratio, for a word of w bits: multiplying by it spreads keys
+    /// over a hash's top bits, which pick the first entry.
+    /// (Computed, so that it folds into a constant: a stored static would be a lazy global.)
+    @inline(__always)
+    private static var golden: UInt {
+        #if _pointerBitWidth(_64)
+            0x9E37_79B9_7F4A_7C15
+        #else
+            0x9E37_79B9
+        #endif
     }
 
     /// A small string's two words, which hold its bytes (at most 15 UTF-8 bytes, the common

@@ -30,8 +30,8 @@ import Synchronization
 @usableFromInline
 final class ReadyValues: @unchecked Sendable {
     // `@unchecked Sendable`: `cell` is an `Atomic<UInt>` (an unmanaged `ReadyTable` or 0),
-    // touched only atomically; `retired`, `isCurrent` and `lastSize` only under the owning
-    // injector's registry lock.
+    // touched only atomically; the other properties only under the owning injector's
+    // registry lock.
     private let cell: UnsafeMutableRawPointer
     /// Tables withdrawn and not yet freed, with the next in `ReadyTable.nextRetired`.
     private var retired: Unmanaged<ReadyTable>?
@@ -42,6 +42,11 @@ final class ReadyValues: @unchecked Sendable {
     private var missedReads = 0
     /// The size of the last table built: a rebuild waits for that many misses over 16.
     private var lastSize = 0
+    /// Changes with every write that makes the table stale, so that a table built from the
+    /// registry as it was before is not published (see `publish(_:in:)`).
+    private var generation = 0
+    /// Whether a resolve is building a table after its unlock: one at a time.
+    private var isBuilding = false
 
     init() {
         // A line of its own: readers load it on every resolve, and a neighbour written by
@@ -81,6 +86,8 @@ final class ReadyValues: @unchecked Sendable {
     func slot(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
         let published = atomic.pointee.load(ordering: .acquiring)
         guard published != 0 else { return nil }
+        // Hashed before the announcement, which then lasts only for the probe.
+        let key = ReadyTable.Key(type, name)
         let hazard = Hazards.hazard()
         hazard.pointee.store(published, ordering: .sequentiallyConsistent)
         // Still published after the announcement: a writer that withdraws it from now on
@@ -88,7 +95,7 @@ final class ReadyValues: @unchecked Sendable {
         guard atomic.pointee.load(ordering: .sequentiallyConsistent) == published,
             let table = UnsafeRawPointer(bitPattern: published),
             let entry = Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({
-                $0.entry(for: type, name: name)
+                $0.entry(for: key)
             }),
             let slot = entry.pointee.slot
         else {
@@ -106,6 +113,7 @@ final class ReadyValues: @unchecked Sendable {
     func withdraw() {
         isCurrent = false
         missedReads = 0
+        generation &+= 1
         let published = atomic.pointee.exchange(0, ordering: .sequentiallyConsistent)
         guard let table = UnsafeRawPointer(bitPattern: published) else { return }
         retire(Unmanaged<ReadyTable>.fromOpaque(table))
@@ -116,6 +124,7 @@ final class ReadyValues: @unchecked Sendable {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         isCurrent = false
         missedReads = 0
+        generation &+= 1
     }
 
     /// Under the registry lock: whether a ready value found under the lock may be missing
@@ -123,21 +132,49 @@ final class ReadyValues: @unchecked Sendable {
     var isStale: Bool { !isCurrent }
 
     /// Under the lock of `registry`, after a locked lookup found what the table could have
-    /// served: publishes a table of the registry's published slots, when it is stale, no
-    /// observer needs the locked path, and enough reads have missed it since it went stale
-    /// that building one is worth its cost.
+    /// served: the registry's published slots, for a new table that the caller builds and
+    /// publishes after its unlock (`publish(_:in:)`), when the table is stale, no observer
+    /// needs the locked path, no other resolve is building one, and enough reads have missed
+    /// it since it went stale that building one is worth its cost.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(never)
-    func noteMissedRead(in registry: UnsafeMutablePointer<Registry>) {
-        guard !isCurrent, registry.pointee.diagnostics.instrumentation == nil else { return }
+    func noteMissedRead(in registry: UnsafeMutablePointer<Registry>) -> Build? {
+        guard !isCurrent, !isBuilding, registry.pointee.diagnostics.instrumentation == nil else { return nil }
         missedReads += 1
-        guard missedReads > lastSize >> 4 else { return }
-        let table = ReadyTable(registry.pointee.publishedSlots)
-        isCurrent = true
-        lastSize = table.size
-        let replaced = atomic.pointee.exchange(
-            UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()), ordering: .sequentiallyConsistent)
-        if let replaced = UnsafeRawPointer(bitPattern: replaced) { retire(Unmanaged<ReadyTable>.fromOpaque(replaced)) }
+        guard missedReads > lastSize >> 4 else { return nil }
+        isBuilding = true
+        return Build(slots: registry.pointee.publishedSlots, generation: generation)
+    }
+
+    /// The slots of a table to build after the unlock, as the registry held them in
+    /// `generation`.
+    struct Build {
+        fileprivate let slots: [Registry.Slot]
+        fileprivate let generation: Int
+    }
+
+    /// After the caller's unlock: builds the table of `build`, off the lock (its cost grows
+    /// with the registry: about 110 ms of fresh memory for 100,000 entries, which would hold
+    /// every other resolve of this injector), then publishes it under the lock of `registry`,
+    /// unless a write made it stale meanwhile. What is dropped is released after the unlock.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @inline(never)
+    func publish(_ build: Build, in registry: Locked<Registry>) {
+        let table = ReadyTable(build.slots)
+        let retired = registry.withLock { registry in
+            isBuilding = false
+            if generation == build.generation, !isCurrent, registry.diagnostics.instrumentation == nil {
+                isCurrent = true
+                lastSize = table.size
+                let replaced = atomic.pointee.exchange(
+                    UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()), ordering: .sequentiallyConsistent)
+                if let replaced = UnsafeRawPointer(bitPattern: replaced) {
+                    retire(Unmanaged<ReadyTable>.fromOpaque(replaced))
+                }
+            }
+            return takeRetired()
+        }
+        retired.reclaim()
     }
 
     private func retire(_ table: Unmanaged<ReadyTable>) {
@@ -312,7 +349,9 @@ enum Hazards {
     }
 
     private static func isRead(_ table: UInt) -> Bool {
-        var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .acquiring))
+        // Sequentially consistent, as the reader's announcement: a record pushed just before
+        // it is seen here (acquire alone would not promise that in the language's model).
+        var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .sequentiallyConsistent))
         while let record = current {
             if record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .sequentiallyConsistent)
                 == table
