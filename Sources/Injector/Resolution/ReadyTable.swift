@@ -186,14 +186,3 @@ final class ReadyTable {
         return product.high ^ product.low
     }
 }
-
-/// A ready value in a box of its registered type `T`, so that a resolve of `T` that finds it
-/// in a published table copies it out with no cast: the box is known to be a `ReadyValue<T>`.
-@usableFromInline
-final class ReadyValue<Value> {
-    @usableFromInline let value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-}
