@@ -62,37 +62,31 @@ final class ReadyTable {
     /// The number of entries the table has room for (twice what it holds, or more).
     var size: Int { capacity }
 
-    /// A key to look up, hashed apart from any table, so that a reader hashes it before it
-    /// announces the table it reads (see `ReadyValues.slot(for:name:)`).
-    struct Key {
-        let typeID: UInt
-        let name: String?
-        /// The name's words if it is small (see `smallName(_:)`).
-        let small: (UInt64, UInt64)?
-        let hash: UInt
-
-        @inline(__always)
-        init(_ type: ObjectIdentifier, _ name: String?) {
-            typeID = UInt(bitPattern: type)
-            self.name = name
-            small = name.flatMap(ReadyTable.smallName)
-            hash = ReadyTable.hash(type, name, small: small ?? (0, 0))
+    /// The entry for `type` under `name`, valid while the table is; `nil` when there is none.
+    /// A small name is compared by its two words, with no string operation at all; a larger
+    /// one by `largeNameHash` (`largeNameHash(_:)`, worked out by the caller before it
+    /// announced the table, so that its announcement lasts for the probe alone), then itself.
+    @inline(__always)
+    func entry(for type: ObjectIdentifier, name: String?, largeNameHash: UInt) -> UnsafeMutablePointer<Entry>? {
+        let typeID = UInt(bitPattern: type)
+        guard let name else {
+            return probe(Self.hash(type, nil, small: (0, 0))) { $0.typeID == typeID && $0.name == nil }
         }
+        if let small = Self.smallName(name) {
+            return probe(Self.hash(type, name, small: small)) {
+                $0.typeID == typeID && $0.small.0 == small.0 && $0.small.1 == small.1
+            }
+        }
+        let hash = (UInt(bitPattern: type) ^ largeNameHash) &* Self.golden
+        return probe(hash) { $0.typeID == typeID && $0.hash == hash && $0.name == name }
     }
 
-    /// The entry for `key`, valid while the table is; `nil` when there is none. A small name
-    /// is compared by its two words, with no string operation at all.
+    /// What `entry(for:name:largeNameHash:)` needs for a name that is not small: its hash
+    /// (0 for none or a small name, which need none).
     @inline(__always)
-    func entry(for key: Key) -> UnsafeMutablePointer<Entry>? {
-        let typeID = key.typeID
-        guard let name = key.name else {
-            return probe(key.hash) { $0.typeID == typeID && $0.name == nil }
-        }
-        if let small = key.small {
-            return probe(key.hash) { $0.typeID == typeID && $0.small.0 == small.0 && $0.small.1 == small.1 }
-        }
-        let hash = key.hash
-        return probe(hash) { $0.typeID == typeID && $0.hash == hash && $0.name == name }
+    static func largeNameHash(_ name: String?) -> UInt {
+        guard let name, smallName(name) == nil else { return 0 }
+        return hash(name)
     }
 
     /// The first entry from `hash`'s place on that `matches`, or `nil` at an empty one.
@@ -108,7 +102,8 @@ final class ReadyTable {
     }
 
     /// The hash of a key: the type's identity, mixed with its name (`small`: the name's
-    /// words if it is small, see `smallName(_:)`).
+    /// words if it is small, see `smallName(_:)`). The same as `entry(for:name:largeNameHash:)`
+    /// works out for a larger name.
     @inline(__always)
     static func hash(_ type: ObjectIdentifier, _ name: String?, small: (UInt64, UInt64)) -> UInt {
         let identity = UInt(bitPattern: type)

@@ -78,8 +78,8 @@ final class ReadyValues: @unchecked Sendable {
     func slot(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
         let published = atomic.pointee.load(ordering: .acquiring)
         guard published != 0 else { return nil }
-        // Hashed before the announcement, which then lasts only for the probe.
-        let key = ReadyTable.Key(type, name)
+        // A large name is hashed before the announcement, which then lasts only for the probe.
+        let largeNameHash = ReadyTable.largeNameHash(name)
         let hazard = Hazards.hazard()
         hazard.pointee.store(published, ordering: .sequentiallyConsistent)
         // Still published after the announcement: a writer that withdraws it from now on
@@ -87,7 +87,7 @@ final class ReadyValues: @unchecked Sendable {
         guard atomic.pointee.load(ordering: .sequentiallyConsistent) == published,
             let table = UnsafeRawPointer(bitPattern: published),
             let entry = Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({
-                $0.entry(for: key)
+                $0.entry(for: type, name: name, largeNameHash: largeNameHash)
             }),
             let slot = entry.pointee.slot
         else {
