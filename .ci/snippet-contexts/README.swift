@@ -23,6 +23,11 @@ final class ForecastScreen {
     func show(_ city: String) { logger.log(weather.forecast(for: city)) }
 }
 
+func registerServices(in injector: DependencyInjector) {
+    injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+    injector.register((any WeatherService).self) { _ in LiveWeather(baseURL: "https://api.weather.example") }
+}
+
 final class Database: Sendable {
     static func connect(to url: String) async throws -> Database { Database() }
 }

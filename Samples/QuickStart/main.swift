@@ -29,13 +29,19 @@ final class ForecastScreen {
     func show(_ city: String) { logger.log(weather.forecast(for: city)) }
 }
 
+/// The app's registrations, in one function that its tests reuse (a test process does not
+/// run the app's top-level code).
+func registerServices(in injector: DependencyInjector) {
+    injector.register("https://api.weather.example", name: "baseURL")
+    injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+    injector.register((any WeatherService).self) { r in
+        try LiveWeather(baseURL: r.resolve(String.self, name: "baseURL"))
+    }
+}
+
 // Register where the wrappers look: `DependencyInjector.current`, which is `shared` here.
 let injector = DependencyInjector.shared
-injector.register("https://api.weather.example", name: "baseURL")
-injector.register(Logger.self, scope: .singleton) { _ in Logger() }
-injector.register((any WeatherService).self) { r in
-    try LiveWeather(baseURL: r.resolve(String.self, name: "baseURL"))
-}
+registerServices(in: injector)
 
 print("1. The wrappers resolve what was registered:")
 ForecastScreen().show("Lisbon")

@@ -27,18 +27,9 @@ extension DependencyInjector {
         scope: Scope? = nil,
         mainActorFactory factory: @escaping @MainActor (DependencyInjector) throws -> T
     ) -> Registered<T> {
-        register(type, name: name, scope: scope) { injector in
-            guard MainQueue.isCurrent else {
-                throw InjectionError.requiresMainActor(
-                    DependencyKey(type, name: name), path: ResolutionContext.current.path)
-            }
-            // Carried out of `assumeIsolated` unchecked, as every value of the sync face is
-            // handed out: `T` need not be `Sendable` (a main-actor protocol's existential).
-            nonisolated(unsafe) var made: T?
-            try MainActor.assumeIsolated { made = try factory(injector) }
-            // Unreachable: `factory` returned, so `made` is set.
-            guard let made else { throw InjectionError.requiresMainActor(DependencyKey(type, name: name), path: []) }
-            return made
+        let key = DependencyKey(type, name: name)
+        return register(type, name: name, scope: scope) { injector in
+            try MainQueue.run(for: key) { try factory(injector) }
         }
     }
 }

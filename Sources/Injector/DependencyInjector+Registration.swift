@@ -17,14 +17,16 @@ extension DependencyInjector {
     /// (``Registered/initCompleted(_:)``,
     /// ``Registered/implements(_:)``); ignore it otherwise.
     @discardableResult
+    @inlinable
     public func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope? = nil,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
     ) -> Registered<T> {
-        let registration = store(
-            key: DependencyKey(type, name: name), scope: scope, factory: .plain(TypedFactory(factory)))
+        // Inlined, so that the caller's `T` is concrete where `TypedFactory<T>` is created:
+        // generic, it looked up that type's metadata at run time on every registration.
+        let registration = store(key: DependencyKey(type, name: name), scope: scope, plain: TypedFactory(factory))
         return Registered(injector: self, registration: registration)
     }
 
@@ -58,6 +60,12 @@ extension DependencyInjector {
         lookup(DependencyKey(type, name: name)) != nil
     }
 
+    /// Stores a plain factory registration under `key` (see `store(key:scope:factory:forwardedTo:)`).
+    @usableFromInline
+    func store(key: DependencyKey, scope: Scope?, plain factory: any PlainFactory) -> Registration {
+        store(key: key, scope: scope, factory: .plain(factory))
+    }
+
     /// Stores a factory registration under `key`, attributed to the module being installed;
     /// without a `scope`, the module's default scope, or this injector's.
     @discardableResult
@@ -87,12 +95,18 @@ extension DependencyInjector {
 
     /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.
     private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
-        // The previous entry is released after the unlock, or kept by the installation.
-        let replaced: Entry?? = registry.withLock { registry in
-            guard !registry.isSealed else { return .none }
-            return .some(exchange(&registry[key], with: entry))
+        // The previous entry is released after the unlock, or kept by the installation; the
+        // published table that held it is freed first (see `ReadyValues`).
+        var refused = false
+        var previous: Entry?
+        let retired = registry.withLock { registry in
+            refused = registry.isSealed
+            if !refused { previous = registry.replace(key, with: entry) }
+            return registry.ready.takeRetired()
         }
-        guard let previous = replaced else {
+        retired.reclaim()
+        defer { withExtendedLifetime(previous) {} }  // released here, not under the lock
+        guard !refused else {
             if let installation {
                 installation.recordRefusal(of: key)  // `install` throws it
             } else {
@@ -100,7 +114,8 @@ extension DependencyInjector {
             }
             return
         }
-        installation?.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
+        guard let installation else { return }
+        installation.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
     }
 
     /// The entry for `key` in this injector or the nearest ancestor that has one, and its owner.

@@ -11,22 +11,43 @@ extension DependencyInjector {
     /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws.
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
-        // The hot path: a ready value is copied out of its slot under the lock, straight into
-        // the result. No `Optional<T>` (in unspecialised generic code it looks up its metadata
-        // on every call, costlier than the lookup), hence the lock taken and released by hand.
-        // Every level of a chain of factories runs through here, so the rest is in
-        // `@inline(never)` functions, off the stack at each level ("for the stack" below).
+        // The hot path: a ready value of this injector's own, or a transient's factory, from
+        // its published table, with no lock (see `ReadyValues`). Inlined, so that `T` is known
+        // where the value is copied out.
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let found = ready.slot(for: ObjectIdentifier(T.self), name: name)
+        {
+            return try found.value(as: T.self, name: name, in: self)
+        }
+        return try resolveLocked(type, name: name)
+    }
+
+    /// `resolve(_:name:)` where no published table has the value: under the lock, the walk,
+    /// the factories.
+    @usableFromInline
+    func resolveLocked<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
+        // A ready value is copied out of its slot under the lock, straight into the result. No
+        // `Optional<T>` (in unspecialised generic code it looks up its metadata on every call,
+        // costlier than the lookup), hence the lock taken and released by hand. Every level of
+        // a chain of factories runs through here, so the rest is in `@inline(never)`
+        // functions, off the stack at each level ("for the stack" below).
         let key = DependencyKey(type, name: name)
         // This injector first, outside the walk: the common case retains no injector.
         var miss = Miss.absent
         let registry = self.registry.lock()
         let instrumented = registry.pointee.diagnostics.instrumentation != nil
         if !instrumented, let slot = registry.pointee.readySlot(key, miss: &miss) {
+            if ready.isStale { return try valuePublishing(slot, as: T.self, key: key, in: registry) }
             defer { self.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
-        self.registry.unlock()
+        if ready.isStale, !instrumented {
+            unlockPublishing(registry, after: miss)
+        } else {
+            self.registry.unlock()
+        }
 
         // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
@@ -38,6 +59,45 @@ extension DependencyInjector {
         return try resolve(key, as: T.self, after: miss, instrumented: instrumented) { key throws(InjectionError) in
             try unregistered(key, as: T.self)
         }
+    }
+
+    /// The hot path's locked find of a ready value that the published table lacks: copies
+    /// the value out, unlocks `registry` (locked by the caller), then builds and publishes a
+    /// new table when one is due. Apart, off the hot path.
+    @inline(never)
+    func valuePublishing<T>(
+        _ slot: Unmanaged<Registry.ReadySlot>,
+        as type: T.Type,
+        key: DependencyKey,
+        in registry: UnsafeMutablePointer<Registry>
+    ) throws(InjectionError) -> T {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let build = ready.noteMissedRead(in: registry)
+        else {
+            defer { self.registry.unlock() }
+            return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
+        }
+        defer {
+            self.registry.unlock()
+            ready.publish(build, in: self.registry)
+        }
+        return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
+    }
+
+    /// Unlocks `registry` (locked by the caller) after a locked lookup that found `miss`: if
+    /// that is a transient, which the published table lacks, builds and publishes a new table
+    /// after the unlock when one is due. Apart, off the hot path.
+    @inline(never)
+    func unlockPublishing(_ registry: UnsafeMutablePointer<Registry>, after miss: Miss) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            case .pending(let registration) = miss, registration.isTransient,
+            let build = ready.noteMissedRead(in: registry)
+        else {
+            self.registry.unlock()
+            return
+        }
+        self.registry.unlock()
+        ready.publish(build, in: self.registry)
     }
 
     /// The rest of a resolve whose own lookup found `miss` (`nil`: none made yet): the
@@ -227,8 +287,59 @@ extension DependencyInjector {
         .mismatchedArguments(registration.key, path: context.path + [registration.key], expected: types, given: [])
     }
 
+    /// What a published table holds for `T` under `name` besides a `ReadyValue<T>` (see
+    /// `ProtectedSlot`): a value registered as a protocol, or a transient's registration,
+    /// which is retained, the announcement in `hazard` withdrawn (a factory may register into
+    /// this injector, whose writer waits for the readers of the old table), then run here.
+    /// `make(_:with:)` in place, a frame fewer per level of a chain of transients.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @usableFromInline
+    func resolve<T>(
+        found slot: UnsafeMutableRawPointer,
+        transient: UnsafeMutableRawPointer?,
+        hazard: UnsafeMutableRawPointer,
+        as type: T.Type,
+        name: String?
+    ) throws(InjectionError) -> T {
+        guard let transient,
+            let factory = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
+                .factory(making: T.self)
+        else {
+            return try resolve(
+                found: slot, transient: transient, hazard: hazard, as: type, key: DependencyKey(type, name: name))
+        }
+        let registration = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
+        ProtectedSlot.clear(hazard)
+        let context = ResolutionContext.current
+        try context.checkNotResolving(registration)
+        return try run(registration, in: context, factory.make)
+    }
+
+    /// `resolve(found:transient:hazard:as:name:)` for a `T` that may not be the key's type:
+    /// the value cast, or the transient made and cast.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @inline(never)
+    func resolve<T>(
+        found slot: UnsafeMutableRawPointer,
+        transient: UnsafeMutableRawPointer?,
+        hazard: UnsafeMutableRawPointer,
+        as type: T.Type,
+        key: DependencyKey
+    ) throws(InjectionError) -> T {
+        guard let transient else {
+            defer { ProtectedSlot.clear(hazard) }
+            return try Registry.ReadySlot.value(of: Unmanaged.fromOpaque(slot), as: type, key: key)
+        }
+        let registration = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
+        ProtectedSlot.clear(hazard)
+        if let factory = registration.factory(making: T.self) { return try make(registration, with: factory) }
+        let context = ResolutionContext.current
+        try context.checkNotResolving(registration)
+        return try Self.cast(run(registration, in: context), to: T.self, key: key)
+    }
+
     /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`.
-    private func make<T>(_ registration: Registration, with factory: TypedFactory<T>) throws(InjectionError) -> T {
+    func make<T>(_ registration: Registration, with factory: TypedFactory<T>) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         return try run(registration, in: context, factory.make)

@@ -40,7 +40,10 @@ public final class DependencyInjector: Sendable {
     public let parent: DependencyInjector?
 
     /// This injector's own registrations and the singletons it keeps.
-    let registry = Locked(Registry())
+    let registry: Locked<Registry>
+
+    /// Its ready values, published for resolves that take no lock (kept by `registry`'s writes).
+    @usableFromInline let ready: ReadyValues
 
     /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
@@ -60,12 +63,16 @@ public final class DependencyInjector: Sendable {
     ///
     /// - Parameter defaultScope: The scope of registrations that name none.
     public init(defaultScope: Scope = .transient) {
+        ready = ReadyValues()
+        registry = Locked(Registry(ready: ready))
         parent = nil
         inheritedSingletons = nil
         self.defaultScope = defaultScope
     }
 
     private init(parent: DependencyInjector, singletons: ChildSingletons) {
+        ready = ReadyValues()
+        registry = Locked(Registry(ready: ready))
         self.parent = parent
         defaultScope = parent.defaultScope
         inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil

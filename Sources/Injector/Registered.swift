@@ -15,6 +15,12 @@ public struct Registered<Value>: Sendable {
     let injector: DependencyInjector
     let registration: Registration
 
+    @usableFromInline
+    init(injector: DependencyInjector, registration: Registration) {
+        self.injector = injector
+        self.registration = registration
+    }
+
     /// Runs `complete` on each value the factory makes, before the resolve that asked for it
     /// gets it: property and method injection (Swinject's `initCompleted`, Resolver's
     /// `resolveProperties`).
@@ -60,12 +66,9 @@ public struct Registered<Value>: Sendable {
     ) -> Registered<Value> {
         let key = registration.key
         return initCompleted { injector, value in
-            guard MainQueue.isCurrent else {
-                throw InjectionError.requiresMainActor(key, path: ResolutionContext.current.path)
-            }
             // Handed in unchecked, as every value of the sync face is handed out.
             nonisolated(unsafe) let value = value
-            try MainActor.assumeIsolated { try complete(injector, value) }
+            try MainQueue.run(for: key) { try complete(injector, value) }
         }
     }
 
@@ -132,7 +135,7 @@ public struct Registered<Value>: Sendable {
         injector.registry.update { registry -> Entry? in
             guard case .factory(let current, let cache) = registry[registration.key], current === registration
             else { return nil }
-            return exchange(&registry[registration.key], with: .factory(completed, cache))
+            return registry.replace(registration.key, with: .factory(completed, cache))
         }
         return Registered(injector: injector, registration: completed)
     }

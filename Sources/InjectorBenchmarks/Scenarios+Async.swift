@@ -35,7 +35,7 @@ func asyncReadySingleton() -> Scenario {
                 runAsync { for _ in 0..<(n * repeats) { blackHole(try? sync.resolve(Logger.self)) } }
             },
             .measured(
-                "await resolve", baseline: syncName, target: Target(reference: syncName, limit: 3.0),
+                "await resolve", baseline: syncName, target: Target(reference: syncName, limit: 2.0),
                 operations: repeats, clock: .wall
             ) { n in
                 runAsync { for _ in 0..<(n * repeats) { blackHole(try? await actor.resolve(Logger.self)) } }

@@ -29,7 +29,8 @@ func table(_ measurements: [Measurement]) -> String {
             let achieved = medianRatio(measurement.samples, reference)
             let verdict = achieved <= wanted.limit ? "met" : "MISSED"
             let against = wanted.reference == benchmark.baseline ? "" : " \(wanted.reference)"
-            target = "≤ \(fixed(wanted.limit, digits: 1))×\(against): \(fixed(achieved, digits: 2))× \(verdict)"
+            let digits = (wanted.limit * 10).rounded() == wanted.limit * 10 ? 1 : 2
+            target = "≤ \(fixed(wanted.limit, digits: digits))×\(against): \(fixed(achieved, digits: 2))× \(verdict)"
         }
         lines.append(
             "| \(scenarioColumn) | \(benchmark.name) | \(fixed(median(sorted), digits: 1)) "

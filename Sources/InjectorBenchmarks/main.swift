@@ -20,7 +20,8 @@ if arguments.contains("--check-depth") {
 } else {
     let plan: Plan = arguments.contains("--quick") ? .quick : .full
     print(
-        "Injector benchmarks: \(plan.rounds) rounds, one batch of ~\(plan.batchNanoseconds / 1_000_000) ms per case each"
+        "Injector benchmarks: \(plan.rounds) rounds, one batch of ~\(plan.batchNanoseconds / 1_000_000) ms per case each,"
+            + " \(ProcessInfo.processInfo.activeProcessorCount) cores"
     )
     print("")
     let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.dropFirst($0 + 1).first }

@@ -10,16 +10,30 @@ extension AsyncDependencyInjector {
     /// singleton is being created, every resolve of it awaits that one creation.
     ///
     /// A ready value (an instance, or a singleton already created here) is read without
-    /// entering the actor: one lock, no hop.
+    /// entering the actor, and where the OS has `Synchronization` without a lock: no hop, no
+    /// suspension.
     ///
     /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
     ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
     ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws, or
     ///   with a `CancellationError` when this task is cancelled while it waits for a singleton.
+    @inlinable
     public nonisolated func resolve<T: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil
     ) async throws(InjectionError) -> T {
+        // The sync face's hot path, inlined here too: no async call for a ready value.
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let found = core.ready.slot(for: ObjectIdentifier(T.self), name: name)
+        {
+            return try found.value(as: T.self, name: name, in: core)
+        }
+        return try await resolveLocked(type, name: name)
+    }
+
+    /// `resolve(_:name:)` where no published table has the value.
+    @usableFromInline
+    nonisolated func resolveLocked<T: Sendable>(_ type: T.Type, name: String?) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
             try await unregistered(key, as: T.self)
@@ -35,6 +49,12 @@ extension AsyncDependencyInjector {
         observed: Bool,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
+        // The published table holds no value while the injector is observed (see `ReadyValues`).
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let found = core.ready.slot(for: key.typeID, name: key.name)
+        {
+            return try found.cast(to: T.self, key: key, in: core)
+        }
         var miss = Miss.absent
         let registry = core.registry.lock()
         if observed, registry.pointee.diagnostics.instrumentation != nil {
@@ -42,6 +62,7 @@ extension AsyncDependencyInjector {
             return try await observedResolve(key, as: T.self, ifAbsent: ifAbsent)
         }
         if let slot = registry.pointee.readySlot(key, miss: &miss) {
+            if core.ready.isStale { return try core.valuePublishing(slot, as: T.self, key: key, in: registry) }
             defer { core.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }

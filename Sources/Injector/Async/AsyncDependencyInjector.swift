@@ -65,7 +65,7 @@ public actor AsyncDependencyInjector {
 
     /// The injector this face works on (its ancestors are the cores of this face's), so both
     /// faces share one registry, scope rule, walk and diagnostics layer.
-    nonisolated let core: DependencyInjector
+    @usableFromInline nonisolated let core: DependencyInjector
 
     /// Creates an empty injector, independent of ``shared``.
     ///

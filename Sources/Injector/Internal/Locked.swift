@@ -63,7 +63,7 @@ final class Locked<State>: @unchecked Sendable {
     /// Runs `body`, which changes the state and returns what it took out (the values it
     /// replaced or removed), and releases that after the unlock: a `deinit` is user code that
     /// may take this lock again. A replaced factory counts too (its closure holds values).
-    /// For example: `registry.update { exchange(&$0[key], with: entry) }`.
+    /// For example: `registry.update { $0.replace(key, with: entry) }`.
     @inline(__always)
     func update<Removed>(_ body: (inout State) -> Removed) {
         let removed = withLock(body)
@@ -87,5 +87,16 @@ final class Locked<State>: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         pthread_cond_broadcast(condition)
+    }
+}
+
+extension Locked where State == Registry {
+    /// `update(_:)` for a registry, which also frees, after the unlock, the published tables
+    /// of ready values that the change withdrew (see `ReadyValues`), before what it removed.
+    @inline(__always)
+    func update<Removed>(_ body: (inout Registry) -> Removed) {
+        let (removed, retired) = withLock { registry in (body(&registry), registry.ready.takeRetired()) }
+        retired.reclaim()
+        withExtendedLifetime(removed) {}
     }
 }

@@ -16,4 +16,18 @@ enum MainQueue {
     static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: marker) == true
     }
+
+    /// Runs `body` on the main actor, for `key`'s main-actor factory or hook: in place when
+    /// this is the main queue (a sync resolve cannot hop there), else it throws
+    /// ``InjectionError/requiresMainActor(_:path:)``.
+    static func run<Result>(for key: DependencyKey, _ body: @MainActor () throws -> Result) throws -> Result {
+        guard isCurrent else { throw InjectionError.requiresMainActor(key, path: ResolutionContext.current.path) }
+        // Carried out of `assumeIsolated` unchecked, as every value of the sync face is handed
+        // out: `Result` need not be `Sendable` (a main-actor protocol's existential).
+        nonisolated(unsafe) var result: Result?
+        try MainActor.assumeIsolated { result = try body() }
+        // Unreachable: `body` returned, so `result` is set.
+        guard let result else { throw InjectionError.requiresMainActor(key, path: []) }
+        return result
+    }
 }

@@ -164,7 +164,7 @@ final class Installation: Sendable {
         let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
         injector.registry.update { registry in
             for module in installed { registry.modules[module] = nil }
-            return replaced.reversed().map { key, previous in exchange(&registry[key], with: previous) }
+            return replaced.reversed().map { key, previous in registry.replace(key, with: previous) }
         }
     }
 }

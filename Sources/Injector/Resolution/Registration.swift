@@ -3,6 +3,7 @@
 /// Its identity matters: a cached singleton is kept only while its registration is still the
 /// one stored under its key, and cycles are found per registration (so a child's override
 /// that decorates its parent's registration of the same key is no cycle).
+@usableFromInline
 final class Registration: Sendable {
     let key: DependencyKey
     let scope: Scope
@@ -95,6 +96,7 @@ final class Registration: Sendable {
 }
 
 /// A factory that needs only the injector; `TypedFactory` is the one conformer.
+@usableFromInline
 protocol PlainFactory: AnyObject, Sendable {
     /// The type the factory makes.
     var valueType: ObjectIdentifier { get }
@@ -103,14 +105,17 @@ protocol PlainFactory: AnyObject, Sendable {
 }
 
 /// The factory a user registered, kept with the type it makes.
+@usableFromInline
 final class TypedFactory<Value>: PlainFactory {
     let make: @Sendable (DependencyInjector) throws -> Value
-    let valueType = ObjectIdentifier(Value.self)
+    @usableFromInline let valueType = ObjectIdentifier(Value.self)
 
+    @usableFromInline
     init(_ make: @escaping @Sendable (DependencyInjector) throws -> Value) {
         self.make = make
     }
 
+    @usableFromInline
     func makeAny(with injector: DependencyInjector) throws -> Any {
         try make(injector)
     }

@@ -14,11 +14,25 @@ struct Registry {
     var isSealed = false
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
-    var diagnostics = RegistryDiagnostics()
+    var diagnostics = RegistryDiagnostics() {
+        // An observed resolve takes the locked path, which reports it: no table meanwhile.
+        didSet {
+            guard diagnostics.instrumentation != nil else { return }
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
+        }
+    }
+
+    /// The ready values, published for resolves without the lock; kept in step by every write
+    /// (all of which go through the subscript's setter).
+    let ready: ReadyValues
 
     /// What a failed resolve looks up to suggest what was meant, kept up to date by every write
     /// (see `RegistryIndex`), so that a miss never walks every key.
     private(set) var index = RegistryIndex()
+
+    init(ready: ReadyValues) {
+        self.ready = ready
+    }
 
     private func slot(_ key: DependencyKey) -> Slot? {
         guard let name = key.name else { return unnamed[key.typeID] }
@@ -27,25 +41,38 @@ struct Registry {
 
     subscript(key: DependencyKey) -> Entry? {
         get { slot(key)?.entry }
-        set {
-            let slot = newValue.map(Slot.make)
-            let replaced: Slot?
-            // Whether the type got its first key, or lost its last one, in the table written.
-            let tableChanged: Bool
-            if let name = key.name {
-                let table: (replaced: Slot?, changed: Bool, isEmpty: Bool) = Self.store(
-                    slot, named: name, in: &named[key.typeID, default: [:]])
-                if table.isEmpty { named[key.typeID] = nil }
-                (replaced, tableChanged) = (table.replaced, table.changed)
-                if tableChanged, unnamed[key.typeID] == nil { index.typesChanged() }
-            } else {
-                replaced =
-                    slot.map { unnamed.updateValue($0, forKey: key.typeID) } ?? unnamed.removeValue(forKey: key.typeID)
-                tableChanged = (replaced == nil) != (slot == nil)
-                if tableChanged, named[key.typeID] == nil { index.typesChanged() }
-            }
-            index.replace(replaced?.entry, with: newValue, under: key)
+        set { replace(key, with: newValue) }
+    }
+
+    /// Stores `entry` under `key` (removes what is there for `nil`) and returns the entry it
+    /// replaces: one lookup, where `exchange(&self[key], with:)` makes two. Every write of a
+    /// slot comes through here, which keeps the index and the published table in step.
+    @discardableResult
+    mutating func replace(_ key: DependencyKey, with entry: Entry?) -> Entry? {
+        let slot = entry.map(Slot.make)
+        let replaced: Slot?
+        // Whether the type got its first key, or lost its last one, in the table written.
+        let tableChanged: Bool
+        if let name = key.name {
+            let table: (replaced: Slot?, changed: Bool, isEmpty: Bool) = Self.store(
+                slot, named: name, in: &named[key.typeID, default: [:]])
+            if table.isEmpty { named[key.typeID] = nil }
+            (replaced, tableChanged) = (table.replaced, table.changed)
+            if tableChanged, unnamed[key.typeID] == nil { index.typesChanged() }
+        } else {
+            replaced =
+                slot.map { unnamed.updateValue($0, forKey: key.typeID) } ?? unnamed.removeValue(forKey: key.typeID)
+            tableChanged = (replaced == nil) != (slot == nil)
+            if tableChanged, named[key.typeID] == nil { index.typesChanged() }
         }
+        index.replace(replaced, with: slot, under: key)
+        // The published table must never hold what is no longer registered.
+        if replaced?.isPublished == true {
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
+        } else if slot?.isPublished == true {
+            ready.noteAddition()
+        }
+        return replaced?.entry
     }
 
     /// Puts `slot` under `name` in one type's table of named slots (removes it, if `nil`): what
@@ -58,6 +85,13 @@ struct Registry {
         let wasEmpty = table.isEmpty
         let replaced = slot.map { table.updateValue($0, forKey: name) } ?? table.removeValue(forKey: name)
         return (replaced, wasEmpty != table.isEmpty, table.isEmpty)
+    }
+
+    /// Every slot a published table holds (see `Slot.isPublished`).
+    var publishedSlots: [Slot] {
+        var slots = unnamed.values.filter(\.isPublished)
+        for table in named.values { slots += table.values.filter(\.isPublished) }
+        return slots
     }
 
     /// The resolve hot path's lookup: the ready value's slot, unretained (valid while the lock
@@ -84,7 +118,7 @@ struct Registry {
         guard case .factory(let current, _) = self[registration.key], current === registration,
             let cache = Cache(keeping: value, for: registration.scope)
         else { return nil }
-        return exchange(&self[registration.key], with: .factory(registration, cache))
+        return replace(registration.key, with: .factory(registration, cache))
     }
 
     /// The slot of `type`'s registration without a name, if it has one here.
@@ -150,18 +184,47 @@ extension Registry {
             if case .factory(let registration, _) = entry { miss = .pending(registration) }
             return nil
         }
+
+        /// Whether a published table holds this slot: a ready value, or a transient's plain
+        /// factory (see `ReadyValues`).
+        var isPublished: Bool { false }
+
+        /// The entry's `readyType`, without copying the entry where the subclass knows it.
+        var readyType: ObjectIdentifier? { entry.readyType }
+
+        /// A ready slot's `typed` box, for a published table (overridden: no cast per slot).
+        var typedValue: AnyObject? { nil }
+
+        /// A pending slot's `transient`, for a published table (overridden: no cast per slot).
+        var transientRegistration: Registration? { nil }
     }
 
     /// The slot of an instance or a created singleton.
     final class ReadySlot: Slot {
         let value: Any
+        /// The value in a `ReadyValue` of the registered type, when that is the value's own
+        /// type (a class or struct registered as itself, not as a protocol): a published
+        /// table hands it out with no cast (see `ProtectedSlot`).
+        let typed: AnyObject?
 
         init(_ entry: Entry, value: Any) {
             self.value = value
+            typed = Self.typed(value, as: entry.key.typeID)
             super.init(entry)
         }
 
+        /// `value` (the `Any`, opened) in a `ReadyValue<Value>`, if `Value` is the type `key` names.
+        private static func typed<Value>(_ value: Value, as key: ObjectIdentifier) -> AnyObject? {
+            ObjectIdentifier(Value.self) == key ? ReadyValue(value) : nil
+        }
+
         override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? { .passUnretained(self) }
+
+        override var isPublished: Bool { true }
+
+        override var readyType: ObjectIdentifier? { ObjectIdentifier(type(of: value)) }
+
+        override var typedValue: AnyObject? { typed }
 
         /// The value as a `T`, copied once, straight into the caller's result.
         @inline(__always)
@@ -185,7 +248,7 @@ extension Registry {
     }
 
     /// The slot of a factory with nothing kept: a transient, or a singleton not created yet.
-    private final class PendingSlot: Slot {
+    final class PendingSlot: Slot {
         let registration: Registration
 
         init(_ entry: Entry, registration: Registration) {
@@ -197,6 +260,22 @@ extension Registry {
             miss = .pending(registration)
             return nil
         }
+
+        /// A transient's factory that needs only the injector and shares nothing with the
+        /// resolve: a published table hands it out, to be run by the resolving injector as the
+        /// locked path would.
+        var transient: Registration? {
+            guard registration.isTransient, !registration.sharesValues, case .plain = registration.factory else {
+                return nil
+            }
+            return registration
+        }
+
+        override var isPublished: Bool { transient != nil }
+
+        override var readyType: ObjectIdentifier? { nil }
+
+        override var transientRegistration: Registration? { transient }
     }
 }
 

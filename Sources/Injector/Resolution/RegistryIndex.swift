@@ -22,8 +22,9 @@ struct RegistryIndex {
         typesVersion &+= 1
     }
 
-    /// Files `new` under `key` in place of `old`.
-    mutating func replace(_ old: Entry?, with new: Entry?, under key: DependencyKey) {
+    /// Files the value of `new` under `key` in place of `old`'s. (Slots, not entries: an
+    /// entry is copied through its value witnesses, which made registering slower.)
+    mutating func replace(_ old: Registry.Slot?, with new: Registry.Slot?, under key: DependencyKey) {
         let (oldType, newType) = (old?.readyType, new?.readyType)
         guard oldType != newType else { return }
         if let oldType, readyKeys[oldType]?[key.typeID]?.remove(key) != nil {

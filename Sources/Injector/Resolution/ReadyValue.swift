@@ -1,0 +1,10 @@
+/// A ready value in a box of its registered type `T`, so that a resolve of `T` that finds it
+/// in a published table copies it out with no cast: the box is known to be a `ReadyValue<T>`.
+@usableFromInline
+final class ReadyValue<Value> {
+    @usableFromInline let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
