@@ -93,7 +93,9 @@ final class Locked<State>: @unchecked Sendable {
 extension Locked where State == Registry {
     /// `update(_:)` for a registry, which also frees, after the unlock, the published tables
     /// of ready values that the change withdrew (see `ReadyValues`), before what it removed.
-    @inline(__always)
+    /// Apart, for the stack: inlined, the wait for readers enlarged the frame of every level
+    /// of a chain of singletons (which keeps its value through here).
+    @inline(never)
     func update<Removed>(_ body: (inout Registry) -> Removed) {
         let (removed, retired) = withLock { registry in (body(&registry), registry.ready.takeRetired()) }
         retired.reclaim()

@@ -184,7 +184,8 @@ final class ReadyValues: @unchecked Sendable {
     struct Retired {
         fileprivate let tables: Unmanaged<ReadyTable>?
 
-        /// Waits until no reader is inside each table, then releases it.
+        /// Waits until no reader is inside each table, then releases it. Apart, for the stack.
+        @inline(never)
         func reclaim() {
             var table = tables
             while let current = table {
