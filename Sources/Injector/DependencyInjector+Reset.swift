@@ -74,7 +74,7 @@ extension Registry {
             guard case .factory(let registration, let cache) = entry, resets(registration.scope), cache.value != nil
             else { continue }
             dropped.append(entry)
-            self[key] = .factory(registration, .empty)
+            replace(key, with: .factory(registration, .empty))
         }
         return dropped
     }

@@ -71,15 +71,15 @@ extension DependencyInjector {
         key: DependencyKey,
         in registry: UnsafeMutablePointer<Registry>
     ) throws(InjectionError) -> T {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            let build = ready.noteMissedRead(in: registry)
-        else {
-            defer { self.registry.unlock() }
-            return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
+        var build: ReadyValues.Build?
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            build = ready.noteMissedRead(in: registry)
         }
         defer {
             self.registry.unlock()
-            ready.publish(build, in: self.registry)
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let build {
+                ready.publish(build, in: self.registry)
+            }
         }
         return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
     }

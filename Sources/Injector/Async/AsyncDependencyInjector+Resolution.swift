@@ -49,12 +49,6 @@ extension AsyncDependencyInjector {
         observed: Bool,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
-        // The published table holds no value while the injector is observed (see `ReadyValues`).
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            let found = core.ready.slot(for: key.typeID, name: key.name)
-        {
-            return try found.cast(to: T.self, key: key, in: core)
-        }
         var miss = Miss.absent
         let registry = core.registry.lock()
         if observed, registry.pointee.diagnostics.instrumentation != nil {

@@ -38,16 +38,6 @@ struct ProtectedSlot: ~Copyable {
         return value
     }
 
-    /// The value as a `T`, which need not be the key's type (`Any?`, say): cast, or made by
-    /// `injector` and cast; withdraws the announcement once the slot is read.
-    consuming func cast<T>(to type: T.Type, key: DependencyKey, in injector: DependencyInjector) throws(InjectionError)
-        -> T
-    {
-        let (slot, transient, hazard) = (self.slot, self.transient, self.hazard)
-        discard self
-        return try injector.resolve(found: slot, transient: transient, hazard: hazard, as: type, key: key)
-    }
-
     /// Withdraws the announcement: the slot has been read (a release store, so that a writer
     /// that reads the cleared hazard sees every read of the table before it).
     ///

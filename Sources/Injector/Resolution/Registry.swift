@@ -40,8 +40,7 @@ struct Registry {
     }
 
     subscript(key: DependencyKey) -> Entry? {
-        get { slot(key)?.entry }
-        set { replace(key, with: newValue) }
+        slot(key)?.entry
     }
 
     /// Stores `entry` under `key` (removes what is there for `nil`) and returns the entry it
