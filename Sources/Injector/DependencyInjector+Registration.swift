@@ -24,9 +24,12 @@ extension DependencyInjector {
         scope: Scope? = nil,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
     ) -> Registered<T> {
-        // Inlined, so that the caller's `T` is concrete where `TypedFactory<T>` is created:
+        // Inlined, so that the caller's `T` is concrete where `TypedRegistration<T>` is created:
         // generic, it looked up that type's metadata at run time on every registration.
-        let registration = store(key: DependencyKey(type, name: name), scope: scope, plain: TypedFactory(factory))
+        let key = DependencyKey(type, name: name)
+        let registration = store(scope: scope) { scope, module in
+            TypedRegistration(factory, key: key, scope: scope, module: module)
+        }
         return Registered(injector: self, registration: registration)
     }
 
@@ -60,12 +63,6 @@ extension DependencyInjector {
         lookup(DependencyKey(type, name: name)) != nil
     }
 
-    /// Stores a plain factory registration under `key` (see `store(key:scope:factory:forwardedTo:)`).
-    @usableFromInline
-    func store(key: DependencyKey, scope: Scope?, plain factory: any PlainFactory) -> Registration {
-        store(key: key, scope: scope, factory: .plain(factory))
-    }
-
     /// Stores a factory registration under `key`, attributed to the module being installed;
     /// without a `scope`, the module's default scope, or this injector's.
     @discardableResult
@@ -75,33 +72,37 @@ extension DependencyInjector {
         factory: Registration.Factory,
         forwardedTo target: DependencyKey? = nil
     ) -> Registration {
+        store(scope: scope) { scope, module in
+            Registration(key: key, scope: scope, factory: factory, module: module, forwardedTo: target)
+        }
+    }
+
+    /// Stores the registration that `make` makes with its scope (`scope`, else the default
+    /// scope of the module being installed, else this injector's) and module, under its key.
+    @usableFromInline
+    @discardableResult
+    func store(scope: Scope?, making make: (Scope, _ module: String?) -> Registration) -> Registration {
         let installation = Installation.current(into: self)
-        let registration = Registration(
-            key: key,
-            scope: scope ?? installation?.defaultScope ?? defaultScope,
-            factory: factory,
-            module: installation?.module,
-            forwardedTo: target
-        )
-        store(.factory(registration, .empty), for: key, recordingIn: installation)
+        let registration = make(scope ?? installation?.defaultScope ?? defaultScope, installation?.module)
+        store(.pending(registration), for: registration.key, recordingIn: installation)
         return registration
     }
 
     /// Stores an existing value under `key`, attributed to the module being installed.
     func store(instance: Any, for key: DependencyKey) {
         let installation = Installation.current(into: self)
-        store(.instance(instance, key, module: installation?.module), for: key, recordingIn: installation)
+        store(.make(.instance(instance, key, module: installation?.module)), for: key, recordingIn: installation)
     }
 
     /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.
-    private func store(_ entry: Entry?, for key: DependencyKey, recordingIn installation: Installation?) {
+    private func store(_ slot: Registry.Slot?, for key: DependencyKey, recordingIn installation: Installation?) {
         // The previous entry is released after the unlock, or kept by the installation; the
         // published table that held it is freed first (see `ReadyValues`).
         var refused = false
-        var previous: Entry?
+        var previous: Registry.Slot?
         let retired = registry.withLock { registry in
             refused = registry.isSealed
-            if !refused { previous = registry.replace(key, with: entry) }
+            if !refused { previous = registry.replace(key, withSlot: slot) }
             return registry.ready.takeRetired()
         }
         retired.reclaim()
@@ -115,7 +116,7 @@ extension DependencyInjector {
             return
         }
         guard let installation else { return }
-        installation.recordReplacement(of: key, previous: previous, isEager: entry?.isEager ?? false)
+        installation.recordReplacement(of: key, previous: previous?.entry, isEager: slot?.entry.isEager ?? false)
     }
 
     /// The entry for `key` in this injector or the nearest ancestor that has one, and its owner.

@@ -51,8 +51,8 @@ extension DependencyInjector {
 
         // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
-            if registration.isTransient, let factory = registration.factory(making: T.self) {
-                return try make(registration, with: factory)
+            if registration.isTransient, let typed = registration.typed(making: T.self) {
+                return try make(typed)
             }
             if !registration.isTransient { return try resolve(key, as: T.self, producing: registration) }
         }
@@ -120,8 +120,8 @@ extension DependencyInjector {
             case .absent:
                 return try ifAbsent(key)
             case .pending(let registration, let holder, let keeper):
-                if registration.isTransient, let factory = registration.factory(making: T.self) {
-                    return try make(registration, with: factory)
+                if registration.isTransient, let typed = registration.typed(making: T.self) {
+                    return try make(typed)
                 }
                 if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
                     return try Self.cast(value, to: T.self, key: key)
@@ -291,7 +291,7 @@ extension DependencyInjector {
     /// `ProtectedSlot`): a value registered as a protocol, or a transient's registration,
     /// which is retained, the announcement in `hazard` withdrawn (a factory may register into
     /// this injector, whose writer waits for the readers of the old table), then run here.
-    /// `make(_:with:)` in place, a frame fewer per level of a chain of transients.
+    /// `make(_:)` in place, a frame fewer per level of a chain of transients.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @usableFromInline
     func resolve<T>(
@@ -302,17 +302,16 @@ extension DependencyInjector {
         name: String?
     ) throws(InjectionError) -> T {
         guard let transient,
-            let factory = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
-                .factory(making: T.self)
+            let registration = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
+                .typed(making: T.self)
         else {
             return try resolve(
                 found: slot, transient: transient, hazard: hazard, as: type, key: DependencyKey(type, name: name))
         }
-        let registration = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
         ProtectedSlot.clear(hazard)
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
-        return try run(registration, in: context, factory.make)
+        return try run(registration, in: context, registration.make)
     }
 
     /// `resolve(found:transient:hazard:as:name:)` for a `T` that may not be the key's type:
@@ -332,17 +331,17 @@ extension DependencyInjector {
         }
         let registration = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
         ProtectedSlot.clear(hazard)
-        if let factory = registration.factory(making: T.self) { return try make(registration, with: factory) }
+        if let typed = registration.typed(making: T.self) { return try make(typed) }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         return try Self.cast(run(registration, in: context), to: T.self, key: key)
     }
 
     /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`.
-    func make<T>(_ registration: Registration, with factory: TypedFactory<T>) throws(InjectionError) -> T {
+    func make<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
-        return try run(registration, in: context, factory.make)
+        return try run(registration, in: context, registration.make)
     }
 
     /// Runs `registration`'s factory with this injector, which is `current` meanwhile so that
@@ -358,8 +357,8 @@ extension DependencyInjector {
         defer { context.leave() }
         do {
             if registration.sharesValues { return try buildSharing(registration, arguments: arguments, in: context) }
-            if case .plain(let factory) = registration.factory, Self.current === self {
-                return try factory.makeAny(with: self)
+            if case .plain = registration.factory, Self.current === self {
+                return try registration.makeAny(with: self)
             }
             return try build(registration, arguments: arguments)
         } catch {

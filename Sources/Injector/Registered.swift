@@ -95,21 +95,22 @@ public struct Registered<Value>: Sendable {
     fileprivate func forward<Forwarded>(_ type: Forwarded.Type) {
         let target = registration.key
         let key = DependencyKey(type, name: target.name)
-        let factory: Registration.Factory
-        if case .async = registration.factory {
-            factory = .async { r in
-                let value = try await r.value(for: target)
-                guard let value else { throw Self.missing(target) }
-                guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
-                return value
+        guard case .async = registration.factory else {
+            injector.store(scope: .transient) { scope, module in
+                TypedRegistration<Forwarded>(
+                    { r in
+                        guard let value = try r.value(for: target) else { throw Self.missing(target) }
+                        guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
+                        return forwarded
+                    }, key: key, scope: scope, module: module, completion: nil, forwardedTo: target)
             }
-        } else {
-            factory = .plain(
-                TypedFactory<Forwarded> { r in
-                    guard let value = try r.value(for: target) else { throw Self.missing(target) }
-                    guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
-                    return forwarded
-                })
+            return
+        }
+        let factory = Registration.Factory.async { r in
+            let value = try await r.value(for: target)
+            guard let value else { throw Self.missing(target) }
+            guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
+            return value
         }
         injector.store(key: key, scope: .transient, factory: factory, forwardedTo: target)
     }

@@ -43,6 +43,6 @@ extension DependencyInjector {
         factory: @escaping @Sendable (DependencyInjector) throws -> Value
     ) {
         guard let key = InjectedValues.key(for: keyPath) else { return }
-        store(key: key, scope: scope, factory: .plain(TypedFactory(factory)))
+        store(scope: scope) { scope, module in TypedRegistration(factory, key: key, scope: scope, module: module) }
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 struct ProtectedSlot: ~Copyable {
     /// A ready slot's `ReadyValue`, if the value has the registered type.
     @usableFromInline let typed: Unmanaged<AnyObject>?
-    /// The `Registry.Slot`, unretained.
+    /// The `Registry.ReadySlot` (with a `transient`, that registration), unretained.
     @usableFromInline let slot: UnsafeMutableRawPointer
     /// A transient's `Registration`, unretained.
     @usableFromInline let transient: UnsafeMutableRawPointer?

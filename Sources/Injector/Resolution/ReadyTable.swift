@@ -14,8 +14,9 @@ final class ReadyTable {
         var name: String?
         /// A small name's two words (see `smallName(_:)`); zeros for none or a larger one.
         var small: (UInt64, UInt64)
-        /// A `ReadySlot` or a transient's `PendingSlot`, retained by the table.
-        var slot: Unmanaged<Registry.Slot>?
+        /// What the table retains for the entry (see `Registry.Slot.owner`): the `ReadySlot`,
+        /// or a transient's `Registration`; `nil` marks an empty entry too.
+        var owner: Unmanaged<AnyObject>?
         /// A ready slot's `typed` value, if any; kept alive by the slot.
         var typed: Unmanaged<AnyObject>?
         /// A transient's registration; kept alive by the slot.
@@ -37,24 +38,25 @@ final class ReadyTable {
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         entries = .allocate(capacity: capacity)
         entries.initialize(
-            repeating: Entry(typeID: 0, hash: 0, name: nil, small: (0, 0), slot: nil, typed: nil, transient: nil),
+            repeating: Entry(typeID: 0, hash: 0, name: nil, small: (0, 0), owner: nil, typed: nil, transient: nil),
             count: capacity)
         for slot in slots {
-            let key = slot.entry.key
+            guard let owner = slot.owner else { continue }
+            let key = slot.key
             let small = key.name.flatMap(Self.smallName) ?? (0, 0)
             let hash = Self.hash(key.typeID, key.name, small: small)
             var index = Int(truncatingIfNeeded: hash >> shift)
             while entries[index].typeID != 0 { index = (index + 1) & (capacity - 1) }
             entries[index] = Entry(
                 typeID: UInt(bitPattern: key.typeID), hash: hash, name: key.name, small: small,
-                slot: .passRetained(slot),
+                owner: .passRetained(owner),
                 typed: slot.typedValue.map { .passUnretained($0) },
                 transient: slot.transientRegistration.map { .passUnretained($0) })
         }
     }
 
     deinit {
-        for index in 0..<capacity { entries[index].slot?.release() }
+        for index in 0..<capacity { entries[index].owner?.release() }
         entries.deinitialize(count: capacity)
         entries.deallocate()
     }

@@ -89,13 +89,13 @@ final class ReadyValues: @unchecked Sendable {
             let entry = Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({
                 $0.entry(for: type, name: name, largeNameHash: largeNameHash)
             }),
-            let slot = entry.pointee.slot
+            let owner = entry.pointee.owner
         else {
             hazard.pointee.store(0, ordering: .releasing)
             return nil
         }
         return ProtectedSlot(
-            typed: entry.pointee.typed, slot: slot.toOpaque(), transient: entry.pointee.transient?.toOpaque(),
+            typed: entry.pointee.typed, slot: owner.toOpaque(), transient: entry.pointee.transient?.toOpaque(),
             hazard: UnsafeMutableRawPointer(hazard))
     }
 

@@ -3,8 +3,14 @@
 /// Its identity matters: a cached singleton is kept only while its registration is still the
 /// one stored under its key, and cycles are found per registration (so a child's override
 /// that decorates its parent's registration of the same key is no cycle).
+///
+/// A plain factory, the common kind, lives in the same object: its registration is a
+/// `TypedRegistration`, so that registering one allocates one object.
 @usableFromInline
-final class Registration: Sendable {
+class Registration: @unchecked Sendable {
+    // `@unchecked Sendable`: immutable. Every stored property, here and in
+    // `TypedRegistration` (the one subclass), is a `let` of a `Sendable` type; the class is
+    // not final only for that subclass, which a checked conformance does not allow.
     let key: DependencyKey
     let scope: Scope
     let factory: Factory
@@ -20,6 +26,12 @@ final class Registration: Sendable {
     /// `scope == .transient`, stored: the resolve's hot path asks, and a `Scope` is compared
     /// by its payload-carrying cases otherwise.
     let isTransient: Bool
+    /// Whether a published table hands out this registration's factory, to be run by the
+    /// resolving injector as the locked path would: a transient that needs only the injector
+    /// and shares nothing with the resolve (see `ReadyValues`).
+    let isPublishedTransient: Bool
+    /// The type a `.plain` factory makes; `nil` for other factories.
+    let plainValueType: ObjectIdentifier?
 
     /// A hook that completes a value after its factory made it: property and method injection.
     enum Completion: Sendable {
@@ -29,8 +41,9 @@ final class Registration: Sendable {
 
     /// How the registration builds its value.
     enum Factory: Sendable {
-        /// `register(_:name:scope:factory:)`: needs only the injector.
-        case plain(any PlainFactory)
+        /// `register(_:name:scope:factory:)`: needs only the injector. The registration is a
+        /// `TypedRegistration`, which holds it.
+        case plain
         /// A factory that takes arguments of `argumentTypes`, as one `(First, (Rest...))`.
         case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
         /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: only the actor runs it.
@@ -44,14 +57,18 @@ final class Registration: Sendable {
         case async(@Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable)
     }
 
+    /// A registration of `factory`, which only `TypedRegistration` makes `.plain`, giving the
+    /// `plainValueType`.
     init(
         key: DependencyKey,
         scope: Scope,
         factory: Factory,
         module: String?,
         completion: Completion? = nil,
-        forwardedTo: DependencyKey? = nil
+        forwardedTo: DependencyKey? = nil,
+        plainValueType: ObjectIdentifier? = nil
     ) {
+        self.plainValueType = plainValueType
         self.key = key
         self.scope = scope
         self.factory = factory
@@ -60,6 +77,11 @@ final class Registration: Sendable {
         self.forwardedTo = forwardedTo
         sharesValues = completion != nil || scope == .graph
         isTransient = scope == .transient
+        if case .plain = factory, isTransient, !sharesValues {
+            isPublishedTransient = true
+        } else {
+            isPublishedTransient = false
+        }
     }
 
     /// This registration with `completion` run on each value it makes.
@@ -67,25 +89,30 @@ final class Registration: Sendable {
         Registration(key: key, scope: scope, factory: factory, module: module, completion: completion)
     }
 
+    /// Runs the `.plain` factory, its value boxed for the paths that keep or pass values
+    /// untyped. `TypedRegistration` overrides it; no other registration has a `.plain` one.
+    func makeAny(with injector: DependencyInjector) throws -> Any {
+        throw NoPlainFactory()
+    }
+
     /// Runs the factory with the `arguments` of `resolve(_:name:arguments:_:)`, if it takes any.
     @inline(__always)
     func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
         switch factory {
-        case .plain(let factory): try factory.makeAny(with: injector)
+        case .plain: try makeAny(with: injector)
         case .withArguments(_, _, .sync(let make)): try make(injector, arguments)
         case .async, .withArguments(_, _, .async): throw RequiresAwait()
         }
     }
 
-    /// The factory when it makes a `T` from the injector alone, else `nil` (also when a
-    /// completion runs on its values): the transient fast path, whose value is never boxed in
-    /// an `Any` and cast back.
-    func factory<T>(making type: T.Type) -> TypedFactory<T>? {
-        guard case .plain(let factory) = factory, factory.valueType == ObjectIdentifier(type), completion == nil
-        else { return nil }
-        // Safe: `TypedFactory` is the only `PlainFactory`, and its `valueType` was just checked
-        // to be `T`. A checked `as?` would look up `TypedFactory<T>`'s metadata every time.
-        return unsafeDowncast(factory, to: TypedFactory<T>.self)
+    /// This registration as the `TypedRegistration` of a `T`, when its factory makes a `T`
+    /// from the injector alone, else `nil` (also when a completion runs on its values): the
+    /// transient fast path, whose value is never boxed in an `Any` and cast back.
+    func typed<T>(making type: T.Type) -> TypedRegistration<T>? {
+        guard case .plain = factory, plainValueType == ObjectIdentifier(type), completion == nil else { return nil }
+        // Safe: only a `TypedRegistration` has a `.plain` factory, and its `plainValueType`
+        // was just checked to be `T`. A checked `as?` would look up the class's metadata.
+        return unsafeDowncast(self, to: TypedRegistration<T>.self)
     }
 
     /// The argument types the factory declares; empty for a plain factory.
@@ -95,29 +122,52 @@ final class Registration: Sendable {
     }
 }
 
-/// A factory that needs only the injector; `TypedFactory` is the one conformer.
+/// A registration of a plain factory (`register(_:name:scope:factory:)`), kept with the type
+/// it makes, in the registration's own object.
 @usableFromInline
-protocol PlainFactory: AnyObject, Sendable {
-    /// The type the factory makes.
-    var valueType: ObjectIdentifier { get }
-    /// Runs the factory, its value boxed for the paths that keep or pass values untyped.
-    func makeAny(with injector: DependencyInjector) throws -> Any
-}
-
-/// The factory a user registered, kept with the type it makes.
-@usableFromInline
-final class TypedFactory<Value>: PlainFactory {
+final class TypedRegistration<Value>: Registration, @unchecked Sendable {
+    // `@unchecked Sendable`: immutable, as `Registration` says.
     let make: @Sendable (DependencyInjector) throws -> Value
-    @usableFromInline let valueType = ObjectIdentifier(Value.self)
 
+    /// The registration `register(_:name:scope:factory:)` makes.
     @usableFromInline
-    init(_ make: @escaping @Sendable (DependencyInjector) throws -> Value) {
-        self.make = make
+    convenience init(
+        _ make: @escaping @Sendable (DependencyInjector) throws -> Value,
+        key: DependencyKey,
+        scope: Scope,
+        module: String?
+    ) {
+        self.init(make, key: key, scope: scope, module: module, completion: nil)
     }
 
-    @usableFromInline
-    func makeAny(with injector: DependencyInjector) throws -> Any {
+    init(
+        _ make: @escaping @Sendable (DependencyInjector) throws -> Value,
+        key: DependencyKey,
+        scope: Scope,
+        module: String?,
+        completion: Completion?,
+        forwardedTo: DependencyKey? = nil
+    ) {
+        self.make = make
+        super.init(
+            key: key, scope: scope, factory: .plain, module: module, completion: completion, forwardedTo: forwardedTo,
+            plainValueType: ObjectIdentifier(Value.self))
+    }
+
+    override func completed(by completion: Completion) -> Registration {
+        TypedRegistration(make, key: key, scope: scope, module: module, completion: completion)
+    }
+
+    override func makeAny(with injector: DependencyInjector) throws -> Any {
         try make(injector)
+    }
+}
+
+/// A `.plain` factory asked of a registration that is not a `TypedRegistration`: a broken
+/// invariant of the library, reported rather than a crash.
+private struct NoPlainFactory: Error, CustomStringConvertible {
+    var description: String {
+        "the registration has no factory to run (an inconsistency inside Injector: please report it)"
     }
 }
 

@@ -44,11 +44,17 @@ struct Registry {
     }
 
     /// Stores `entry` under `key` (removes what is there for `nil`) and returns the entry it
+    /// replaces (see `replace(_:withSlot:)`).
+    @discardableResult
+    mutating func replace(_ key: DependencyKey, with entry: Entry?) -> Entry? {
+        replace(key, withSlot: entry.map(Slot.make))?.entry
+    }
+
+    /// Stores `slot` under `key` (removes what is there for `nil`) and returns the slot it
     /// replaces: one lookup, where `exchange(&self[key], with:)` makes two. Every write of a
     /// slot comes through here, which keeps the index and the published table in step.
     @discardableResult
-    mutating func replace(_ key: DependencyKey, with entry: Entry?) -> Entry? {
-        let slot = entry.map(Slot.make)
+    mutating func replace(_ key: DependencyKey, withSlot slot: Slot?) -> Slot? {
         let replaced: Slot?
         // Whether the type got its first key, or lost its last one, in the table written.
         let tableChanged: Bool
@@ -71,7 +77,7 @@ struct Registry {
         } else if slot?.isPublished == true {
             ready.noteAddition()
         }
-        return replaced?.entry
+        return replaced
     }
 
     /// Puts `slot` under `name` in one type's table of named slots (removes it, if `nil`): what
@@ -135,9 +141,9 @@ struct Registry {
     mutating func refreshSimpleNames() {
         guard index.simpleNames.version != index.typesVersion else { return }
         var types: [ObjectIdentifier: any Any.Type] = [:]
-        for (id, slot) in unnamed { types[id] = slot.entry.key.type }
+        for (id, slot) in unnamed { types[id] = slot.key.type }
         for (id, table) in named where types[id] == nil {
-            if let slot = table.first?.value { types[id] = slot.entry.key.type }
+            if let slot = table.first?.value { types[id] = slot.key.type }
         }
         index.simpleNames = SimpleNames(of: types, version: index.typesVersion, reusing: index.simpleNames)
     }
@@ -148,9 +154,9 @@ struct Registry {
     /// Every registration's key with its entry, for diagnostics.
     var entries: [(key: DependencyKey, entry: Entry)] {
         var found: [(key: DependencyKey, entry: Entry)] = []
-        for slot in unnamed.values { found.append((slot.entry.key, slot.entry)) }
+        for slot in unnamed.values { found.append((slot.key, slot.entry)) }
         for table in named.values {
-            for slot in table.values { found.append((slot.entry.key, slot.entry)) }
+            for slot in table.values { found.append((slot.key, slot.entry)) }
         }
         return found
     }
@@ -158,48 +164,92 @@ struct Registry {
 
 extension Registry {
     /// An entry as the tables hold it: one reference, so that a lookup copies a pointer, not
-    /// the entry. Immutable: a changed entry gets a new slot. The subclasses answer without
-    /// taking the entry apart: `ReadySlot` for a value, `PendingSlot` for a factory that has
-    /// produced nothing yet; this class serves the rest (a `.weak` registration).
-    class Slot {
-        let entry: Entry
-
-        init(_ entry: Entry) {
-            self.entry = entry
-        }
+    /// the entry. Immutable: a changed entry gets a new slot. A factory that has produced
+    /// nothing yet is its registration alone, so that registering allocates nothing more.
+    enum Slot {
+        /// A factory with nothing kept: a transient, or a singleton not created yet.
+        case pending(Registration)
+        /// An instance or a created singleton.
+        case ready(ReadySlot)
+        /// A `.weak` registration, whose value is read under the singleton creation's lock
+        /// (the reference can let go any time).
+        case weak(WeakSlot)
 
         /// The slot for `entry`.
         static func make(_ entry: Entry) -> Slot {
             switch entry {
-            case .instance(let value, _, _), .factory(_, .strong(let value)): ReadySlot(entry, value: value)
-            case .factory(let registration, .empty): PendingSlot(entry, registration: registration)
-            case .factory(_, .weak): Slot(entry)
+            case .instance(let value, _, _), .factory(_, .strong(let value)): .ready(ReadySlot(entry, value: value))
+            case .factory(let registration, .empty): .pending(registration)
+            case .factory(_, .weak): .weak(WeakSlot(entry))
             }
         }
 
-        /// This slot as a `ReadySlot`, or `nil` with the reason in `miss`. (A `.weak` value is
-        /// read by the singleton creation, under its lock: the reference can let go any time.)
+        var entry: Entry {
+            switch self {
+            case .pending(let registration): .factory(registration, .empty)
+            case .ready(let slot): slot.entry
+            case .weak(let slot): slot.entry
+            }
+        }
+
+        /// The key the slot is stored under.
+        var key: DependencyKey {
+            switch self {
+            case .pending(let registration): registration.key
+            case .ready(let slot): slot.entry.key
+            case .weak(let slot): slot.entry.key
+            }
+        }
+
+        /// The ready slot, or `nil` with the reason in `miss`.
         func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? {
-            if case .factory(let registration, _) = entry { miss = .pending(registration) }
+            switch self {
+            case .ready(let slot): return .passUnretained(slot)
+            case .pending(let registration): miss = .pending(registration)
+            case .weak(let slot): if case .factory(let registration, _) = slot.entry { miss = .pending(registration) }
+            }
             return nil
         }
 
         /// Whether a published table holds this slot: a ready value, or a transient's plain
         /// factory (see `ReadyValues`).
-        var isPublished: Bool { false }
+        var isPublished: Bool { owner != nil }
 
-        /// The entry's `readyType`, without copying the entry where the subclass knows it.
-        var readyType: ObjectIdentifier? { entry.readyType }
+        /// What a published table retains for this slot: the `ReadySlot`, or a published
+        /// transient's registration; `nil` when the slot is not published.
+        var owner: AnyObject? {
+            switch self {
+            case .ready(let slot): slot
+            case .pending(let registration): registration.isPublishedTransient ? registration : nil
+            case .weak: nil
+            }
+        }
 
-        /// A ready slot's `typed` box, for a published table (overridden: no cast per slot).
-        var typedValue: AnyObject? { nil }
+        /// The dynamic type of the value the slot holds (see `Entry.readyType`).
+        var readyType: ObjectIdentifier? {
+            switch self {
+            case .ready(let slot): ObjectIdentifier(type(of: slot.value))
+            case .pending: nil
+            case .weak(let slot): slot.entry.readyType
+            }
+        }
 
-        /// A pending slot's `transient`, for a published table (overridden: no cast per slot).
-        var transientRegistration: Registration? { nil }
+        /// A ready slot's `typed` box, for a published table.
+        var typedValue: AnyObject? {
+            guard case .ready(let slot) = self else { return nil }
+            return slot.typed
+        }
+
+        /// A published transient's registration, for a published table.
+        var transientRegistration: Registration? {
+            guard case .pending(let registration) = self, registration.isPublishedTransient else { return nil }
+            return registration
+        }
     }
 
     /// The slot of an instance or a created singleton.
-    final class ReadySlot: Slot {
+    final class ReadySlot {
+        let entry: Entry
         let value: Any
         /// The value in a `ReadyValue` of the registered type, when that is the value's own
         /// type (a class or struct registered as itself, not as a protocol): a published
@@ -207,23 +257,15 @@ extension Registry {
         let typed: AnyObject?
 
         init(_ entry: Entry, value: Any) {
+            self.entry = entry
             self.value = value
             typed = Self.typed(value, as: entry.key.typeID)
-            super.init(entry)
         }
 
         /// `value` (the `Any`, opened) in a `ReadyValue<Value>`, if `Value` is the type `key` names.
         private static func typed<Value>(_ value: Value, as key: ObjectIdentifier) -> AnyObject? {
             ObjectIdentifier(Value.self) == key ? ReadyValue(value) : nil
         }
-
-        override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? { .passUnretained(self) }
-
-        override var isPublished: Bool { true }
-
-        override var readyType: ObjectIdentifier? { ObjectIdentifier(type(of: value)) }
-
-        override var typedValue: AnyObject? { typed }
 
         /// The value as a `T`, copied once, straight into the caller's result.
         @inline(__always)
@@ -246,35 +288,13 @@ extension Registry {
         }
     }
 
-    /// The slot of a factory with nothing kept: a transient, or a singleton not created yet.
-    final class PendingSlot: Slot {
-        let registration: Registration
+    /// The slot of a `.weak` registration.
+    final class WeakSlot {
+        let entry: Entry
 
-        init(_ entry: Entry, registration: Registration) {
-            self.registration = registration
-            super.init(entry)
+        init(_ entry: Entry) {
+            self.entry = entry
         }
-
-        override func readySlot(miss: inout Miss) -> Unmanaged<ReadySlot>? {
-            miss = .pending(registration)
-            return nil
-        }
-
-        /// A transient's factory that needs only the injector and shares nothing with the
-        /// resolve: a published table hands it out, to be run by the resolving injector as the
-        /// locked path would.
-        var transient: Registration? {
-            guard registration.isTransient, !registration.sharesValues, case .plain = registration.factory else {
-                return nil
-            }
-            return registration
-        }
-
-        override var isPublished: Bool { transient != nil }
-
-        override var readyType: ObjectIdentifier? { nil }
-
-        override var transientRegistration: Registration? { transient }
     }
 }
 
