@@ -3,7 +3,8 @@
 /// cancelled stops waiting, and the run goes on for the rest.
 final class AsyncCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
-    private typealias Waiter = CheckedContinuation<Outcome?, Never>
+    /// Resumed with `true` once the run has ended, `false` when the waiting task is cancelled.
+    private typealias Waiter = CheckedContinuation<Bool, Never>
 
     let registration: Registration
     private let state = Locked(State())
@@ -104,33 +105,39 @@ final class AsyncCreation: Sendable {
             defer { state.waiters = [:] }
             return state.waiters
         }
-        for waiter in waiters.values { waiter.resume(returning: outcome) }
+        for waiter in waiters.values { waiter.resume(returning: true) }
     }
 
     /// How many resolves are waiting for the run now (for tests).
     var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// The run's outcome, or `nil` if the current task is cancelled before it ends.
+    ///
+    /// The outcome is read under the lock, not passed through the continuation: a resume that
+    /// races the waiter's suspension is handed over inside the concurrency runtime, where the
+    /// thread sanitizer sees no synchronisation, and it reported the value's creation as a
+    /// race with its use (seen once in a full `--sanitize=thread` run). The lock is an edge it sees.
     private func outcome() async -> Outcome? {
         let id = state.withLock { state in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
         }
-        return await withTaskCancellationHandler {
+        let ended = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: Waiter) in
                 // Cancellation sets the flag before it runs the handler below, so whichever of
                 // the two takes the lock second sees the other's work: no waiter is left behind.
-                let immediate: Outcome?? = state.withLock { state in
-                    if let outcome = state.outcome { return .some(outcome) }
-                    if Task.isCancelled { return .some(nil) }
+                let immediate: Bool? = state.withLock { state in
+                    if state.outcome != nil { return true }
+                    if Task.isCancelled { return false }
                     state.waiters[id] = waiter
-                    return .none
+                    return nil
                 }
                 if let immediate { waiter.resume(returning: immediate) }
             }
         } onCancel: {
             let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.resume(returning: nil)
+            waiter?.resume(returning: false)
         }
+        return ended ? state.withLock { $0.outcome } : nil
     }
 }
