@@ -1,9 +1,10 @@
 import Synchronization
 
-/// A ready slot found in a published table, which stays alive (announced in this thread's
-/// hazard record) until the value is copied out. Non-copyable: the announcement is withdrawn
-/// once, by `value(as:name:)`, which is inlined into the resolve's caller so that a value of
-/// the registered type itself is copied out of its `ReadyValue<T>` with `T` known: no cast.
+/// A ready slot, or a transient's registration, found in a published table, which stays
+/// alive (announced in this thread's hazard record) until the value is copied out or the
+/// registration retained. Non-copyable: the announcement is withdrawn once, by
+/// `value(as:name:)`, which is inlined into the resolve's caller so that a value of the
+/// registered type itself is copied out of its `ReadyValue<T>` with `T` known: no cast.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @usableFromInline
 @frozen

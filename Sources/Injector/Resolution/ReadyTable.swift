@@ -4,8 +4,9 @@
 ///
 /// Open addressing with linear probing, at most half full, so a lookup of a key that is
 /// there usually touches one entry, however many the injector holds. The entries retain the
-/// registry's slots; a table is released only when no reader can still be reading it, and
-/// that releases the slots (and maybe values: user code) outside every lock.
+/// registry's ready slots and published transients' registrations (each entry's `owner`); a
+/// table is released only when no reader can still be reading it, and that releases them
+/// (and maybe values: user code) outside every lock.
 final class ReadyTable {
     struct Entry {
         /// `ObjectIdentifier` bits; 0 marks an empty entry (no type's identity is 0).
@@ -17,9 +18,9 @@ final class ReadyTable {
         /// What the table retains for the entry (see `Registry.Slot.owner`): the `ReadySlot`,
         /// or a transient's `Registration`; `nil` marks an empty entry too.
         var owner: Unmanaged<AnyObject>?
-        /// A ready slot's `typed` value, if any; kept alive by the slot.
+        /// A ready slot's `typed` value, if any; kept alive by `owner`.
         var typed: Unmanaged<AnyObject>?
-        /// A transient's registration; kept alive by the slot.
+        /// A transient's registration (then also the `owner`).
         var transient: Unmanaged<Registration>?
     }
 

@@ -57,16 +57,32 @@ class Registration: @unchecked Sendable {
         case async(@Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable)
     }
 
-    /// A registration of `factory`, which only `TypedRegistration` makes `.plain`, giving the
-    /// `plainValueType`.
-    init(
+    /// A registration of `factory`, which is not `.plain`: that is `TypedRegistration`'s.
+    /// (Given one, it would have no `plainValueType`, so no resolve takes it for a typed one;
+    /// running it would fail with an error.)
+    convenience init(
         key: DependencyKey,
         scope: Scope,
         factory: Factory,
         module: String?,
         completion: Completion? = nil,
-        forwardedTo: DependencyKey? = nil,
-        plainValueType: ObjectIdentifier? = nil
+        forwardedTo: DependencyKey? = nil
+    ) {
+        self.init(
+            key: key, scope: scope, factory: factory, module: module, completion: completion, forwardedTo: forwardedTo,
+            plainValueType: nil)
+    }
+
+    /// Private to this file, so that only `TypedRegistration` gives a `plainValueType`, which
+    /// `typed(making:)` relies on to downcast.
+    fileprivate init(
+        key: DependencyKey,
+        scope: Scope,
+        factory: Factory,
+        module: String?,
+        completion: Completion?,
+        forwardedTo: DependencyKey?,
+        plainValueType: ObjectIdentifier?
     ) {
         self.plainValueType = plainValueType
         self.key = key
@@ -97,7 +113,7 @@ class Registration: @unchecked Sendable {
 
     /// Runs the factory with the `arguments` of `resolve(_:name:arguments:_:)`, if it takes any.
     @inline(__always)
-    func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
+    final func build(with injector: DependencyInjector, arguments: Any) throws -> Any {
         switch factory {
         case .plain: try makeAny(with: injector)
         case .withArguments(_, _, .sync(let make)): try make(injector, arguments)
@@ -108,15 +124,16 @@ class Registration: @unchecked Sendable {
     /// This registration as the `TypedRegistration` of a `T`, when its factory makes a `T`
     /// from the injector alone, else `nil` (also when a completion runs on its values): the
     /// transient fast path, whose value is never boxed in an `Any` and cast back.
-    func typed<T>(making type: T.Type) -> TypedRegistration<T>? {
-        guard case .plain = factory, plainValueType == ObjectIdentifier(type), completion == nil else { return nil }
-        // Safe: only a `TypedRegistration` has a `.plain` factory, and its `plainValueType`
-        // was just checked to be `T`. A checked `as?` would look up the class's metadata.
+    final func typed<T>(making type: T.Type) -> TypedRegistration<T>? {
+        guard plainValueType == ObjectIdentifier(type), completion == nil else { return nil }
+        // Safe: only a `TypedRegistration` has a `plainValueType` (the one initialiser that
+        // takes it is private to this file), and it was just checked to be `T`. A checked
+        // `as?` would look up the class's metadata.
         return unsafeDowncast(self, to: TypedRegistration<T>.self)
     }
 
     /// The argument types the factory declares; empty for a plain factory.
-    var argumentTypes: [any Any.Type] {
+    final var argumentTypes: [any Any.Type] {
         guard case .withArguments(let types, _, _) = factory else { return [] }
         return types
     }

@@ -23,7 +23,7 @@ struct Registry {
     }
 
     /// The ready values, published for resolves without the lock; kept in step by every write
-    /// (all of which go through the subscript's setter).
+    /// (all of which go through `replace(_:withSlot:)`).
     let ready: ReadyValues
 
     /// What a failed resolve looks up to suggest what was meant, kept up to date by every write
