@@ -9,6 +9,13 @@ private final class ReportScreen: @unchecked Sendable {
     @LazyInject(name: "title") var title: String
 }
 
+/// Lazy properties of a protocol type (a struct behind it), an optional and an array.
+private final class Kinds: @unchecked Sendable {
+    @LazyInject var foo: any FooService
+    @LazyInject var maybe: Int?
+    @LazyInject var pair: [String]
+}
+
 /// Needs `Pong`, which needs `Ping` back: `@LazyInject` on one side breaks the cycle.
 private final class Ping: @unchecked Sendable {
     @LazyInject var pong: Pong
@@ -51,6 +58,25 @@ private final class Pong: @unchecked Sendable {
 
         injector.register(Service(label: "late"))
         #expect(try screen.$service.get().label == "late")
+    }
+
+    @Test func keptValuesOfEveryKindReadBackUnchanged() throws {
+        let injector = DependencyInjector()
+        injector.register(Foo("first") as any FooService)
+        injector.register(Optional(7), as: Int?.self)
+        injector.register(["a", "b"])
+        let kinds = DependencyInjector.$current.withValue(injector) { Kinds() }
+
+        for _ in 0..<2 {  // the first read resolves and keeps; the second reads what was kept
+            #expect(kinds.foo.message() == "first")
+            #expect(kinds.maybe == 7)
+            #expect(kinds.pair == ["a", "b"])
+        }
+        kinds.foo = Foo("stub")
+        kinds.maybe = nil
+        #expect(kinds.foo.message() == "stub")
+        #expect(kinds.maybe == nil)
+        #expect(try kinds.$maybe.get() == nil)
     }
 
     @Test func assigningReplacesTheValue() {

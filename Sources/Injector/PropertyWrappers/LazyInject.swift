@@ -25,7 +25,7 @@
 /// between two types that need each other.
 @propertyWrapper
 public struct LazyInject<Value> {
-    private let box: LazyResolution<Value>
+    @usableFromInline let box: LazyResolution<Value>
 
     /// Captures `injector`, or ``DependencyInjector/current`` when `injector` is `nil`, to
     /// resolve `Value` (under `name`) on first read.
@@ -49,12 +49,12 @@ public struct LazyInject<Value> {
     /// The value, resolved on first read. Reading it when resolution fails stops the program;
     /// see `$property`. Assigning replaces the value for this object.
     public var wrappedValue: Value {
+        @inlinable
         get {
-            switch box.value() {
-            case .success(let value): value
-            case .failure(let error):
-                stopReading("@LazyInject", declaredAt: box.site, after: error, searched: box.searched)
-            }
+            // A later read copies the kept value out of its box here, where `Value` is known:
+            // unspecialised, the generic code looked up type metadata several times per read.
+            if let kept = box.kept { return unsafeDowncast(kept, to: ReadyValue<Value>.self).value }
+            return box.firstValue()
         }
         nonmutating set { box.replace(with: newValue) }
     }
@@ -65,8 +65,10 @@ public struct LazyInject<Value> {
 
 extension LazyInject: Sendable where Value: Sendable {}
 
-/// The state shared by every copy of one `@LazyInject` property. The value is kept as `Any`,
-/// so a later read is one lock and one (usually free) cast, not generic value-witness calls.
+/// The state shared by every copy of one `@LazyInject` property. The value is kept in a
+/// `ReadyValue<Value>`, so that a later read is one lock, then a copy in the caller's
+/// specialised code (see `LazyInject.wrappedValue`): no cast, no generic metadata lookup.
+@usableFromInline
 final class LazyResolution<Value>: Sendable {
     private let state = Locked(LazyState.unresolved)
     private let injector: DependencyInjector
@@ -82,15 +84,31 @@ final class LazyResolution<Value>: Sendable {
         recorder = WrapperFailureRecorder.current
     }
 
+    /// The kept value's box, a `ReadyValue<Value>`; `nil` until the value is resolved.
+    @usableFromInline
+    var kept: AnyObject? {
+        state.withLock { $0.kept }
+    }
+
+    /// The value for a read that found none kept: resolved now, or kept meanwhile. Stops the
+    /// program when resolution fails (see `LazyInject.wrappedValue`).
+    @usableFromInline
+    func firstValue() -> Value {
+        switch value() {
+        case .success(let value): value
+        case .failure(let error): stopReading("@LazyInject", declaredAt: site, after: error, searched: searched)
+        }
+    }
+
     func value() -> Result<Value, InjectionError> {
         // Every read after the first: one lock, no per-thread context.
-        if let resolved = state.withLock({ $0.resolvedValue }) { return typed(resolved) }
+        if let kept = state.withLock({ $0.kept }) { return .success(Self.unboxed(kept)) }
         let context = ResolutionContext.current
         // One thread resolves, without the lock; the others sleep until it is done.
         let step = state.withLockWaiting { state -> LazyState.Step? in
             switch state {
-            case .resolved(let value):
-                return .ready(value)
+            case .resolved(let box):
+                return .ready(box)
             case .unresolved:
                 state = .resolving(context)
                 return .resolve
@@ -99,8 +117,8 @@ final class LazyResolution<Value>: Sendable {
             }
         }
         switch step {
-        case .ready(let value):
-            return typed(value)
+        case .ready(let kept):
+            return .success(Self.unboxed(kept))
         case .reentered:
             // Resolving this property's value reads the same property again.
             return .failure(.circularDependency(path: context.path + [DependencyKey(Value.self, name: name)]))
@@ -110,7 +128,7 @@ final class LazyResolution<Value>: Sendable {
                 // An assignment made meanwhile wins over what we resolved.
                 guard case .resolving = state else { return }
                 switch result {
-                case .success(let value): state = .resolved(value)
+                case .success(let value): state = .resolved(ReadyValue(value))
                 case .failure: state = .unresolved
                 }
             }
@@ -127,17 +145,13 @@ final class LazyResolution<Value>: Sendable {
     var searched: String { injector.searchedDescription }
 
     func replace(with value: Value) {
-        state.update { exchange(&$0, with: .resolved(value)) }
+        state.update { exchange(&$0, with: .resolved(ReadyValue(value))) }
         state.signalAll()
     }
 
-    private func typed(_ value: Any) -> Result<Value, InjectionError> {
-        do {
-            return .success(
-                try DependencyInjector.cast(value, to: Value.self, key: DependencyKey(Value.self, name: name)))
-        } catch {
-            return .failure(error)
-        }
+    /// The value in `kept`, which is always a `ReadyValue<Value>` (only this class fills it).
+    private static func unboxed(_ kept: AnyObject) -> Value {
+        unsafeDowncast(kept, to: ReadyValue<Value>.self).value
     }
 }
 
@@ -145,16 +159,17 @@ final class LazyResolution<Value>: Sendable {
 private enum LazyState {
     case unresolved
     case resolving(ResolutionContext)
-    case resolved(Any)
+    /// The value, in the `ReadyValue` of the property's type.
+    case resolved(AnyObject)
 
-    var resolvedValue: Any? {
-        guard case .resolved(let value) = self else { return nil }
-        return value
+    var kept: AnyObject? {
+        guard case .resolved(let box) = self else { return nil }
+        return box
     }
 
     /// What a read does next.
     enum Step {
-        case ready(Any)
+        case ready(AnyObject)
         case resolve
         case reentered
     }
