@@ -94,15 +94,28 @@ final class LazyResolution<Value>: Sendable {
     /// program when resolution fails (see `LazyInject.wrappedValue`).
     @usableFromInline
     func firstValue() -> Value {
-        switch value() {
-        case .success(let value): value
-        case .failure(let error): stopReading("@LazyInject", declaredAt: site, after: error, searched: searched)
+        do {
+            return try resolvedValue()
+        } catch {
+            stopReading("@LazyInject", declaredAt: site, after: error, searched: searched)
         }
     }
 
+    /// `resolvedValue()` as a `Result`, for `$property`.
     func value() -> Result<Value, InjectionError> {
+        do {
+            return .success(try resolvedValue())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The kept value, or the value resolved now and kept. (Typed throws rather than a
+    /// `Result`: this generic code, not specialised for `Value`, looked up the metadata of
+    /// `Result<Value, InjectionError>` at run time on every call; it throws only on failure.)
+    private func resolvedValue() throws(InjectionError) -> Value {
         // Every read after the first: one lock, no per-thread context.
-        if let kept = state.withLock({ $0.kept }) { return .success(Self.unboxed(kept)) }
+        if let kept = state.withLock({ $0.kept }) { return Self.unboxed(kept) }
         let context = ResolutionContext.current
         // One thread resolves, without the lock; the others sleep until it is done.
         let step = state.withLockWaiting { state -> LazyState.Step? in
@@ -118,27 +131,33 @@ final class LazyResolution<Value>: Sendable {
         }
         switch step {
         case .ready(let kept):
-            return .success(Self.unboxed(kept))
+            return Self.unboxed(kept)
         case .reentered:
             // Resolving this property's value reads the same property again.
-            return .failure(.circularDependency(path: context.path + [DependencyKey(Value.self, name: name)]))
+            throw .circularDependency(path: context.path + [DependencyKey(Value.self, name: name)])
         case .resolve:
-            let result = injector.result(Value.self, name: name)
-            state.withLock { state in
-                // An assignment made meanwhile wins over what we resolved.
-                guard case .resolving = state else { return }
-                switch result {
-                case .success(let value): state = .resolved(ReadyValue(value))
-                case .failure: state = .unresolved
-                }
-            }
-            state.signalAll()
-            if case .failure(let error) = result {
+            do {
+                let value = try injector.resolve(Value.self, name: name)
+                let box = ReadyValue(value)
+                keep { state in state = .resolved(box) }
+                return value
+            } catch {
+                keep { state in state = .unresolved }
                 WrapperFailureRecorder.report(
                     error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
+                throw error
             }
-            return result
         }
+    }
+
+    /// Ends this thread's resolution with `outcome`, unless an assignment came meanwhile (it
+    /// wins over what was resolved), and wakes the threads waiting for it.
+    private func keep(_ outcome: (inout LazyState) -> Void) {
+        state.withLock { state in
+            guard case .resolving = state else { return }
+            outcome(&state)
+        }
+        state.signalAll()
     }
 
     /// Which injector the property resolves from, for a failure's message.

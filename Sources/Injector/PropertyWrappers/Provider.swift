@@ -92,9 +92,10 @@ public struct Provider<Value> {
             case .value(let value):
                 return value
             case .registeredFactory(let site):
-                switch injector.result(Value.self, name: name) {
-                case .success(let value): return value
-                case .failure(let error):
+                // No `Result` here: unspecialised, its metadata was looked up on every read.
+                do {
+                    return try injector.resolve(Value.self, name: name)
+                } catch {
                     stopReading("@Provider", declaredAt: site, after: error, searched: injector.searchedDescription)
                 }
             }
