@@ -15,7 +15,7 @@ final class ReadyTable {
         var name: String?
         /// A small name's two words (see `smallName(_:)`); zeros for none or a larger one.
         var small: (UInt64, UInt64)
-        /// What the table retains for the entry (see `Registry.Slot.owner`): the `ReadySlot`,
+        /// What the table retains for the entry (see `Registry.Slot.published`): the `ReadySlot`,
         /// or a transient's `Registration`; `nil` marks an empty entry too.
         var owner: Unmanaged<AnyObject>?
         /// A ready slot's `typed` value, if any; kept alive by `owner`.
@@ -42,7 +42,7 @@ final class ReadyTable {
             repeating: Entry(typeID: 0, hash: 0, name: nil, small: (0, 0), owner: nil, typed: nil, transient: nil),
             count: capacity)
         for slot in slots {
-            guard let owner = slot.owner else { continue }
+            guard let published = slot.published else { continue }
             let key = slot.key
             let small = key.name.flatMap(Self.smallName) ?? (0, 0)
             let hash = Self.hash(key.typeID, key.name, small: small)
@@ -50,9 +50,9 @@ final class ReadyTable {
             while entries[index].typeID != 0 { index = (index + 1) & (capacity - 1) }
             entries[index] = Entry(
                 typeID: UInt(bitPattern: key.typeID), hash: hash, name: key.name, small: small,
-                owner: .passRetained(owner),
-                typed: slot.typedValue.map { .passUnretained($0) },
-                transient: slot.transientRegistration.map { .passUnretained($0) })
+                owner: .passRetained(published.owner),
+                typed: published.typed.map { .passUnretained($0) },
+                transient: published.transient.map { .passUnretained($0) })
         }
     }
 

@@ -213,15 +213,16 @@ extension Registry {
 
         /// Whether a published table holds this slot: a ready value, or a transient's plain
         /// factory (see `ReadyValues`).
-        var isPublished: Bool { owner != nil }
+        var isPublished: Bool { published != nil }
 
-        /// What a published table retains for this slot: the `ReadySlot`, or a published
-        /// transient's registration; `nil` when the slot is not published.
-        var owner: AnyObject? {
+        /// What a published table holds for this slot: the object it retains (the `ReadySlot`,
+        /// or a published transient's registration), a ready slot's `typed` box, and the
+        /// transient's registration; `nil` when no table holds the slot.
+        var published: (owner: AnyObject, typed: AnyObject?, transient: Registration?)? {
             switch self {
-            case .ready(let slot): slot
-            case .pending(let registration): registration.isPublishedTransient ? registration : nil
-            case .weak: nil
+            case .ready(let slot): (slot, slot.typed, nil)
+            case .pending(let registration) where registration.isPublishedTransient: (registration, nil, registration)
+            case .pending, .weak: nil
             }
         }
 
@@ -232,18 +233,6 @@ extension Registry {
             case .pending: nil
             case .weak(let slot): slot.entry.readyType
             }
-        }
-
-        /// A ready slot's `typed` box, for a published table.
-        var typedValue: AnyObject? {
-            guard case .ready(let slot) = self else { return nil }
-            return slot.typed
-        }
-
-        /// A published transient's registration, for a published table.
-        var transientRegistration: Registration? {
-            guard case .pending(let registration) = self, registration.isPublishedTransient else { return nil }
-            return registration
         }
     }
 
