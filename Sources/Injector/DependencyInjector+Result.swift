@@ -9,4 +9,31 @@ extension DependencyInjector {
             return .failure(error)
         }
     }
+
+    /// What `@OptionalInject` holds: the value registered for `type` under `name`; `nil` when
+    /// nothing is; the error when it is registered but cannot be resolved. Inlinable, like
+    /// `result(_:name:)`.
+    @inlinable
+    func optionalResult<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
+        // A ready value of this injector's own is registered: read as `resolve` reads it.
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let found = ready.slot(for: ObjectIdentifier(T.self), name: name)
+        {
+            do {
+                return .success(try found.value(as: T.self, name: name, in: self))
+            } catch {
+                return .failure(error)
+            }
+        }
+        // Checked first: absence, the expected case, builds no error.
+        guard isRegistered(T.self, name: name) else { return .success(nil) }
+        switch result(T.self, name: name) {
+        case .success(let value):
+            return .success(value)
+        case .failure(.notRegistered(let key, _, _)) where key == DependencyKey(T.self, name: name):
+            return .success(nil)  // unregistered between the check and the resolve
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
 }

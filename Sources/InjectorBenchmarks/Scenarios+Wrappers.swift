@@ -26,6 +26,13 @@ final class ExplicitImportScreen {
     @Inject(injector: namedInjector) var validator: Validator
 }
 
+/// `ImportScreen` with optional properties: each is `nil` when nothing is registered.
+final class OptionalImportScreen {
+    @OptionalInject var parser: Parser?
+    @OptionalInject var formatter: Formatter?
+    @OptionalInject var validator: Validator?
+}
+
 /// The same object, built from three direct `resolve` calls.
 final class ResolvedImportScreen {
     let parser: Parser?
@@ -64,6 +71,11 @@ func injectThreeProperties() -> Scenario {
                     for _ in 0..<n { blackHole(ImportScreen()) }
                 }
             },
+            .measured("3 @OptionalInject properties", baseline: direct) { n in
+                DependencyInjector.$current.withValue(injector) {
+                    for _ in 0..<n { blackHole(OptionalImportScreen()) }
+                }
+            },
         ]
     )
 }
@@ -71,9 +83,7 @@ func injectThreeProperties() -> Scenario {
 /// `@LazyInject`: the first read resolves (a ready singleton) and keeps it; later reads return
 /// what was kept.
 func lazyInjectReads() -> Scenario {
-    let injector = DependencyInjector()
-    injector.register(Logger.self, scope: .singleton) { _ in Logger() }
-    _ = try? injector.resolve(Logger.self)
+    let injector = injectorWithReadyLogger()
     let screen = DependencyInjector.$current.withValue(injector) { LazyScreen() }
     _ = screen.logger
     let resolve = "resolve (ready singleton)"
@@ -91,6 +101,48 @@ func lazyInjectReads() -> Scenario {
             },
             .measured("later read", baseline: resolve) { n in
                 for _ in 0..<n { blackHole(screen.logger) }
+            },
+        ]
+    )
+}
+
+/// An object holding the same singleton in a stored property and in each wrapper.
+final class WrappedLogger {
+    let stored = Logger()
+    @Inject var injected: Logger
+    @OptionalInject var optional: Logger?
+    @LazyInject var lazy: Logger
+}
+
+/// An injector whose `Logger` singleton has been created.
+func injectorWithReadyLogger() -> DependencyInjector {
+    let injector = DependencyInjector()
+    injector.register(Logger.self, scope: .singleton) { _ in Logger() }
+    _ = try? injector.resolve(Logger.self)
+    return injector
+}
+
+/// Reading a property that a wrapper filled, against reading a stored property: what a
+/// method that uses its dependencies pays.
+func wrapperReads() -> Scenario {
+    let owner = DependencyInjector.$current.withValue(injectorWithReadyLogger()) { WrappedLogger() }
+    _ = owner.lazy
+    let stored = "stored property"
+
+    return Scenario(
+        name: "wrapper reads",
+        cases: [
+            .measured(stored) { n in
+                for _ in 0..<n { blackHole(owner.stored) }
+            },
+            .measured("@Inject", baseline: stored) { n in
+                for _ in 0..<n { blackHole(owner.injected) }
+            },
+            .measured("@OptionalInject", baseline: stored) { n in
+                for _ in 0..<n { blackHole(owner.optional) }
+            },
+            .measured("@LazyInject", baseline: stored) { n in
+                for _ in 0..<n { blackHole(owner.lazy) }
             },
         ]
     )

@@ -15,6 +15,7 @@ func allScenarios() -> [Scenario] {
         childFallThrough(),
         injectThreeProperties(),
         lazyInjectReads(),
+        wrapperReads(),
         asyncReadySingleton(),
         asyncFactories(),
         observationHook(),

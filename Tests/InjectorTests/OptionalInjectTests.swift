@@ -63,3 +63,35 @@ private final class BrokenOwner {
         #expect(key == DependencyKey(Service.self))
     }
 }
+
+private final class ServiceOwner {
+    @OptionalInject var service: Service?
+}
+
+extension OptionalInjectTests {
+    /// A created singleton is read without the registration check; the value must still be
+    /// the one `resolve` gives, and `nil` once it is gone, whatever happened to the key before.
+    @Test func holdsWhatResolveGivesAfterTheRegistrationChanges() throws {
+        let injector = DependencyInjector()
+        func owner() -> ServiceOwner { DependencyInjector.$current.withValue(injector) { ServiceOwner() } }
+
+        injector.register(Service.self, scope: .singleton) { _ in Service() }
+        let first = try injector.resolve(Service.self)
+        #expect(owner().service === first)
+
+        injector.unregister(Service.self)
+        #expect(owner().service == nil)
+
+        let replacement = Service()
+        injector.register(replacement)
+        #expect(owner().service === replacement)
+
+        let child = injector.child()
+        let inChild = DependencyInjector.$current.withValue(child) { ServiceOwner() }
+        #expect(inChild.service === replacement)
+
+        injector.register(Service.self) { _ in Service() }  // transient: a new one each time
+        let made = owner().service
+        #expect(made != nil && made !== replacement)
+    }
+}

@@ -76,20 +76,28 @@ public struct Inject<Value> {
 
     /// The resolved value. Reading it after a failed resolution stops the program (see `$property`).
     public var wrappedValue: Value {
+        // Inlinable, so that a read is specialised for `Value` in the owner's code and costs
+        // about what a stored property does; in the library's generic code it looked up type
+        // metadata on every read (10× a stored property, more than a resolve).
+        @inlinable
         get {
             switch resolution {
             case .resolved(let value): value
             case .failed(let failure): failure.stop("@Inject")
             }
         }
+        @inlinable
         set { resolution = .resolved(newValue) }
     }
 
     /// The outcome of the resolution: the value, or the typed error that says what is missing.
     public var projectedValue: Result<Value, InjectionError> {
-        switch resolution {
-        case .resolved(let value): .success(value)
-        case .failed(let failure): .failure(failure.error)
+        @inlinable
+        get {
+            switch resolution {
+            case .resolved(let value): .success(value)
+            case .failed(let failure): .failure(failure.error)
+            }
         }
     }
 }

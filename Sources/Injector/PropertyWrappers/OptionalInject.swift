@@ -18,13 +18,14 @@
 /// ```
 @propertyWrapper
 public struct OptionalInject<Wrapped> {
-    private var resolution: Result<Wrapped?, InjectionError>
+    @usableFromInline var resolution: Result<Wrapped?, InjectionError>
 
     /// Resolves `Wrapped` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`; `nil` when it is not registered.
     ///
     /// `fileID`, `filePath` and `line` (leave the defaults) name the declaration in the issue
     /// a test records for a broken registration (see `InjectorTesting`).
+    @inlinable
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,
@@ -32,34 +33,36 @@ public struct OptionalInject<Wrapped> {
         filePath: StaticString = #filePath,
         line: UInt = #line
     ) {
+        // Inlinable, as the reads are: the `Result` is built by code specialised for the
+        // property's type (in the library's generic code, its metadata was looked up each time).
         let injector = injector ?? DependencyInjector.current
-        // Checked first: absence, the expected case, builds no error.
-        guard injector.isRegistered(Wrapped.self, name: name) else {
-            resolution = .success(nil)
-            return
-        }
-        switch injector.result(Wrapped.self, name: name) {
-        case .success(let value):
-            resolution = .success(value)
-        case .failure(.notRegistered(let key, _, _)) where key == DependencyKey(Wrapped.self, name: name):
-            resolution = .success(nil)  // unregistered between the check and the resolve
-        case .failure(let error):
-            resolution = .failure(error)
+        resolution = injector.optionalResult(Wrapped.self, name: name)
+        if case .failure(let error) = resolution {
             let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
             WrapperFailureRecorder.report(
-                error, of: "@OptionalInject", declaredAt: site, searched: injector.searchedDescription, to: .current)
+                error, of: "@OptionalInject", declaredAt: site, searchingIn: injector)
         }
     }
 
     /// The resolved value, or `nil` when nothing is registered or resolution failed.
     /// Assigning replaces the value for this object.
     public var wrappedValue: Wrapped? {
-        get { try? resolution.get() ?? nil }
+        @inlinable
+        get {
+            switch resolution {
+            case .success(let value): value
+            case .failure: nil
+            }
+        }
+        @inlinable
         set { resolution = .success(newValue) }
     }
 
     /// `.success(nil)` when nothing is registered, `.failure` when a registration failed.
-    public var projectedValue: Result<Wrapped?, InjectionError> { resolution }
+    public var projectedValue: Result<Wrapped?, InjectionError> {
+        @inlinable
+        get { resolution }
+    }
 }
 
 extension OptionalInject: Sendable where Wrapped: Sendable {}

@@ -35,7 +35,7 @@ func stopReading(
 /// A wrapper's failed resolution, kept until the property is read.
 @usableFromInline
 final class WrapperFailure: Sendable {
-    let error: InjectionError
+    @usableFromInline let error: InjectionError
     let site: DeclarationSite
     /// Which injector the wrapper searched (see `DependencyInjector.searchedDescription`).
     let searched: String
@@ -54,6 +54,7 @@ final class WrapperFailure: Sendable {
     }
 
     /// Stops the program: the property of a `wrapper` was read after this failure.
+    @usableFromInline
     func stop(_ wrapper: StaticString) -> Never {
         stopReading(wrapper, declaredAt: site, after: error, searched: searched)
     }

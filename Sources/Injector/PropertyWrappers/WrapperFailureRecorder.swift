@@ -2,6 +2,7 @@
 /// the failure is recorded on the test that created the wrapper even when a later read stops
 /// the process. `InjectorTesting` binds one for each test (the trait and the XCTest class);
 /// the library reads it only when a resolution fails.
+@usableFromInline
 package struct WrapperFailureRecorder: Sendable {
     /// The recorder of the test running in this task, if any.
     @TaskLocal package static var current: WrapperFailureRecorder?
@@ -12,6 +13,19 @@ package struct WrapperFailureRecorder: Sendable {
     /// `record`.
     package init(_ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite) -> Void) {
         self.record = record
+    }
+
+    /// Reports that the `wrapper` property declared at `site` failed with `error`, searching
+    /// `injector`, to this task's recorder (see the other `report`). Apart, so that the
+    /// wrappers' inlined initialisers call it only on failure.
+    @usableFromInline
+    static func report(
+        _ error: InjectionError,
+        of wrapper: StaticString,
+        declaredAt site: DeclarationSite,
+        searchingIn injector: DependencyInjector
+    ) {
+        report(error, of: wrapper, declaredAt: site, searched: injector.searchedDescription, to: .current)
     }
 
     /// Reports that the `wrapper` property declared at `site` failed with `error`, having
