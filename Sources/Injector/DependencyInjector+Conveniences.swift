@@ -12,6 +12,9 @@ extension DependencyInjector {
     }
 
     /// Registers a factory in ``current``; see ``register(_:name:scope:factory:)-swift.method``.
+    ///
+    /// Without a `scope`, the registration is ``Scope/transient``: unlike the instance method,
+    /// this form does not take the injector's or the installing module's default scope.
     public static func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
