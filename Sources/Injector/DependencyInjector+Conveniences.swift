@@ -13,14 +13,19 @@ extension DependencyInjector {
 
     /// Registers a factory in ``current``; see ``register(_:name:scope:factory:)-swift.method``.
     ///
-    /// Without a `scope`, the registration is ``Scope/transient``: unlike the instance method,
-    /// this form does not take the injector's or the installing module's default scope.
+    /// ```swift
+    /// DependencyInjector.register(FooService.self, scope: .singleton) { _ in Foo("Hey there!") }
+    /// ```
+    ///
+    /// Without a `scope`, the registration takes the default scope, as the instance method's
+    /// does: the installing module's, else the injector's.
+    @discardableResult
     public static func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
-        scope: Scope = .transient,
+        scope: Scope? = nil,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
-    ) {
+    ) -> Registered<T> {
         current.register(type, name: name, scope: scope, factory: factory)
     }
 

@@ -52,6 +52,14 @@ class Bar {
         #expect(try injector.resolve(Service.self).label == "static")
     }
 
+    @Test func staticFactoryRegistrationTakesTheDefaultScopeOfCurrent() throws {
+        let injector = DependencyInjector(defaultScope: .singleton)
+        DependencyInjector.$current.withValue(injector) {
+            DependencyInjector.register(Service.self) { _ in Service() }
+        }
+        #expect(try injector.resolve(Service.self) === injector.resolve(Service.self))
+    }
+
     @Test func factoriesResolveTheirOwnDependencies() throws {
         let injector = DependencyInjector()
         injector.register(Service(label: "engine"))
