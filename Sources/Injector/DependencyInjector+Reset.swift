@@ -68,11 +68,14 @@ extension AsyncDependencyInjector {
 extension Registry {
     /// Forgets the values kept for the registrations whose scope `resets`; returns them, to be
     /// released after the unlock.
+    ///
+    /// A weak value is not read here: the read makes a strong reference, which is the last one
+    /// if its holder lets go meanwhile, and would then run the value's `deinit` under the lock.
     mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> [Entry] {
         var dropped: [Entry] = []
         for (key, entry) in entries {
-            guard case .factory(let registration, let cache) = entry, resets(registration.scope), cache.value != nil
-            else { continue }
+            guard case .factory(let registration, let cache) = entry, resets(registration.scope) else { continue }
+            if case .empty = cache { continue }
             dropped.append(entry)
             replace(key, with: .factory(registration, .empty))
         }

@@ -7,8 +7,11 @@ enum AsyncResolutionPath {
     /// One resolution in progress.
     struct Frame: Sendable {
         let registration: Registration
-        /// The shared creation this frame runs, for a singleton or weak registration.
-        let creation: AsyncCreation?
+        /// The shared creation this frame runs, for a singleton or weak registration; `nil`
+        /// once it has ended. Weak: a task that the factory starts copies these frames, and
+        /// may outlive the run; the creation keeps the value it made, which that task must
+        /// not keep alive (a `.weak` value, a singleton dropped by `reset`).
+        weak let creation: AsyncCreation?
     }
 
     @TaskLocal static var frames = Frames()
