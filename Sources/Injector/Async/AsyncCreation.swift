@@ -65,9 +65,10 @@ final class AsyncCreation: Sendable {
         case .start(let creation):
             // The task copies this task's task-locals, so the creation's path continues the
             // requester's (errors show the whole chain, and a cycle back into it is found).
-            let inside = frames.appending(AsyncResolutionPath.Frame(registration: registration, creation: creation))
+            let (inside, run) = frames.appending(registration, creation: creation)
             Task {
                 let outcome = await face.run(registration, frames: inside)
+                inside.end(run)
                 if case .success(let value) = outcome {
                     SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
                 }

@@ -125,8 +125,10 @@ extension AsyncDependencyInjector {
         arguments: Any = ()
     ) async throws(InjectionError) -> any Sendable {
         try AsyncResolutionPath.checkNotResolving(registration, in: frames)
-        let frame = AsyncResolutionPath.Frame(registration: registration, creation: nil)
-        return try await run(registration, frames: frames.appending(frame), arguments: arguments).get()
+        let (inside, run) = frames.appending(registration)
+        let outcome = await self.run(registration, frames: inside, arguments: arguments)
+        inside.end(run)
+        return try outcome.get()
     }
 
     /// Runs `registration`'s async factory with this injector as `current`, after `frames`.
@@ -143,7 +145,6 @@ extension AsyncDependencyInjector {
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
         }
-        let frames = frames.sharing()
         do {
             let value = try await AsyncResolutionPath.$frames.withValue(frames) {
                 try await Self.$current.withValue(self) {
@@ -167,7 +168,7 @@ extension AsyncDependencyInjector {
     private nonisolated func complete(
         _ value: any Sendable,
         madeBy registration: Registration,
-        sharingIn shared: AsyncResolutionPath.SharedValues
+        sharingIn shared: AsyncResolutionPath.Resolve
     ) async throws {
         shared.share(value, madeBy: registration)
         switch registration.completion {

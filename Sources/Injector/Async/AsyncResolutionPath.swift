@@ -12,6 +12,10 @@ enum AsyncResolutionPath {
         /// may outlive the run; the creation keeps the value it made, which that task must
         /// not keep alive (a `.weak` value, a singleton dropped by `reset`).
         weak let creation: AsyncCreation?
+        /// The top-level resolve this run belongs to, which knows whether it is in progress.
+        let resolve: Resolve
+        /// This run's number in `resolve`.
+        let run: Resolve.Run
     }
 
     @TaskLocal static var frames = Frames()
@@ -35,27 +39,28 @@ extension AsyncResolutionPath {
     struct Frames: Sendable {
         /// The innermost level, or `nil` when nothing is being resolved.
         private let innermost: Node?
-        /// What the factories of this top-level resolve share (see `sharing()`).
-        let shared: SharedValues?
+        /// The top-level resolve these frames belong to, or `nil` when nothing is being resolved.
+        private let resolve: Resolve?
 
         init() {
             innermost = nil
-            shared = nil
+            resolve = nil
         }
 
-        private init(innermost: Node?, shared: SharedValues?) {
+        private init(innermost: Node?, resolve: Resolve?) {
             self.innermost = innermost
-            self.shared = shared
+            self.resolve = resolve
         }
 
-        /// These frames, with the values of one top-level resolve to share: the outermost
-        /// factory's run makes them, every request inside it reaches them.
-        func sharing() -> Frames {
-            shared == nil ? Frames(innermost: innermost, shared: SharedValues()) : self
-        }
+        /// What the factories of this top-level resolve share, while it runs.
+        var shared: Resolve? { resolve }
 
-        /// These frames with `frame` inside the innermost. These frames are not copied.
-        func appending(_ frame: Frame) -> Frames {
+        /// These frames with a run of `registration` (making `creation`, if any) inside the
+        /// innermost, and the run's number, which the caller ends (`end(_:)`) when the factory
+        /// returns. After the top-level resolve has ended (in a task that one of its factories
+        /// started), the run begins a top-level resolve of its own. These frames are not copied.
+        func appending(_ registration: Registration, creation: AsyncCreation? = nil) -> (Frames, Resolve.Run) {
+            let (resolve, run) = Resolve.begin(within: resolve)
             let depth = count + 1
             var registrations: RegistrationSet?
             if depth > Node.walkedDepth {
@@ -67,10 +72,22 @@ extension AsyncResolutionPath {
                         return true
                     }
                 }
-                registrations = RegistrationSet.inserting(frame.registration, into: above)
+                registrations = RegistrationSet.inserting(registration, into: above)
             }
-            return Frames(
-                innermost: Node(frame, parent: innermost, depth: depth, registrations: registrations), shared: shared)
+            let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
+            let node = Node(frame, parent: innermost, depth: depth, registrations: registrations)
+            return (Frames(innermost: node, resolve: resolve), run)
+        }
+
+        /// Ends `run` (see `appending(_:creation:)`).
+        func end(_ run: Resolve.Run) {
+            resolve?.end(run)
+        }
+
+        /// Whether `frame`'s factory is still running: not when these frames were copied by a
+        /// task that a factory started, and the factory has returned since.
+        private func isRunning(_ frame: Frame) -> Bool {
+            frame.resolve.isRunning(frame.run)
         }
 
         /// How many resolutions are in progress.
@@ -80,7 +97,7 @@ extension AsyncResolutionPath {
         var keys: [DependencyKey] {
             var keys: [DependencyKey] = []
             keys.reserveCapacity(count)
-            walk { frame in
+            walkRunning { frame in
                 keys.append(frame.registration.key)
                 return true
             }
@@ -90,24 +107,33 @@ extension AsyncResolutionPath {
 
         /// Whether `registration`'s factory is running in one of these frames.
         func contains(_ registration: Registration) -> Bool {
-            if let registrations = innermost?.registrations { return registrations.contains(registration) }
+            // The set has every level's registration, ended runs too: a miss is certain, a hit
+            // is checked by the walk.
+            if let registrations = innermost?.registrations, !registrations.contains(registration) { return false }
             var found = false
             walk { frame in
-                found = frame.registration === registration
+                found = frame.registration === registration && isRunning(frame)
                 return !found
             }
             return found
         }
 
         /// The key of the innermost resolution in progress, if any.
-        var innermostKey: DependencyKey? { innermost?.frame.registration.key }
+        var innermostKey: DependencyKey? {
+            var key: DependencyKey?
+            walkRunning { frame in
+                key = frame.registration.key
+                return false
+            }
+            return key
+        }
 
         /// The creation of the innermost frame that runs one, and the keys of the frames inside
         /// it (outermost first); `nil` when no frame runs a creation.
         var innermostCreation: (creation: AsyncCreation, keysInside: [DependencyKey])? {
             var creation: AsyncCreation?
             var inside: [DependencyKey] = []
-            walk { frame in
+            walkRunning { frame in
                 creation = frame.creation
                 if creation == nil { inside.append(frame.registration.key) }
                 return creation == nil
@@ -118,11 +144,16 @@ extension AsyncResolutionPath {
         /// The creations these frames run.
         var creations: Set<ObjectIdentifier> {
             var creations: Set<ObjectIdentifier> = []
-            walk { frame in
+            walkRunning { frame in
                 if let creation = frame.creation { creations.insert(ObjectIdentifier(creation)) }
                 return true
             }
             return creations
+        }
+
+        /// `walk(_:)` over the frames whose run is in progress.
+        private func walkRunning(_ body: (Frame) -> Bool) {
+            walk { frame in isRunning(frame) ? body(frame) : true }
         }
 
         /// Calls `body` with each frame, innermost first, while it returns `true`.
@@ -132,25 +163,70 @@ extension AsyncResolutionPath {
         }
     }
 
-    /// The values made so far in one top-level async resolve that its later requests share
-    /// (as `ResolutionContext` keeps them for a thread): `.graph` values, and one whose
-    /// completion is running. Its tasks may run factories at once, hence the lock.
-    final class SharedValues: Sendable {
-        private let values = Locked<[ObjectIdentifier: any Sendable]>([:])
+    /// One top-level async resolve: the runs of its factories in progress, and the values
+    /// its later requests share (as `ResolutionContext` keeps them for a thread): `.graph`
+    /// values, and one whose completion is running. Its tasks may run factories at once,
+    /// hence the lock. A task that one of its factories starts copies its frames and may
+    /// outlive it: what is running is kept here, not in the frames, so that such a task
+    /// sees the runs that have ended as ended.
+    final class Resolve: Sendable {
+        /// A run's number within its resolve, in the order they began; the outermost's is 0.
+        typealias Run = Int
+
+        private struct State {
+            /// Whether each run, by number, is in progress (no hashing: numbers are dense).
+            var running = [true]
+            var values: [ObjectIdentifier: any Sendable] = [:]
+        }
+
+        private let state = Locked(State())
+
+        /// `resolve` with a new run, or, when there is none or it has ended, a new resolve
+        /// with its outermost run.
+        static func begin(within resolve: Resolve?) -> (Resolve, Run) {
+            if let resolve,
+                let run = resolve.state.withLock({ state -> Run? in
+                    guard state.running[0] else { return nil }
+                    state.running.append(true)
+                    return state.running.count - 1
+                })
+            {
+                return (resolve, run)
+            }
+            return (Resolve(), 0)
+        }
+
+        /// Ends `run`; the outermost ends the resolve, whose shared values are released here,
+        /// after the unlock.
+        func end(_ run: Run) {
+            state.update { state in
+                state.running[run] = false
+                return run == 0 ? exchange(&state.values, with: [:]) : [:]
+            }
+        }
+
+        /// Whether `run` is in progress.
+        func isRunning(_ run: Run) -> Bool {
+            state.withLock { $0.running[run] }
+        }
 
         /// The value `registration` made earlier in this resolve, if any.
         func value(madeBy registration: Registration) -> (any Sendable)? {
-            values.withLock { $0[ObjectIdentifier(registration)] }
+            state.withLock { $0.values[ObjectIdentifier(registration)] }
         }
 
-        /// Shares `value` with the rest of the resolve as what `registration` makes.
+        /// Shares `value` with the rest of the resolve as what `registration` makes; not once
+        /// the resolve has ended.
         func share(_ value: any Sendable, madeBy registration: Registration) {
-            values.update { $0.updateValue(value, forKey: ObjectIdentifier(registration)) }
+            state.update { state -> (any Sendable)? in
+                guard state.running[0] else { return nil }
+                return state.values.updateValue(value, forKey: ObjectIdentifier(registration))
+            }
         }
 
         /// Stops sharing `registration`'s value (its completion is done).
         func stopSharing(_ registration: Registration) {
-            values.update { $0.removeValue(forKey: ObjectIdentifier(registration)) }
+            state.update { $0.values.removeValue(forKey: ObjectIdentifier(registration)) }
         }
     }
 
