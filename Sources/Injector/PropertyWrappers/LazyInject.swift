@@ -68,9 +68,15 @@ extension LazyInject: Sendable where Value: Sendable {}
 /// The state shared by every copy of one `@LazyInject` property. The value is kept in a
 /// `ReadyValue<Value>`, so that a later read is one lock, then a copy in the caller's
 /// specialised code (see `LazyInject.wrappedValue`): no cast, no generic metadata lookup.
+///
+/// The first read resolves as a singleton is created (`SingletonCreation`): one thread
+/// resolves, the others wait for it, and a wait that would close a cycle with other threads
+/// resolving singletons, or a read of the property by its own resolution, is a
+/// `circularDependency`, not a deadlock.
 @usableFromInline
 final class LazyResolution<Value>: Sendable {
-    private let state = Locked(LazyState.unresolved)
+    /// The kept value's box, a `ReadyValue<Value>`; `nil` until the value is resolved.
+    private let box = Locked<AnyObject?>(nil)
     private let injector: DependencyInjector
     private let name: String?
     let site: DeclarationSite
@@ -87,7 +93,7 @@ final class LazyResolution<Value>: Sendable {
     /// The kept value's box, a `ReadyValue<Value>`; `nil` until the value is resolved.
     @usableFromInline
     var kept: AnyObject? {
-        state.withLock { $0.kept }
+        box.withLock { $0 }
     }
 
     /// The value for a read that found none kept: resolved now, or kept meanwhile. Stops the
@@ -115,81 +121,43 @@ final class LazyResolution<Value>: Sendable {
     /// `Result<Value, InjectionError>` at run time on every call; it throws only on failure.)
     private func resolvedValue() throws(InjectionError) -> Value {
         // Every read after the first: one lock, no per-thread context.
-        if let kept = state.withLock({ $0.kept }) { return Self.unboxed(kept) }
+        if let kept { return Self.unboxed(kept) }
         let context = ResolutionContext.current
-        // One thread resolves, without the lock; the others sleep until it is done.
-        let step = state.withLockWaiting { state -> LazyState.Step? in
-            switch state {
-            case .resolved(let box):
-                return .ready(box)
-            case .unresolved:
-                state = .resolving(context)
-                return .resolve
-            case .resolving(let resolver):
-                return resolver === context ? .reentered : nil
+        let key = SingletonCreation.Key(owner: ObjectIdentifier(self), registration: ObjectIdentifier(self))
+        let dependency = DependencyKey(Value.self, name: name)
+        let start = try SingletonCreation.shared.start(key, of: dependency, context: context) {
+            kept.map(SingletonCreation.Start.ready)
+        }
+        switch start {
+        case .create: break
+        case .ready(let kept as ReadyValue<Value>): return kept.value
+        case .ready, .stale: return try resolvedValue()  // not what `cached` above gives
+        }
+        defer { SingletonCreation.shared.finish(key) }
+        do {
+            let value = try injector.resolve(Value.self, name: name)
+            // An assignment meanwhile wins over what was resolved.
+            let boxed = ReadyValue(value)
+            box.withLock { kept in
+                if kept == nil { kept = boxed }
             }
+            return value
+        } catch {
+            WrapperFailureRecorder.report(
+                error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
+            throw error
         }
-        switch step {
-        case .ready(let kept):
-            return Self.unboxed(kept)
-        case .reentered:
-            // Resolving this property's value reads the same property again.
-            throw .circularDependency(path: context.path + [DependencyKey(Value.self, name: name)])
-        case .resolve:
-            do {
-                let value = try injector.resolve(Value.self, name: name)
-                let box = ReadyValue(value)
-                keep { state in state = .resolved(box) }
-                return value
-            } catch {
-                keep { state in state = .unresolved }
-                WrapperFailureRecorder.report(
-                    error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
-                throw error
-            }
-        }
-    }
-
-    /// Ends this thread's resolution with `outcome`, unless an assignment came meanwhile (it
-    /// wins over what was resolved), and wakes the threads waiting for it.
-    private func keep(_ outcome: (inout LazyState) -> Void) {
-        state.withLock { state in
-            guard case .resolving = state else { return }
-            outcome(&state)
-        }
-        state.signalAll()
     }
 
     /// Which injector the property resolves from, for a failure's message.
     var searched: String { injector.searchedDescription }
 
     func replace(with value: Value) {
-        state.update { exchange(&$0, with: .resolved(ReadyValue(value))) }
-        state.signalAll()
+        box.update { exchange(&$0, with: ReadyValue(value)) }
     }
 
     /// The value in `kept`, which is always a `ReadyValue<Value>` (only this class fills it).
     private static func unboxed(_ kept: AnyObject) -> Value {
         unsafeDowncast(kept, to: ReadyValue<Value>.self).value
-    }
-}
-
-/// Where one `@LazyInject` property's resolution stands.
-private enum LazyState {
-    case unresolved
-    case resolving(ResolutionContext)
-    /// The value, in the `ReadyValue` of the property's type.
-    case resolved(AnyObject)
-
-    var kept: AnyObject? {
-        guard case .resolved(let box) = self else { return nil }
-        return box
-    }
-
-    /// What a read does next.
-    enum Step {
-        case ready(AnyObject)
-        case resolve
-        case reentered
     }
 }

@@ -22,20 +22,20 @@ final class SingletonCreation: Sendable {
         case cycle([DependencyKey])
     }
 
-    /// What `start` does for the cache `key`, once no other thread is creating the value.
-    /// Not inlined, for the stack (see `DependencyInjector.resolve(_:name:)`).
+    /// What `start` does for the cache `key`, filled with `dependency`'s value, once no other
+    /// thread is creating the value; `cached` says what the cache holds (called under this
+    /// lock). Not inlined, for the stack (see `DependencyInjector.resolve(_:name:)`).
     @inline(never)
     private func step(
         for key: Key,
-        of registration: Registration,
-        heldBy holder: DependencyInjector,
-        keptBy keeper: DependencyInjector,
-        context: ResolutionContext
+        of dependency: DependencyKey,
+        context: ResolutionContext,
+        cached: () -> Start?
     ) -> Step {
         creators.withLockWaiting { creators -> Step? in
             context.waitingFor = nil
             // Lock order: this lock, then an injector's (one at a time), never the reverse.
-            switch Self.cached(registration, heldBy: holder, keptBy: keeper) {
+            switch cached() {
             case .ready(let value)?: return .ready(value)
             case .stale?: return .stale
             case .create?, nil: break  // `cached` never says `.create`
@@ -44,11 +44,11 @@ final class SingletonCreation: Sendable {
                 creators[key] = context
                 return .create
             }
-            if let cycle = Self.cycle(from: context, waitingFor: key, of: registration.key, creators: creators) {
+            if let cycle = Self.cycle(from: context, waitingFor: key, of: dependency, creators: creators) {
                 return .cycle(cycle)
             }
             context.waitingFor = key
-            context.waitingPath = context.path + [registration.key]
+            context.waitingPath = context.path + [dependency]
             return nil
         }
     }
@@ -84,7 +84,22 @@ final class SingletonCreation: Sendable {
         context: ResolutionContext
     ) throws(InjectionError) -> Start {
         let key = Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
-        switch step(for: key, of: registration, heldBy: holder, keptBy: keeper, context: context) {
+        return try start(key, of: registration.key, context: context) {
+            Self.cached(registration, heldBy: holder, keptBy: keeper)
+        }
+    }
+
+    /// `start(of:heldBy:keptBy:context:)` for any value made once and kept under `key` (a
+    /// `@LazyInject` property's, say): what `cached` returns (called under this lock; `nil`
+    /// while nothing is kept), once no other thread is making it. A thread waiting here
+    /// takes part in the cycle check with the singletons' creators.
+    func start(
+        _ key: Key,
+        of dependency: DependencyKey,
+        context: ResolutionContext,
+        cached: () -> Start?
+    ) throws(InjectionError) -> Start {
+        switch step(for: key, of: dependency, context: context, cached: cached) {
         case .ready(let value): return .ready(value)
         case .stale: return .stale
         case .cycle(let path): throw .circularDependency(path: path)
