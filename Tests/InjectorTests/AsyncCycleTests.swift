@@ -161,4 +161,33 @@ import Testing
         }
         #expect(try await injector.resolve(Int.self, name: "0") == depth - 1)
     }
+
+    /// A task that a factory started, resolving the same key later (a poller making a fresh
+    /// value, say), is no resolution in progress: it gets a value, not a cycle.
+    @Test(arguments: Face.allCases)
+    func aTaskAFactoryStartedMayResolveThatKeyLater(face: Face) async throws {
+        let injector = face.makeInjector()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let (outcomes, report) = AsyncStream<String>.makeStream()
+        let made = Counter()
+        await injector.register(Service.self) {
+            if made.increment() == 1 {
+                Task {
+                    for await _ in gate {}
+                    do {
+                        report.yield(try await injector.resolve(Service.self).label)
+                    } catch {
+                        report.yield("\(error)")
+                    }
+                }
+            }
+            return Service(label: "made \(made.value)")
+        }
+        #expect(try await injector.resolve(Service.self).label == "made 1")
+        open.finish()
+        var iterator = outcomes.makeAsyncIterator()
+        // The actor face's task copies the resolve's task-local frames: they must show that
+        // the run that started it has ended.
+        #expect(await iterator.next() == "made 2")
+    }
 }

@@ -23,6 +23,24 @@ import Testing
         }
     }
 
+    @Test func racingFirstResolvesOfASingletonRunItsFactoryOnce() throws {
+        for _ in 0..<20 {
+            let injector = DependencyInjector()
+            let made = Counter()
+            injector.register(Service.self, scope: .singleton) { _ in
+                made.increment()
+                return Service()
+            }
+            let seen = Collected<ObjectIdentifier>()
+            runOnThreads(4) { _ in
+                if let service = try? injector.resolve(Service.self) { seen.append(ObjectIdentifier(service)) }
+            }
+            #expect(made.value == 1)
+            #expect(Set(seen.values).count == 1)
+            #expect(seen.values.count == 4)
+        }
+    }
+
     @Test func eightThreadsRegisteringResolvingAndUnregisteringStayConsistent() throws {
         let injector = DependencyInjector()
         let failures = Counter()

@@ -105,4 +105,28 @@ extension FaceInjector {
             screens.allSatisfy { $0.router === $0.presenter.router && $0.router === $0.presenter.interactor.router })
         #expect(Set(screens.map { ObjectIdentifier($0.router) }).count == 200)
     }
+
+    /// A task that a factory started, resolving a `.graph` key after the resolve that started
+    /// it returned, begins a resolve of its own: it gets a new value, not one shared with
+    /// the resolve that has ended.
+    @Test(arguments: Face.allCases)
+    func aTaskAFactoryStartedSharesNoGraphValueWithTheEndedResolve(face: Face) async throws {
+        let injector = face.makeInjector()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let (later, report) = AsyncStream<Service>.makeStream()
+        await injector.register(Service.self, scope: .graph) { Service() }
+        await injector.register(Dependent.self, resolving: Service.self) { service in
+            Task {
+                for await _ in gate {}
+                if let service = try? await injector.resolve(Service.self) { report.yield(service) }
+                report.finish()
+            }
+            return Dependent(service: service)
+        }
+        let dependent = try await injector.resolve(Dependent.self)
+        open.finish()
+        var iterator = later.makeAsyncIterator()
+        let resolvedLater = try #require(await iterator.next())
+        #expect(resolvedLater !== dependent.service)
+    }
 }

@@ -112,4 +112,99 @@ private final class Pong: @unchecked Sendable {
         let ping = try injector.resolve(Ping.self)
         #expect(ping.pong.ping === ping)
     }
+
+    @Test func keepsItsFirstValueAndAnAssignment() throws {
+        let injector = DependencyInjector()
+        let made = Counter()
+        injector.register(Service.self) { _ in Service(label: "made \(made.increment())") }
+        final class Owner {
+            @LazyInject var service: Service
+            init(injector: DependencyInjector) { _service = LazyInject(injector: injector) }
+        }
+        let owner = Owner(injector: injector)
+        #expect(made.value == 0)
+        let first = owner.service
+        #expect(owner.service === first)
+        #expect(made.value == 1)
+        let assigned = Service(label: "assigned")
+        owner.service = assigned
+        #expect(owner.service === assigned)
+        #expect(made.value == 1)
+    }
+
+    @Test func retriesAfterAFailureAndReportsAReadOfItselfAsACycle() throws {
+        let injector = DependencyInjector()
+        final class Owner: @unchecked Sendable {
+            @LazyInject var service: Service
+            init(injector: DependencyInjector) { _service = LazyInject(injector: injector) }
+        }
+        let owner = Owner(injector: injector)
+        guard case .failure(.notRegistered) = owner.$service else {
+            Issue.record("expected notRegistered")
+            return
+        }
+        // A factory that reads the property it is resolving for: a cycle, not a deadlock.
+        injector.register(Service.self) { _ in
+            if case .failure(let error) = owner.$service { throw error }
+            return Service()
+        }
+        let results = Collected<Result<Service, InjectionError>>()
+        let finished = try finishes { results.append(owner.$service) }
+        #expect(finished)
+        let result = results.values.first
+        guard case .failure(.circularDependency)? = result else {
+            Issue.record("expected circularDependency, got \(String(describing: result))")
+            return
+        }
+        injector.register(Service.self) { _ in Service(label: "fixed") }
+        #expect((try? owner.$service.get().label) == "fixed")
+    }
+
+    /// A cycle through a `@LazyInject` property and a singleton, entered from two threads at
+    /// once: X reads the property (its factory needs the singleton), Y creates the singleton
+    /// (its factory reads the property). Reported as a cycle on one thread, as a cycle of two
+    /// singletons is, never a deadlock.
+    @Test func aCycleThroughALazyPropertyAndASingletonOnTwoThreadsIsReported() throws {
+        final class Holder: @unchecked Sendable {
+            @LazyInject var node: NodeA
+            init(injector: DependencyInjector) { _node = LazyInject(injector: injector) }
+        }
+        let injector = DependencyInjector()
+        let holder = Holder(injector: injector)
+        let yCreates = DispatchSemaphore(value: 0)
+        let xResolves = DispatchSemaphore(value: 0)
+        injector.register(NodeA.self) { r in
+            xResolves.signal()
+            _ = try r.resolve(Service.self)
+            return NodeA()
+        }
+        let runs = Counter()
+        injector.register(Service.self, scope: .singleton) { _ in
+            // The first run, Y's, meets X in the middle; a retry after the reported cycle
+            // (on either thread) goes straight on, and finds a cycle of its own.
+            if runs.increment() == 1 {
+                yCreates.signal()
+                xResolves.wait()
+            }
+            _ = try holder.$node.get()
+            return Service()
+        }
+        let errors = Collected<InjectionError>()
+        let finished = try finishes(withinSeconds: 2) {
+            runOnThreads(2) { thread in
+                if thread == 0 {
+                    yCreates.wait()
+                    if case .failure(let error) = holder.$node { errors.append(error) }
+                } else {
+                    do throws(InjectionError) {
+                        _ = try injector.resolve(Service.self)
+                    } catch {
+                        errors.append(error)
+                    }
+                }
+            }
+        }
+        #expect(finished)
+        #expect(errors.values.contains { if case .circularDependency = $0 { true } else { false } })
+    }
 }

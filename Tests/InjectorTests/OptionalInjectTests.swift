@@ -62,6 +62,45 @@ private final class BrokenOwner {
         }
         #expect(key == DependencyKey(Service.self))
     }
+
+    @Test func isNilOnlyWhenNothingIsRegistered() {
+        let parent = DependencyInjector()
+        let child = parent.child()
+        struct Owner {
+            @OptionalInject var service: Service?
+            init(injector: DependencyInjector) { _service = OptionalInject(injector: injector) }
+        }
+        #expect(Owner(injector: child).service == nil)
+        guard case .success(nil) = Owner(injector: child).$service else {
+            Issue.record("expected success(nil)")
+            return
+        }
+
+        parent.register(Service(label: "parent"))
+        #expect(Owner(injector: child).service?.label == "parent")
+
+        // Registered but broken: nil, with the error kept.
+        child.register(Service.self) { _ in throw SampleError(code: 7) }
+        let broken = Owner(injector: child)
+        #expect(broken.service == nil)
+        guard case .failure(.factoryFailed(_, _, let underlying)) = broken.$service else {
+            Issue.record("expected factoryFailed, got \(broken.$service)")
+            return
+        }
+        #expect(underlying as? SampleError == SampleError(code: 7))
+
+        // Registered, with a dependency missing: the error names the missing dependency.
+        child.register(Dependent.self) { r in try Dependent(service: r.resolve(name: "missing")) }
+        struct DependentOwner {
+            @OptionalInject var dependent: Dependent?
+            init(injector: DependencyInjector) { _dependent = OptionalInject(injector: injector) }
+        }
+        guard case .failure(.notRegistered(let key, _, _)) = DependentOwner(injector: child).$dependent else {
+            Issue.record("expected notRegistered of the dependency")
+            return
+        }
+        #expect(key == DependencyKey(Service.self, name: "missing"))
+    }
 }
 
 private final class ServiceOwner {

@@ -98,6 +98,32 @@ private final class MainActorModule {
         _ = DependencyInjector.$current.withValue(injector) { MainActorModule() }
         #expect(try injector.resolve(Service.self).label == "from the main actor")
     }
+
+    @Test func aScopedProviderReadsWhatTheInjectorHoldsNow() throws {
+        let injector = DependencyInjector()
+        let made = Counter()
+        struct Module {
+            @Provider var service: Service
+            init(injector: DependencyInjector, made: Counter) {
+                _service = Provider(scope: .singleton, injector: injector) { _ in
+                    Service(label: "made \(made.increment())")
+                }
+            }
+        }
+        let module = Module(injector: injector, made: made)
+        #expect(made.value == 0)
+        let first = module.service
+        #expect(module.service === first)
+        #expect(try injector.resolve(Service.self) === first)
+        try injector.reset(.singleton)
+        #expect(module.service !== first)
+        #expect(made.value == 2)
+        injector.unregister(Service.self)
+        guard case .failure(.notRegistered) = module.$service else {
+            Issue.record("expected notRegistered after unregister")
+            return
+        }
+    }
 }
 
 /// An injector that only `theScopeReadsNaturallyAtTheDeclaration` uses: a wrapper argument

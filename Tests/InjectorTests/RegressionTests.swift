@@ -2,11 +2,13 @@ import Injector
 import Testing
 
 /// Runs `onDeinit` when it is released: user code that runs on whichever thread lets go of the
-/// last reference, and wherever that thread happens to be.
+/// last reference, and wherever that thread happens to be. `label` tells witnesses apart.
 private final class Witness: Sendable {
+    let label: String
     private let onDeinit: @Sendable () -> Void
 
-    init(onDeinit: @escaping @Sendable () -> Void = {}) {
+    init(_ label: String = "witness", onDeinit: @escaping @Sendable () -> Void = {}) {
+        self.label = label
         self.onDeinit = onDeinit
     }
 
@@ -130,5 +132,85 @@ private struct FailingAfterEagerModule: DependencyModule {
                 _ = try injector.resolve(Witness.self)
                 injector.unregister(Witness.self)
             })
+    }
+
+    /// Each way a value is dropped, with a `deinit` that resolves from and registers into the
+    /// same injector: a deinit run under the registry lock would deadlock here.
+    @Test(arguments: ["re-register", "unregister", "reset", "re-register published", "observe"])
+    func aDroppedValuesDeinitMayUseTheInjector(way: String) throws {
+        let injector = DependencyInjector()
+        let ran = Counter()
+        let finished = try finishes {
+            injector.register(Int.self) { _ in 1 }
+            let deinitUses: @Sendable () -> Void = {
+                _ = try? injector.resolve(Int.self)
+                injector.register("from deinit", as: String.self)
+                ran.increment()
+            }
+            switch way {
+            case "reset":
+                injector.register(Witness.self, scope: .singleton) { _ in Witness("kept", onDeinit: deinitUses) }
+                _ = try injector.resolve(Witness.self)
+                try injector.reset(.singleton)
+            case "observe":
+                // The observer's closure holds the value; replacing the observer drops it.
+                let held = Witness("held by an observer", onDeinit: deinitUses)
+                injector.observe { _ in _ = held }
+                injector.stopObserving()
+            default:
+                injector.register(Witness("instance", onDeinit: deinitUses))
+                if way == "re-register published" {
+                    for _ in 0..<4 { _ = try injector.resolve(Witness.self) }
+                }
+                if way == "unregister" {
+                    injector.unregister(Witness.self)
+                } else {
+                    injector.register(Witness("replacement"))
+                }
+            }
+        }
+        #expect(finished)
+        #expect(ran.value == 1)
+    }
+
+    /// `reset(.weak)` while another thread lets go of a weak value: the reset must not be the
+    /// one that ends up releasing it under the registry lock (it would, by reading the weak
+    /// reference there: the read makes a strong reference, maybe the last one).
+    @Test func aResetOfWeakValuesRacingTheirLastReleaseNeverRunsADeinitUnderTheLock() throws {
+        let injector = DependencyInjector()
+        injector.register(Witness.self, scope: .weak) { _ in
+            Witness("weak") { _ = injector.isRegistered(String.self) }
+        }
+        let finished = try finishes(withinSeconds: 30) {
+            runOnThreads(2) { thread in
+                for _ in 0..<300_000 {
+                    if thread == 0 {
+                        try? injector.reset(.weak)
+                    } else {
+                        _ = try? injector.resolve(Witness.self)
+                    }
+                }
+            }
+        }
+        #expect(finished)
+    }
+
+    /// A transient factory's captures are user values too: replacing the registration drops them.
+    /// Dropped under the registry lock, a capture whose `deinit` registers deadlocks.
+    @Test func aReplacedFactorysCapturesAreReleasedOffTheLock() throws {
+        let injector = DependencyInjector()
+        let ran = Counter()
+        let finished = try finishes {
+            let captured = Witness("captured") {
+                injector.register("from deinit", as: String.self)
+                ran.increment()
+            }
+            injector.register(String.self) { _ in captured.label }
+            for _ in 0..<4 { _ = try injector.resolve(String.self) }
+            injector.register("replacement", as: String.self)
+        }
+        #expect(finished)
+        #expect(ran.value == 1)
+        #expect(try injector.resolve(String.self) == "from deinit")
     }
 }

@@ -1,6 +1,14 @@
 import Injector
 import Testing
 
+/// A value whose initialiser starts a task that outlives it (a background loop a service
+/// starts), waiting until `gate` finishes. The task does not capture the value.
+private final class StartsATask: Sendable {
+    init(gate: AsyncStream<Void>) {
+        Task { for await _ in gate {} }
+    }
+}
+
 @Suite struct ScopeTests {
     @Test func transientMakesANewValueOnEveryResolve() throws {
         let injector = DependencyInjector()
@@ -94,5 +102,42 @@ import Testing
         let recovered = try injector.resolve(Service.self)
         #expect(try injector.resolve(Service.self) === recovered)
         #expect(calls.value == 2)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aWeakValueIsSharedWhileHeldAndGoesWithItsLastReference(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Service.self, scope: .weak) { Service() }
+        var held: Service? = try await injector.resolve(Service.self)
+        weak let weakHeld = held
+        #expect(try await injector.resolve(Service.self) === held)
+        held = nil
+        #expect(await released { weakHeld == nil })
+    }
+
+    /// A `.weak` value whose initialiser starts a long-lived task: the task copies the
+    /// resolve's task-locals, which must not keep the value (nor the singleton it made).
+    @Test(arguments: Face.allCases)
+    func aWeakValueGoesWithItsLastReferenceThoughItStartedATaskThatOutlivesIt(face: Face) async throws {
+        let injector = face.makeInjector()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        defer { open.finish() }
+        await injector.register(StartsATask.self, scope: .weak) { StartsATask(gate: gate) }
+        var held: StartsATask? = try await injector.resolve(StartsATask.self)
+        weak let weakHeld = held
+        held = nil
+        #expect(await released { weakHeld == nil })
+    }
+
+    /// The same for a singleton that is dropped (`reset`): the old value goes.
+    @Test(arguments: Face.allCases)
+    func aResetSingletonGoesThoughItStartedATaskThatOutlivesIt(face: Face) async throws {
+        let injector = face.makeInjector()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        defer { open.finish() }
+        await injector.register(StartsATask.self, scope: .singleton) { StartsATask(gate: gate) }
+        weak let weakHeld = try await injector.resolve(StartsATask.self)
+        try await injector.reset(.singleton)
+        #expect(await released { weakHeld == nil })
     }
 }
