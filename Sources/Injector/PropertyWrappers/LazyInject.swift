@@ -9,7 +9,10 @@
 /// The wrapper captures the injector when the owner is initialised (`injector:`, or
 /// ``DependencyInjector/current``), so a later read from any thread resolves from it, and sees
 /// registrations made before that read. When several threads read first at once, one
-/// resolves and the others wait for its value. A failure is not kept; the next read retries.
+/// resolves and the others wait for its value, as for a singleton's creation: a wait that
+/// would never end (the resolution needs a singleton whose factory, on another thread, reads
+/// this property) is a ``InjectionError/circularDependency(path:)`` instead. A failure is not
+/// kept; the next read retries.
 ///
 /// `$exporter` (a `Result<PDFExporter, InjectionError>`) resolves too, and gives errors without stopping:
 ///
