@@ -112,6 +112,7 @@ final class WrappedLogger {
     @Inject var injected: Logger
     @OptionalInject var optional: Logger?
     @LazyInject var lazy: Logger
+    @Provider var provided = Logger()
 }
 
 /// An injector whose `Logger` singleton has been created.
@@ -143,6 +144,9 @@ func wrapperReads() -> Scenario {
             },
             .measured("@LazyInject", baseline: stored) { n in
                 for _ in 0..<n { blackHole(owner.lazy) }
+            },
+            .measured("@Provider", baseline: stored) { n in
+                for _ in 0..<n { blackHole(owner.provided) }
             },
         ]
     )

@@ -124,6 +124,21 @@ private final class MainActorModule {
             return
         }
     }
+
+    @Test func readingAScopedProviderThatCannotResolveStopsWithTheFullDescription() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Module {
+                @Provider(scope: .singleton) var service = Service()
+            }
+            let injector = DependencyInjector()
+            let module = DependencyInjector.$current.withValue(injector) { Module() }
+            injector.unregister(Service.self)
+            _ = module.service
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("@Provider property declared at InjectorTests/ProviderTests.swift:"))
+        #expect(stderr.contains("Injector could not resolve InjectorTests.Service: nothing is registered for it."))
+    }
 }
 
 /// An injector that only `theScopeReadsNaturallyAtTheDeclaration` uses: a wrapper argument

@@ -21,15 +21,18 @@
 /// property then resolves it from the injector.
 @propertyWrapper
 public struct Provider<Value> {
-    private var storage: Storage
-    private let injector: DependencyInjector
-    private let name: String?
+    @usableFromInline var storage: Storage
+    @usableFromInline let injector: DependencyInjector
+    @usableFromInline let name: String?
 
-    fileprivate enum Storage {
+    @usableFromInline
+    enum Storage {
         /// The value as registered: reading the property returns it.
         case value(Value)
-        /// A factory registered for a scope: reading the property resolves it.
-        case registeredFactory(DeclarationSite)
+        /// A factory registered for a scope: reading the property resolves it. Where the
+        /// property is declared, for a failure's message, boxed: a case as small as a
+        /// reference keeps the wrapper cheap to copy on every read.
+        case registeredFactory(BoxedDeclarationSite)
     }
 
     /// Registers `wrappedValue` under `Value` (and `name`) into `injector`, or into
@@ -77,7 +80,7 @@ public struct Provider<Value> {
     ) {
         self.injector = injector ?? DependencyInjector.current
         self.name = name
-        self.storage = .registeredFactory(DeclarationSite(fileID: fileID, line: line))
+        self.storage = .registeredFactory(BoxedDeclarationSite(DeclarationSite(fileID: fileID, line: line)))
         self.injector.register(Value.self, name: name, scope: scope, factory: factory)
     }
 
@@ -87,19 +90,23 @@ public struct Provider<Value> {
     /// removed, or the factory's dependencies are missing) the program stops with the error's
     /// description, as ``Inject`` does. `$property` gives the error instead.
     public var wrappedValue: Value {
+        // Inlinable, so that a read is specialised for `Value` in the owner's code (in the
+        // library's generic code, it looked up type metadata on every read: 10× a stored
+        // property).
+        @inlinable
         get {
             switch storage {
             case .value(let value):
                 return value
             case .registeredFactory(let site):
-                // No `Result` here: unspecialised, its metadata was looked up on every read.
                 do {
                     return try injector.resolve(Value.self, name: name)
                 } catch {
-                    stopReading("@Provider", declaredAt: site, after: error, searched: injector.searchedDescription)
+                    Self.stopReading(after: error, declaredAt: site, searching: injector)
                 }
             }
         }
+        @inlinable
         set {
             storage = .value(newValue)
             injector.register(newValue, name: name)
@@ -108,12 +115,35 @@ public struct Provider<Value> {
 
     /// The registered value, or for a scoped factory the resolved one, or the typed error.
     public var projectedValue: Result<Value, InjectionError> {
-        switch storage {
-        case .value(let value): .success(value)
-        case .registeredFactory: injector.result(Value.self, name: name)
+        @inlinable
+        get {
+            switch storage {
+            case .value(let value): .success(value)
+            case .registeredFactory: injector.result(Value.self, name: name)
+            }
         }
+    }
+
+    /// Stops the program: the property, declared at `site`, was read after its resolution
+    /// from `injector` failed with `error`. Apart, so that the inlined getter only calls it.
+    @usableFromInline
+    static func stopReading(
+        after error: InjectionError, declaredAt site: BoxedDeclarationSite, searching injector: DependencyInjector
+    ) -> Never {
+        Injector.stopReading("@Provider", declaredAt: site.site, after: error, searched: injector.searchedDescription)
     }
 }
 
 extension Provider: Sendable where Value: Sendable {}
 extension Provider.Storage: Sendable where Value: Sendable {}
+
+/// A `DeclarationSite` in a box, for `Provider.Storage`: one reference instead of the site's
+/// five words.
+@usableFromInline
+final class BoxedDeclarationSite: Sendable {
+    let site: DeclarationSite
+
+    init(_ site: DeclarationSite) {
+        self.site = site
+    }
+}
