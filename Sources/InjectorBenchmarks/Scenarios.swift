@@ -173,6 +173,8 @@ func threadsResolvingOneSingleton(_ threads: Int) -> Scenario {
     let baselineName = "locked dictionary, \(threads) threads"
     let floor = "direct: a stored reference, \(threads) threads"
     let injectorName = "injector, \(threads) threads"
+    let lazy = DependencyInjector.$current.withValue(injector) { SharedLazyScreen() }
+    _ = lazy.logger
 
     return Scenario(
         name: "\(threads) threads, same singleton",
@@ -195,6 +197,13 @@ func threadsResolvingOneSingleton(_ threads: Int) -> Scenario {
                     for _ in 0..<n { blackHole(try? injector.resolve(Logger.self)) }
                 }
             },
+            .measured(
+                "@LazyInject later read, \(threads) threads", baseline: baselineName, operations: threads, clock: .wall
+            ) { n in
+                DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                    for _ in 0..<n { blackHole(lazy.logger) }
+                }
+            },
             // The same row again, against the floor: what the injector adds to the shared retain.
             .derived(
                 "\(injectorName), against the floor", baseline: floor
@@ -203,6 +212,12 @@ func threadsResolvingOneSingleton(_ threads: Int) -> Scenario {
             },
         ]
     )
+}
+
+/// A `@LazyInject` property that several threads read. `@unchecked Sendable`: only read, and
+/// the wrapper's state is the library's (locked, or atomic).
+final class SharedLazyScreen: @unchecked Sendable {
+    @LazyInject var logger: Logger
 }
 
 /// One object every thread reads, each read an owned reference (a retain, and a release when

@@ -56,7 +56,16 @@ public struct LazyInject<Value> {
         get {
             // A later read copies the kept value out of its box here, where `Value` is known:
             // unspecialised, the generic code looked up type metadata several times per read.
-            if let kept = box.kept { return unsafeDowncast(kept, to: ReadyValue<Value>.self).value }
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                if let (kept, hazard) = box.announcedKept() {
+                    let value = kept._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReadyValue<Value>.self).value }
+                    // Only now, with the copy retained (see `ProtectedSlot.clear`).
+                    ProtectedSlot.clear(hazard)
+                    return value
+                }
+            } else if let kept = box.kept {
+                return unsafeDowncast(kept, to: ReadyValue<Value>.self).value
+            }
             return box.firstValue()
         }
         nonmutating set { box.replace(with: newValue) }
@@ -67,100 +76,3 @@ public struct LazyInject<Value> {
 }
 
 extension LazyInject: Sendable where Value: Sendable {}
-
-/// The state shared by every copy of one `@LazyInject` property. The value is kept in a
-/// `ReadyValue<Value>`, so that a later read is one lock, then a copy in the caller's
-/// specialised code (see `LazyInject.wrappedValue`): no cast, no generic metadata lookup.
-///
-/// The first read resolves as a singleton is created (`SingletonCreation`): one thread
-/// resolves, the others wait for it, and a wait that would close a cycle with other threads
-/// resolving singletons, or a read of the property by its own resolution, is a
-/// `circularDependency`, not a deadlock.
-@usableFromInline
-final class LazyResolution<Value>: Sendable {
-    /// The kept value's box, a `ReadyValue<Value>`; `nil` until the value is resolved.
-    private let box = Locked<AnyObject?>(nil)
-    private let injector: DependencyInjector
-    private let name: String?
-    let site: DeclarationSite
-    /// The test scope that created the property, told of each failed resolution when it fails.
-    private let recorder: WrapperFailureRecorder?
-
-    init(injector: DependencyInjector, name: String?, site: DeclarationSite) {
-        self.injector = injector
-        self.name = name
-        self.site = site
-        recorder = WrapperFailureRecorder.current
-    }
-
-    /// The kept value's box, a `ReadyValue<Value>`; `nil` until the value is resolved.
-    @usableFromInline
-    var kept: AnyObject? {
-        box.withLock { $0 }
-    }
-
-    /// The value for a read that found none kept: resolved now, or kept meanwhile. Stops the
-    /// program when resolution fails (see `LazyInject.wrappedValue`).
-    @usableFromInline
-    func firstValue() -> Value {
-        do {
-            return try resolvedValue()
-        } catch {
-            stopReading("@LazyInject", declaredAt: site, after: error, searched: searched)
-        }
-    }
-
-    /// `resolvedValue()` as a `Result`, for `$property`.
-    func value() -> Result<Value, InjectionError> {
-        do {
-            return .success(try resolvedValue())
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The kept value, or the value resolved now and kept. (Typed throws rather than a
-    /// `Result`: this generic code, not specialised for `Value`, looked up the metadata of
-    /// `Result<Value, InjectionError>` at run time on every call; it throws only on failure.)
-    private func resolvedValue() throws(InjectionError) -> Value {
-        // Every read after the first: one lock, no per-thread context.
-        if let kept { return Self.unboxed(kept) }
-        let context = ResolutionContext.current
-        let key = SingletonCreation.Key(owner: ObjectIdentifier(self), registration: ObjectIdentifier(self))
-        let dependency = DependencyKey(Value.self, name: name)
-        let start = try SingletonCreation.shared.start(key, of: dependency, context: context) {
-            kept.map(SingletonCreation.Start.ready)
-        }
-        switch start {
-        case .create: break
-        case .ready(let kept as ReadyValue<Value>): return kept.value
-        case .ready, .stale: return try resolvedValue()  // not what `cached` above gives
-        }
-        defer { SingletonCreation.shared.finish(key) }
-        do {
-            let value = try injector.resolve(Value.self, name: name)
-            // An assignment meanwhile wins over what was resolved.
-            let boxed = ReadyValue(value)
-            box.withLock { kept in
-                if kept == nil { kept = boxed }
-            }
-            return value
-        } catch {
-            WrapperFailureRecorder.report(
-                error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
-            throw error
-        }
-    }
-
-    /// Which injector the property resolves from, for a failure's message.
-    var searched: String { injector.searchedDescription }
-
-    func replace(with value: Value) {
-        box.update { exchange(&$0, with: ReadyValue(value)) }
-    }
-
-    /// The value in `kept`, which is always a `ReadyValue<Value>` (only this class fills it).
-    private static func unboxed(_ kept: AnyObject) -> Value {
-        unsafeDowncast(kept, to: ReadyValue<Value>.self).value
-    }
-}
