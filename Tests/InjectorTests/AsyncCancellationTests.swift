@@ -95,6 +95,41 @@ import Testing
         }
         #expect(try await task.value === service)
     }
+
+    /// The resolve that started a singleton's creation is cancelled while the creation runs;
+    /// the creation goes on for a resolve that joined it, and its completion resolves a
+    /// `.graph` value whose own completion needs the singleton: that must still be shared
+    /// within the creation (it was not, once the cancelled resolve had ended: the joiner got
+    /// a false `circularDependency`, LoginPresenter → LoginView → LoginPresenter).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aCreationGoingOnAfterItsRequesterIsCancelledStillSharesValues() async throws {
+        let injector = AsyncDependencyInjector()
+        let started = AsyncGate()
+        let release = AsyncGate()
+        await injector.register(LoginView.self, scope: .graph) { _ in LoginView() }
+            .initCompleted { (r: AsyncDependencyInjector, view) in
+                view.presenter = try await r.resolve(LoginPresenter.self)
+            }
+        await injector.register(LoginPresenter.self, scope: .singleton) { _ in
+            started.open()
+            await release.wait()
+            return LoginPresenter()
+        }
+        .initCompleted { (r: AsyncDependencyInjector, presenter) in
+            presenter.view = try await r.resolve(LoginView.self)
+        }
+
+        let requester = Task { try await injector.resolve(LoginView.self) }
+        await started.wait()
+        let joiner = Task { try await injector.resolve(LoginPresenter.self) }
+        try await untilWaiting(2, for: LoginPresenter.self, in: injector)
+        requester.cancel()
+        _ = await requester.result
+        release.open()
+
+        let presenter = try await joiner.value  // threw the false cycle
+        #expect(try await injector.resolve(LoginPresenter.self) === presenter)
+    }
 }
 
 extension Result {

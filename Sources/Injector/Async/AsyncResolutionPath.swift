@@ -176,6 +176,8 @@ extension AsyncResolutionPath {
         private struct State {
             /// Whether each run, by number, is in progress (no hashing: numbers are dense).
             var running = [true]
+            /// How many runs are in progress; the resolve has ended at 0.
+            var inProgress = 1
             var values: [ObjectIdentifier: any Sendable] = [:]
         }
 
@@ -186,7 +188,8 @@ extension AsyncResolutionPath {
         static func begin(within resolve: Resolve?) -> (Resolve, Run) {
             if let resolve,
                 let run = resolve.state.withLock({ state -> Run? in
-                    guard state.running[0] else { return nil }
+                    guard state.inProgress > 0 else { return nil }
+                    state.inProgress += 1
                     state.running.append(true)
                     return state.running.count - 1
                 })
@@ -196,12 +199,15 @@ extension AsyncResolutionPath {
             return (Resolve(), 0)
         }
 
-        /// Ends `run`; the outermost ends the resolve, whose shared values are released here,
-        /// after the unlock.
+        /// Ends `run`; the last run in progress ends the resolve, whose shared values are
+        /// released here, after the unlock. Not the outermost: a singleton's creation, which
+        /// runs in a task of its own, goes on when the resolve that started it is cancelled,
+        /// and its completion still shares values with its dependencies.
         func end(_ run: Run) {
             state.update { state in
                 state.running[run] = false
-                return run == 0 ? exchange(&state.values, with: [:]) : [:]
+                state.inProgress -= 1
+                return state.inProgress == 0 ? exchange(&state.values, with: [:]) : [:]
             }
         }
 
@@ -219,7 +225,7 @@ extension AsyncResolutionPath {
         /// the resolve has ended.
         func share(_ value: any Sendable, madeBy registration: Registration) {
             state.update { state -> (any Sendable)? in
-                guard state.running[0] else { return nil }
+                guard state.inProgress > 0 else { return nil }
                 return state.values.updateValue(value, forKey: ObjectIdentifier(registration))
             }
         }
