@@ -1,0 +1,103 @@
+extension DependencyInjector {
+    /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`.
+    func make<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
+        let context = ResolutionContext.current
+        try context.checkNotResolving(registration)
+        return try run(registration, in: context, registration.make)
+    }
+
+    /// Runs `registration`'s factory with this injector, which is `current` meanwhile so that
+    /// wrappers in the objects it builds resolve from it.
+    ///
+    /// `run(_:in:_:)` written out, the common factory called in place rather than through a
+    /// closure or `build`: one frame fewer at every level of a chain of singletons.
+    func run(_ registration: Registration, in context: ResolutionContext, arguments: Any = ()) throws(InjectionError)
+        -> Any
+    {
+        noteFactoryRun(of: registration, in: context)
+        try context.enter(registration)
+        defer { context.leave() }
+        do {
+            if registration.sharesValues { return try buildSharing(registration, arguments: arguments, in: context) }
+            if case .plain = registration.factory, Self.current === self {
+                return try registration.makeAny(with: self)
+            }
+            return try build(registration, arguments: arguments)
+        } catch {
+            throw Self.failure(error, of: registration, in: context)
+        }
+    }
+
+    /// Builds a value that the rest of the resolve shares, and runs `registration`'s
+    /// completion on it (with this injector as `current`); apart, for the stack.
+    @inline(never)
+    private func buildSharing(
+        _ registration: Registration,
+        arguments: Any,
+        in context: ResolutionContext
+    ) throws -> Any {
+        let value = try build(registration, arguments: arguments)
+        context.share(value, madeBy: registration)
+        defer {
+            // The value is kept by its scope from now on, or (a transient) is the caller's alone.
+            if registration.scope != .graph { context.stopSharing(registration) }
+        }
+        switch registration.completion {
+        case nil:
+            break
+        case .sync(let complete)?:
+            if Self.current === self {
+                try complete(self, value)
+            } else {
+                try Self.$current.withValue(self) { try complete(self, value) }
+            }
+        case .async?:
+            throw RequiresAwait()
+        }
+        return value
+    }
+
+    /// `run(_:in:arguments:)` with `make` as the factory; inlined, one frame fewer per level.
+    @inline(__always)
+    func run<Value>(
+        _ registration: Registration,
+        in context: ResolutionContext,
+        _ make: (DependencyInjector) throws -> Value
+    ) throws(InjectionError) -> Value {
+        noteFactoryRun(of: registration, in: context)
+        try context.enter(registration)
+        defer { context.leave() }
+        do {
+            if Self.current === self { return try make(self) }
+            return try runAsCurrent(make)
+        } catch {
+            throw Self.failure(error, of: registration, in: context)
+        }
+    }
+
+    /// `registration.build`, with this injector bound as `current`. Apart, for the stack.
+    @inline(never)
+    private func build(_ registration: Registration, arguments: Any) throws -> Any {
+        if Self.current === self { return try registration.build(with: self, arguments: arguments) }
+        return try Self.$current.withValue(self) { try registration.build(with: self, arguments: arguments) }
+    }
+
+    /// Runs `make` with this injector bound as `current`; apart, so only the outermost factory
+    /// of a chain, which needs the binding, has its frame on the stack.
+    @inline(never)
+    private func runAsCurrent<Value>(_ make: (DependencyInjector) throws -> Value) throws -> Value {
+        try Self.$current.withValue(self) { try make(self) }
+    }
+
+    /// What a failed factory of `registration` throws: an `InjectionError` as it is (a failure
+    /// deeper in the chain), anything else wrapped with the path, up to `registration`.
+    @inline(never)
+    private static func failure(
+        _ error: any Error,
+        of registration: Registration,
+        in context: ResolutionContext
+    ) -> InjectionError {
+        if let error = error as? InjectionError { return error }
+        return .factoryFailed(registration.key, path: context.path, underlying: error)
+    }
+}
