@@ -80,6 +80,36 @@ func injectThreeProperties() -> Scenario {
     )
 }
 
+/// A resolve of a transient whose factory builds an object with three `@Inject` properties
+/// (ready singletons), against one whose factory resolves the same three directly: what a
+/// factory-built object's wrappers cost, the check that none of them failed included.
+func resolveObjectWithThreeWrappers() -> Scenario {
+    let injector = DependencyInjector()
+    injector.register(Parser.self, scope: .singleton) { _ in Parser() }
+    injector.register(Formatter.self, scope: .singleton) { _ in Formatter() }
+    injector.register(Validator.self, scope: .singleton) { _ in Validator() }
+    injector.register(ResolvedImportScreen.self) { r in ResolvedImportScreen(injector: r) }
+    injector.register(ImportScreen.self) { _ in ImportScreen() }
+    _ = try? injector.resolve(ResolvedImportScreen.self)  // creates the singletons
+    let direct = "factory with 3 resolves"
+
+    return Scenario(
+        name: "resolve, object with 3 @Inject",
+        cases: [
+            .measured(direct) { n in
+                DependencyInjector.$current.withValue(injector) {
+                    for _ in 0..<n { blackHole(try? injector.resolve(ResolvedImportScreen.self)) }
+                }
+            },
+            .measured("factory building 3 @Inject properties", baseline: direct) { n in
+                DependencyInjector.$current.withValue(injector) {
+                    for _ in 0..<n { blackHole(try? injector.resolve(ImportScreen.self)) }
+                }
+            },
+        ]
+    )
+}
+
 /// `@LazyInject`: the first read resolves (a ready singleton) and keeps it; later reads return
 /// what was kept.
 func lazyInjectReads() -> Scenario {

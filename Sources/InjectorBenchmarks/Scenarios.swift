@@ -14,6 +14,7 @@ func allScenarios() -> [Scenario] {
         registerTenThousand(),
         childFallThrough(),
         injectThreeProperties(),
+        resolveObjectWithThreeWrappers(),
         lazyInjectReads(),
         wrapperReads(),
         asyncReadySingleton(),
