@@ -3,11 +3,14 @@ extension DependencyInjector {
     func make<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
-        return try run(registration, in: context, registration.make)
+        let value = try run(registration, in: context, registration.make)
+        try context.throwFailureOfLeftBuilder(building: value)
+        return value
     }
 
     /// Runs `registration`'s factory with this injector, which is `current` meanwhile so that
-    /// wrappers in the objects it builds resolve from it.
+    /// wrappers in the objects it builds resolve from it. A wrapper that fails meanwhile fails
+    /// the run (see `ResolutionContext.capture`): nothing half-built is returned or kept.
     ///
     /// `run(_:in:_:)` written out, the common factory called in place rather than through a
     /// closure or `build`: one frame fewer at every level of a chain of singletons.
@@ -19,10 +22,14 @@ extension DependencyInjector {
         defer { context.leave() }
         do {
             if registration.sharesValues { return try buildSharing(registration, arguments: arguments, in: context) }
+            let value: Any
             if case .plain = registration.factory, Self.current === self {
-                return try registration.makeAny(with: self)
+                value = try registration.makeAny(with: self)
+            } else {
+                value = try build(registration, arguments: arguments)
             }
-            return try build(registration, arguments: arguments)
+            try context.throwCapturedFailure(building: value)
+            return value
         } catch {
             throw Self.failure(error, of: registration, in: context)
         }
@@ -37,6 +44,8 @@ extension DependencyInjector {
         in context: ResolutionContext
     ) throws -> Any {
         let value = try build(registration, arguments: arguments)
+        // Before the completion runs: it is for whole values only.
+        try context.throwCapturedFailure(building: value)
         context.share(value, madeBy: registration)
         defer {
             // The value is kept by its scope from now on, or (a transient) is the caller's alone.
@@ -54,10 +63,12 @@ extension DependencyInjector {
         case .async?:
             throw RequiresAwait()
         }
+        try context.throwCapturedFailure(building: value)
         return value
     }
 
     /// `run(_:in:arguments:)` with `make` as the factory; inlined, one frame fewer per level.
+    /// The caller checks the wrappers (`throwFailureOfLeftBuilder`) once it returns.
     @inline(__always)
     func run<Value>(
         _ registration: Registration,

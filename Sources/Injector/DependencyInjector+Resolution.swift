@@ -311,7 +311,9 @@ extension DependencyInjector {
         ProtectedSlot.clear(hazard)
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
-        return try run(registration, in: context, registration.make)
+        let value = try run(registration, in: context, registration.make)
+        try context.throwFailureOfLeftBuilder(building: value)
+        return value
     }
 
     /// `resolve(found:transient:hazard:as:name:)` for a `T` that may not be the key's type:

@@ -14,14 +14,43 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
     public let type: any Any.Type
     /// The name that tells apart several registrations of one type, or `nil` for the unnamed one.
     public let name: String?
-    // Hashing and equality use the identity only; `type` is there for display.
-    let typeID: ObjectIdentifier
+    /// Where the key was requested from, in an error's path (see ``property``); boxed, so that
+    /// a key stays four words.
+    private let origin: RequestOrigin?
 
     /// Creates the key for `type` and `name`.
     public init<T>(_ type: T.Type, name: String? = nil) {
         self.type = type
         self.name = name
-        self.typeID = ObjectIdentifier(type)
+        origin = nil
+    }
+
+    private init(type: any Any.Type, name: String?, origin: RequestOrigin?) {
+        self.type = type
+        self.name = name
+        self.origin = origin
+    }
+
+    /// The identity of the type: with `name`, all that hashing and equality use.
+    var typeID: ObjectIdentifier { ObjectIdentifier(type) }
+
+    /// In an error's ``InjectionError/path``, the `@Inject` property whose resolution asked
+    /// for this key, when the failure happened while an injector was building the object that
+    /// declares it; `nil` elsewhere.
+    ///
+    /// ```swift
+    /// for key in error.path {
+    ///     if let property = key.property { print("\(key) was needed by \(property)") }
+    /// }
+    /// // MyApp.UserRepository was needed by MyApp.PlaceOrderUseCase.users (MyApp/UseCase.swift:25)
+    /// ```
+    ///
+    /// It is not part of the key's identity: keys that differ only here are equal.
+    public var property: InjectedProperty? { origin?.property }
+
+    /// This key, requested through `property`.
+    func requested(through property: InjectedProperty) -> DependencyKey {
+        DependencyKey(type: type, name: name, origin: RequestOrigin(property: property))
     }
 
     /// The module-qualified name of the type, as `String(reflecting:)` prints it

@@ -20,12 +20,26 @@ final class Receipt {
 /// What a test scope records when `property` of a `Receipt`, declared at `line`, fails with `error`.
 func recordedMessage(_ property: String, line: Int, error: InjectionError?, ownRegistrations: Int = 0) -> String {
     let own = ownRegistrations == 1 ? "1 registration" : "\(ownRegistrations) registrations"
+    let location = "InjectorTestingTests/WrapperFailureRecordingTests.swift:\(line)"
+    let (declared, advice) =
+        switch property {
+        case "@Inject":
+            (
+                "\(location) (in Receipt)",
+                "Reading the property stops the test process. To fail only this test, create the object with "
+                    + "`try DependencyInjector.current.make { … }`, which throws this error, or check `$property` first."
+            )
+        case "@LazyInject":
+            (location, "Reading the property stops the test process; `$property` gives this error without stopping.")
+        default:
+            (location, "The property reads as nil; `$property` gives this error.")
+        }
     return """
-        \(property) property declared at InjectorTestingTests/WrapperFailureRecordingTests.swift:\(line) could not be resolved.
+        \(property) property declared at \(declared) could not be resolved.
         \(error.map(String.init(describing:)) ?? "no error")
         Searched: a test scope (a child that keeps its own singletons, as withOverrides, .injecting and \
         InjectorTestCase make) under DependencyInjector.shared, with \(own) of its own and 0 in its ancestors.
-        Reading the property stops the process; `$property` gives this error without stopping.
+        \(advice)
         """
 }
 
@@ -101,6 +115,19 @@ struct WrapperFailureRecordingTests {
         #expect(recorded.line == Receipt.stampLine)
         #expect(stamp == nil)
         #expect(error != nil)
+    }
+
+    /// Inside a factory, a failed `@Inject` fails the resolve: the test sees a typed error it
+    /// can expect, and nothing is recorded, or this test would fail (issue 26).
+    @Test func aFailedInjectInsideAFactoryFailsTheResolveAndRecordsNothing() {
+        DependencyInjector.current.register(Receipt.self) { _ in Receipt() }
+
+        #expect(throws: InjectionError.self) { try DependencyInjector.current.resolve(Receipt.self) }
+    }
+
+    /// `make` throws the failure of an object made by hand, and records nothing either.
+    @Test func aFailedInjectInsideMakeIsThrownAndNotRecorded() {
+        #expect(throws: InjectionError.self) { try DependencyInjector.current.make { Receipt() } }
     }
 
     @Test func failuresThatVerifyReportsAreNotRecordedAgain() {

@@ -132,6 +132,7 @@ extension AsyncDependencyInjector {
     }
 
     /// Runs `registration`'s async factory with this injector as `current`, after `frames`.
+    /// A wrapper that fails meanwhile fails the run (see `AsyncWrapperCapture`).
     nonisolated func run(
         _ registration: Registration,
         frames: AsyncResolutionPath.Frames,
@@ -148,9 +149,11 @@ extension AsyncDependencyInjector {
         do {
             let value = try await AsyncResolutionPath.$frames.withValue(frames) {
                 try await Self.$current.withValue(self) {
-                    let value = try await make(self)
+                    let value = try await AsyncWrapperCapture.build(after: frames.keys) { try await make(self) }
                     if let shared = frames.shared, registration.sharesValues {
-                        try await complete(value, madeBy: registration, sharingIn: shared)
+                        try await AsyncWrapperCapture.build(after: frames.keys) {
+                            try await complete(value, madeBy: registration, sharingIn: shared)
+                        }
                     }
                     return value
                 }

@@ -97,14 +97,25 @@ extension InjectionError: CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
+    /// `A → B → C`; a key requested through a property is preceded by it, in place of its
+    /// owner's key when that comes just before: `A.b (A.swift:3) → B`.
     private static func arrows(_ path: [DependencyKey]) -> String {
-        path.map(\.description).joined(separator: " → ")
+        var steps: [String] = []
+        for (index, key) in path.enumerated() {
+            if let property = key.property {
+                if index > 0, property.isDeclared(by: path[index - 1]) { steps.removeLast() }
+                steps.append(property.description)
+            }
+            steps.append(key.description)
+        }
+        return steps.joined(separator: " → ")
     }
 
-    /// A path of one key says nothing the first line has not said. A long path shows its
-    /// first and last few keys: where the chain starts and where it failed.
+    /// A path of one key says nothing the first line has not said, unless a property asked
+    /// for it. A long path shows its first and last few keys: where the chain starts and where
+    /// it failed.
     private static func pathLine(_ path: [DependencyKey]) -> [String] {
-        guard path.count > 1 else { return [] }
+        guard path.count > 1 || path.first?.property != nil else { return [] }
         let shown = 4
         guard path.count > 10 else { return ["Resolution path: \(arrows(path))"] }
         let head = arrows(Array(path.prefix(shown)))

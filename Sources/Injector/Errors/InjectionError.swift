@@ -83,6 +83,42 @@ public indirect enum InjectionError: Error, Sendable {
         }
     }
 
+    /// This error with the key at `index` of its path marked as requested through `property`.
+    func requested(through property: InjectedProperty, at index: Int) -> InjectionError {
+        withPath { path in
+            if path.indices.contains(index) { path[index] = path[index].requested(through: property) }
+        }
+    }
+
+    /// This error after `change` to its path (a case without one is returned as it is).
+    func withPath(_ change: (inout [DependencyKey]) -> Void) -> InjectionError {
+        switch self {
+        case .notRegistered(let key, var path, let suggestions):
+            change(&path)
+            return .notRegistered(key, path: path, suggestions: suggestions)
+        case .circularDependency(var path):
+            change(&path)
+            return .circularDependency(path: path)
+        case .factoryFailed(let key, var path, let underlying):
+            change(&path)
+            return .factoryFailed(key, path: path, underlying: underlying)
+        case .argumentMismatch(let key, var path, let expected, let given):
+            change(&path)
+            return .argumentMismatch(key, path: path, expected: expected, given: given)
+        case .requiresMainActor(let key, var path):
+            change(&path)
+            return .requiresMainActor(key, path: path)
+        case .resolutionTooDeep(var path, let stackSize):
+            change(&path)
+            return .resolutionTooDeep(path: path, stackSize: stackSize)
+        case .notImplemented(let key, var path, let implementation):
+            change(&path)
+            return .notImplemented(key, path: path, implementation: implementation)
+        case .sealed, .unknownScope:
+            return self
+        }
+    }
+
     /// The chain of resolutions that led to the failure, outermost first.
     public var path: [DependencyKey] {
         switch self {

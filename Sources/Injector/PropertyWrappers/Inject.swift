@@ -41,22 +41,26 @@ public struct Inject<Value> {
     /// Resolves `Value` (under `name`) from `injector`, or from
     /// ``DependencyInjector/current`` when `injector` is `nil`.
     ///
-    /// `fileID`, `filePath` and `line` (leave the defaults) name the declaration in a
-    /// failure's message, and in the issue a test records for it (see `InjectorTesting`).
+    /// When the owner is being built by a factory, or by ``DependencyInjector/make(_:)``, a
+    /// failure fails that resolve (or `make`) instead, with the property in the error's path.
+    ///
+    /// `fileID`, `filePath`, `line` and `function` (leave the defaults) name the declaration
+    /// in a failure's message, and in the issue a test records for it (see `InjectorTesting`).
     @inlinable
     public init(
         name: String? = nil,
         injector: DependencyInjector? = nil,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
-        line: UInt = #line
+        line: UInt = #line,
+        function: StaticString = #function
     ) {
         let injector = injector ?? DependencyInjector.current
         do {
             resolution = .resolved(try injector.resolve(Value.self, name: name))
         } catch {
-            let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
-            resolution = .failed(WrapperFailure(error, of: "@Inject", declaredAt: site, searching: injector))
+            let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line, context: function)
+            resolution = .failed(WrapperFailure(error, declaredAt: site, searching: injector))
         }
     }
 
@@ -103,4 +107,11 @@ public struct Inject<Value> {
 }
 
 extension Inject: Sendable where Value: Sendable {}
+
+extension Inject: FailureHolding {
+    var heldFailure: WrapperFailure? {
+        guard case .failed(let failure) = resolution else { return nil }
+        return failure
+    }
+}
 extension Inject.Resolution: Sendable where Value: Sendable {}

@@ -5,12 +5,21 @@ package struct DeclarationSite: Sendable {
     /// The full path, for a test report that links to the line; `nil` where it is not needed.
     package let filePath: StaticString?
     package let line: UInt
+    /// What `#function` gives in the declaration: for a stored property, the simple name of
+    /// the type that declares it (`PlaceOrderUseCase`); `nil` where it is not needed.
+    let context: StaticString?
 
     @usableFromInline
-    init(fileID: StaticString, filePath: StaticString? = nil, line: UInt) {
+    init(fileID: StaticString, filePath: StaticString? = nil, line: UInt, context: StaticString? = nil) {
         self.fileID = fileID
         self.filePath = filePath
         self.line = line
+        self.context = context
+    }
+
+    /// `UseCase.swift:25 (in PlaceOrderUseCase)`: where, for a message.
+    var location: String {
+        context.map { "\(fileID):\(line) (in \($0))" } ?? "\(fileID):\(line)"
     }
 }
 
@@ -24,15 +33,21 @@ func stopReading(
 ) -> Never {
     fatalError(
         """
-        \(wrapper) property declared at \(site.fileID):\(site.line) was read, but its dependency could not be resolved.
+        \(wrapper) property declared at \(site.location) was read, but its dependency could not be resolved.
         \(error.description)
         Searched: \(searched).
-        To read it without stopping, check its projected value first: `$property` is a Result.
+        To fix: register what is missing. To get this error instead of a stop, create the object with \
+        `try injector.make { … }`, which throws it, or check `$property` (a Result) before reading.
         """
     )
 }
 
 /// A wrapper's failed resolution, kept until the property is read.
+///
+/// An `@Inject` wrapper initialised while a builder runs (a factory, or a checked construction,
+/// `DependencyInjector.make`) is captured by the innermost one, which throws the failure when
+/// it returns (see `ResolutionContext.capture`, `AsyncWrapperCapture`): an object the injector
+/// builds is built whole or not at all. Elsewhere, the failure is reported to the test scope.
 @usableFromInline
 final class WrapperFailure: Sendable {
     @usableFromInline let error: InjectionError
@@ -40,22 +55,82 @@ final class WrapperFailure: Sendable {
     /// Which injector the wrapper searched (see `DependencyInjector.searchedDescription`).
     let searched: String
 
+    /// The failure of an `@Inject` property declared at `site`, which searched `injector`:
+    /// captured by the builder running, if any, else reported to the test scope.
     @usableFromInline
     init(
         _ error: InjectionError,
-        of wrapper: StaticString,
         declaredAt site: DeclarationSite,
         searching injector: DependencyInjector
     ) {
         self.error = error
         self.site = site
         searched = injector.searchedDescription
-        WrapperFailureRecorder.report(error, of: wrapper, declaredAt: site, searched: searched, to: .current)
+        if ResolutionContext.current.capture(self) || AsyncWrapperCapture.current?.capture(self) == true { return }
+        WrapperFailureRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: .current)
     }
 
     /// Stops the program: the property of a `wrapper` was read after this failure.
     @usableFromInline
     func stop(_ wrapper: StaticString) -> Never {
         stopReading(wrapper, declaredAt: site, after: error, searched: searched)
+    }
+}
+
+/// A failed `@Inject` wrapper that a builder captured, to throw when it returns.
+struct CapturedWrapperFailure {
+    let failure: WrapperFailure
+    /// Where in the error's path the key the property asked for is: the number of factories
+    /// running on the thread when it failed.
+    let pathIndex: Int
+
+    /// The error the builder throws, having made `value` (`nil`: nothing to search): the
+    /// wrapper's, with the property named at its step of the path.
+    func error(building value: Any?) -> InjectionError {
+        let found = value.flatMap { failure.property(in: $0) }
+        let property = InjectedProperty(declaredAt: failure.site, ownerType: found?.owner, name: found?.name)
+        return failure.error.requested(through: property, at: pathIndex)
+    }
+}
+
+/// A wrapper whose resolution may have failed; lets `WrapperFailure.property(in:)` recognise
+/// one among an object's stored properties, whatever its value type.
+protocol FailureHolding {
+    var heldFailure: WrapperFailure? { get }
+}
+
+extension WrapperFailure {
+    /// The stored property that holds this failure, in `value` or in what it holds a few levels
+    /// down (an array of objects, an object's model): the type that declares it, and its
+    /// name. Only on failure: reflection is slow, hence the bounds.
+    func property(in value: Any) -> (owner: any Any.Type, name: String)? {
+        var level: [Any] = [value]
+        var seen: Set<ObjectIdentifier> = []
+        var visited = 0
+        for _ in 0..<3 {
+            var next: [Any] = []
+            for value in level {
+                if type(of: value) is AnyObject.Type, !seen.insert(ObjectIdentifier(value as AnyObject)).inserted {
+                    continue
+                }
+                var mirror: Mirror? = Mirror(reflecting: value)
+                while let current = mirror {
+                    for child in current.children {
+                        visited += 1
+                        if let holder = child.value as? any FailureHolding, holder.heldFailure === self,
+                            let label = child.label
+                        {
+                            // The backing storage of `users` is `_users`.
+                            return (current.subjectType, label.hasPrefix("_") ? String(label.dropFirst()) : label)
+                        }
+                        next.append(child.value)
+                    }
+                    mirror = current.superclassMirror
+                }
+                if visited > 512 { return nil }
+            }
+            level = next
+        }
+        return nil
     }
 }

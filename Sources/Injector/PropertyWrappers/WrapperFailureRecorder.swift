@@ -46,12 +46,25 @@ package struct WrapperFailureRecorder: Sendable {
         guard let recorder else { return }
         recorder.record(
             """
-            \(wrapper) property declared at \(site.fileID):\(site.line) could not be resolved.
+            \(wrapper) property declared at \(site.location) could not be resolved.
             \(error.description)
             Searched: \(searched()).
-            Reading the property stops the process; `$property` gives this error without stopping.
+            \(advice(for: wrapper))
             """,
             site
         )
+    }
+
+    /// What reading the property now does, and how to get the error without stopping.
+    private static func advice(for wrapper: StaticString) -> String {
+        switch "\(wrapper)" {
+        case "@OptionalInject":
+            "The property reads as nil; `$property` gives this error."
+        case "@LazyInject":
+            "Reading the property stops the test process; `$property` gives this error without stopping."
+        default:
+            "Reading the property stops the test process. To fail only this test, create the object with "
+                + "`try DependencyInjector.current.make { … }`, which throws this error, or check `$property` first."
+        }
     }
 }

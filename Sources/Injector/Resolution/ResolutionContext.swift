@@ -34,9 +34,20 @@ final class ResolutionContext: @unchecked Sendable {
     // Factories run so far (tells a cache hit from a miss); whether an observer is running.
     var factoryRuns = 0
     var isNotifyingObserver = false
-    /// While `verify()` resolves on this thread: the failures of the wrappers initialised
-    /// meanwhile (by the objects its factories build), which it reports as its own.
+    /// While `verify()` resolves on this thread: the failures of the `@OptionalInject`
+    /// wrappers initialised meanwhile (by the objects its factories build), which it reports
+    /// as its own. (A failed `@Inject` fails the factory's resolve: see `capture`.)
     var wrapperFailures: [InjectionError]?
+    /// Checked constructions (`DependencyInjector.make`) running on this thread: builders,
+    /// as factory runs are, that throw the failures of the wrappers initialised inside them.
+    private var constructions = 0
+    /// The failed `@Inject` wrappers that the builders running here have yet to throw, each
+    /// with the builder's level (see `captureLevel`), innermost last. Empty but on failure.
+    /// Touched only off the hot path: its mutations call closures, so every access to it pays
+    /// a run-time exclusivity check (a fifth of a transient's resolve, read on every level).
+    private var captured: [(level: Int, failure: CapturedWrapperFailure)] = []
+    /// `captured.count`, which the hot path reads instead (an `Int` needs no run-time check).
+    private var capturedCount = 0
     /// The values made so far in this thread's top-level resolve that its later requests
     /// share: those of `.graph` registrations, and one whose completion is running (so that
     /// the completion may resolve what refers back to it). Emptied when the outermost factory
@@ -115,6 +126,7 @@ final class ResolutionContext: @unchecked Sendable {
         if frameCount == frameCapacity { grow() }
         (frames + frameCount).initialize(to: .passUnretained(registration))
         frameCount += 1
+        if capturedCount != 0 { dropCaptured(from: captureLevel) }
     }
 
     /// Takes the innermost registration off the stack, after its factory has run; after the
@@ -122,6 +134,69 @@ final class ResolutionContext: @unchecked Sendable {
     func leave() {
         frameCount -= 1
         if frameCount == 0, !shared.isEmpty { endSharing() }
+    }
+
+    // MARK: Failed wrappers
+
+    /// How many builders are running on this thread: the innermost's level.
+    private var captureLevel: Int { frameCount + constructions }
+
+    /// Keeps `failure` for the innermost builder running on this thread, which throws it when
+    /// it returns; `false` when none runs here.
+    ///
+    /// What a builder captured is kept until it is thrown (`throwCapturedFailure`,
+    /// `throwFailureOfLeftBuilder`),
+    /// or a check at a lower level, or the next builder at the same level, finds it stale: a
+    /// builder that threw leaves its captures behind.
+    func capture(_ failure: WrapperFailure) -> Bool {
+        guard captureLevel > 0 else { return false }
+        captured.append((captureLevel, CapturedWrapperFailure(failure: failure, pathIndex: frameCount)))
+        capturedCount = captured.count
+        return true
+    }
+
+    /// Throws the first failure of the wrappers initialised while the innermost builder ran,
+    /// which made `value`; returns when none failed (one comparison).
+    @inline(__always)
+    func throwCapturedFailure<Value>(building value: Value) throws(InjectionError) {
+        if capturedCount != 0 { try throwCaptured(at: captureLevel, building: value) }
+    }
+
+    /// Throws the first failure of the wrappers initialised while the builder that has just
+    /// left (`leave()`) ran, which made `value`; returns when none failed (one comparison).
+    /// For the transient's path, which checks after its run, so that the run's frame, on the
+    /// stack at every level of a chain, keeps no copy of the value (unoptimised, that cost a
+    /// twentieth of the depth). Borrowed: in unspecialised generic code, a consumed value is
+    /// moved through its value witnesses.
+    @inline(__always)
+    func throwFailureOfLeftBuilder<Value>(building value: borrowing Value) throws(InjectionError) {
+        if capturedCount != 0 { try throwCaptured(at: captureLevel + 1, building: copy value) }
+    }
+
+    /// Throws the first failure the builder at `level` captured, and forgets the rest.
+    @inline(never)
+    private func throwCaptured<Value>(at level: Int, building value: Value) throws(InjectionError) {
+        let first = captured.firstIndex { $0.level == level }
+        let failure = first.map { captured[$0].failure }
+        dropCaptured(from: level)
+        if let failure { throw failure.error(building: value) }
+    }
+
+    /// Forgets what the builders at `level` and deeper captured.
+    @inline(never)
+    private func dropCaptured(from level: Int) {
+        captured.removeAll { $0.level >= level }
+        capturedCount = captured.count
+    }
+
+    /// Runs `body` as a checked construction: a builder whose wrappers' failures it throws.
+    func construct<Value>(_ body: () throws -> Value) throws -> Value {
+        constructions += 1
+        defer { constructions -= 1 }
+        if capturedCount != 0 { dropCaptured(from: captureLevel) }
+        let value = try body()
+        try throwCapturedFailure(building: value)
+        return value
     }
 
     /// Lets go of the values this resolve shared: released here, outside any lock.
