@@ -42,7 +42,8 @@ private let file = "InjectorTests/WholeObjectTests.swift"
 /// The message of a failed resolve of `(any OrderUsers)` requested by `PlaceOrder.users`,
 /// after `before` (each step's text, outermost first).
 private func missingUsersMessage(after before: [String] = []) -> String {
-    let steps = before + ["InjectorTests.PlaceOrder.users (\(file):\(PlaceOrder.usersLine))", "InjectorTests.OrderUsers"]
+    let steps =
+        before + ["InjectorTests.PlaceOrder.users (\(file):\(PlaceOrder.usersLine))", "InjectorTests.OrderUsers"]
     return """
         Injector could not resolve InjectorTests.OrderUsers: nothing is registered for it.
         Resolution path: \(steps.joined(separator: " → "))
@@ -128,7 +129,8 @@ private func missingUsersMessage(after before: [String] = []) -> String {
         let outcome: Result<PlaceOrder, InjectionError>
         switch face {
         case .sync:
-            wrappers.register(PlaceOrder.self) { _ in PlaceOrder() }.initCompleted { _, _ in _ = completions.increment() }
+            wrappers.register(PlaceOrder.self) { _ in PlaceOrder() }.initCompleted { _, _ in _ = completions.increment()
+            }
             outcome = await resolve(PlaceOrder.self, from: FaceInjector(.sync(wrappers)), wrappersFrom: wrappers)
         case .async:
             let injector = AsyncDependencyInjector()

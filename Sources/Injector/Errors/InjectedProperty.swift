@@ -27,7 +27,8 @@ public struct InjectedProperty: Hashable, Sendable, CustomStringConvertible {
         self.name = name
         fileID = "\(site.fileID)"
         line = Int(site.line)
-        ownerTypeName = ownerType.map { DependencyKey.readable(String(reflecting: $0)) } ?? site.context.map { "\($0)" } ?? "?"
+        ownerTypeName =
+            ownerType.map { DependencyKey.readable(String(reflecting: $0)) } ?? site.context.map { "\($0)" } ?? "?"
     }
 
     /// `MyApp.PlaceOrderUseCase.users (MyApp/UseCase.swift:25)`; without a name,

@@ -54,7 +54,8 @@ extension DependencyInjector {
     }
 
     /// What `make` throws for `error`, thrown while it made a `T` after `path`.
-    private static func failure<T>(_ error: any Error, making type: T.Type, in path: [DependencyKey]) -> InjectionError {
+    private static func failure<T>(_ error: any Error, making type: T.Type, in path: [DependencyKey]) -> InjectionError
+    {
         if let error = error as? InjectionError { return error }
         let key = DependencyKey(type)
         return .factoryFailed(key, path: path + [key], underlying: error)
