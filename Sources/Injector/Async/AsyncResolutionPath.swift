@@ -178,7 +178,7 @@ extension AsyncResolutionPath {
             var running = [true]
             /// How many runs are in progress; the resolve has ended at 0.
             var inProgress = 1
-            var values: [ObjectIdentifier: any Sendable] = [:]
+            var values = SharedValues<any Sendable>()
         }
 
         private let state = Locked(State())
@@ -207,7 +207,7 @@ extension AsyncResolutionPath {
             state.update { state in
                 state.running[run] = false
                 state.inProgress -= 1
-                return state.inProgress == 0 ? exchange(&state.values, with: [:]) : [:]
+                return state.inProgress == 0 ? exchange(&state.values, with: SharedValues()) : SharedValues()
             }
         }
 
@@ -218,21 +218,21 @@ extension AsyncResolutionPath {
 
         /// The value `registration` made earlier in this resolve, if any.
         func value(madeBy registration: Registration) -> (any Sendable)? {
-            state.withLock { $0.values[ObjectIdentifier(registration)] }
+            state.withLock { $0.values.value(madeBy: registration) }
         }
 
         /// Shares `value` with the rest of the resolve as what `registration` makes; not once
         /// the resolve has ended.
         func share(_ value: any Sendable, madeBy registration: Registration) {
-            state.update { state -> (any Sendable)? in
+            state.update { state -> SharedValues<any Sendable>.Entry? in
                 guard state.inProgress > 0 else { return nil }
-                return state.values.updateValue(value, forKey: ObjectIdentifier(registration))
+                return state.values.share(value, madeBy: registration)
             }
         }
 
         /// Stops sharing `registration`'s value (its completion is done).
         func stopSharing(_ registration: Registration) {
-            state.update { $0.values.removeValue(forKey: ObjectIdentifier(registration)) }
+            state.update { $0.values.stopSharing(registration) }
         }
     }
 

@@ -41,7 +41,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// share: those of `.graph` registrations, and one whose completion is running (so that
     /// the completion may resolve what refers back to it). Emptied when the outermost factory
     /// returns.
-    private var shared: [ObjectIdentifier: Any] = [:]
+    private var shared = SharedValues<Any>()
     // Read by other threads looking for a cycle between waiters.
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
@@ -75,7 +75,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// when there is none; throws `circularDependency` when its factory is running here.
     @inline(__always)
     func madeEarlier(_ registration: Registration) throws(InjectionError) -> Any? {
-        if !shared.isEmpty, let value = shared[ObjectIdentifier(registration)] { return value }
+        if !shared.isEmpty, let value = shared.value(madeBy: registration) { return value }
         try checkNotResolving(registration)
         return nil
     }
@@ -85,12 +85,12 @@ final class ResolutionContext: @unchecked Sendable {
 
     /// Shares `value` with the rest of this resolve as what `registration` makes.
     func share(_ value: Any, madeBy registration: Registration) {
-        shared[ObjectIdentifier(registration)] = value
+        _ = shared.share(value, madeBy: registration)
     }
 
     /// Stops sharing `registration`'s value (its completion is done).
     func stopSharing(_ registration: Registration) {
-        shared[ObjectIdentifier(registration)] = nil
+        _ = shared.stopSharing(registration)
     }
 
     /// Throws `circularDependency` when `registration`'s factory is already running here.
@@ -124,10 +124,14 @@ final class ResolutionContext: @unchecked Sendable {
         if frameCount == 0, !shared.isEmpty { endSharing() }
     }
 
-    /// Lets go of the values this resolve shared: released here, outside any lock.
+    /// Lets go of the values this resolve shared, and their registrations: outside any lock,
+    /// and only once `shared` is no longer being written, since a `deinit` that resolves on
+    /// this thread reads it (released by the assignment itself, they stopped the program on
+    /// a simultaneous access).
     @inline(never)
     private func endSharing() {
-        shared = [:]
+        let ended = exchange(&shared, with: SharedValues())
+        withExtendedLifetime(ended) {}
     }
 
     /// Doubles the room for frames.
