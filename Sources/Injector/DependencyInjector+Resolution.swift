@@ -198,12 +198,22 @@ extension DependencyInjector {
         registry.withLock { $0.diagnostics.instrumentation != nil } && lookup(key) != nil
     }
 
-    /// The value for `key`, from this injector or an ancestor; `nil` when none holds it.
+    /// The value for `key`, from this injector or an ancestor; `nil` when none holds it. A
+    /// registered `nil` (of an optional type) is a value, `.some(nil)`: the resolve is of
+    /// `Any`, not `Any?`, whose cast would turn that `nil` into the `nil` of "nothing here".
     func value(for key: DependencyKey, observed: Bool = false) throws(InjectionError) -> Any? {
-        if observed, observes(key) {
-            return try instrumentedResolve(key, as: Any?.self) { _ in nil }
+        var isAbsent = false
+        func absent(_: DependencyKey) -> Any {
+            isAbsent = true
+            return ()
         }
-        return try resolve(key, as: Any?.self, after: nil, instrumented: false) { _ in nil }
+        let value =
+            if observed, observes(key) {
+                try instrumentedResolve(key, as: Any.self, ifAbsent: absent)
+            } else {
+                try resolve(key, as: Any.self, after: nil, instrumented: false, ifAbsent: absent)
+            }
+        return isAbsent ? nil : value
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector

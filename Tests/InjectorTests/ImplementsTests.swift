@@ -96,6 +96,20 @@ final class Stripe: Charging, Refunding, Sendable {}
                 """)
     }
 
+    /// A registration whose value is `nil` forwards that `nil`: the forwarded key's untyped
+    /// read of its target took the `nil` for "nothing registered" and threw `notRegistered`.
+    @Test(arguments: Face.allCases)
+    func aForwardedNilIsForwarded(face: Face) async throws {
+        let injector = face.makeInjector()
+        switch injector.base {
+        case .sync(let injector):
+            injector.register(String?.self) { _ in nil }.implements((any Sendable)?.self)
+        case .async(let injector):
+            await injector.register(String?.self) { _ in nil }.implements((any Sendable)?.self)
+        }
+        #expect(try await injector.resolve((any Sendable)?.self) == nil)
+    }
+
     @Test(arguments: Face.allCases)
     func aForwardedKeyWhoseTargetIsGoneReportsTheTargetMissing(face: Face) async {
         let injector = face.makeInjector()

@@ -38,6 +38,54 @@ private final class FeedScreen {
     @Inject(\.retryLimit) var retries: Int
 }
 
+/// A key whose value is optional, with a default that is not `nil`.
+private enum ServerNameKey: InjectionKey {
+    static var defaultValue: String? { "live" }
+}
+
+extension InjectedValues {
+    fileprivate var serverName: String? {
+        get { self[ServerNameKey.self] }
+        set { self[ServerNameKey.self] = newValue }
+    }
+}
+
+private final class StatusScreen {
+    @Inject(\.serverName) var serverName: String?
+}
+
+/// What a test registers for `\.serverName` (default "live"), and what reading it gives.
+enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case nothing
+    case throwingFactory
+    case value
+    case factory
+    case explicitNil
+    case factoryOfNil
+
+    var testDescription: String { rawValue }
+
+    var expected: String? {
+        switch self {
+        case .nothing, .throwingFactory: "live"
+        case .value: "registered"
+        case .factory: "made"
+        case .explicitNil, .factoryOfNil: nil
+        }
+    }
+
+    func register(in injector: FaceInjector) async {
+        switch self {
+        case .nothing: break
+        case .throwingFactory: await injector.register(\.serverName) { throw SampleError(code: 1) }
+        case .value: await injector.register(\.serverName, "registered")
+        case .factory: await injector.register(\.serverName) { "made" }
+        case .explicitNil: await injector.register(\.serverName, nil)
+        case .factoryOfNil: await injector.register(\.serverName) { nil }
+        }
+    }
+}
+
 @Suite struct KeyPathTests {
     @Test(arguments: Face.allCases)
     func withoutARegistrationTheDefaultIsRead(face: Face) async {
@@ -126,5 +174,33 @@ private final class FeedScreen {
         #expect(await overridden == "mock")
         #expect(await plain == "live")
         #expect(app.resolve(\.networkProvider).name == "live")
+    }
+
+    /// An optional value fell back to nothing: with nothing registered (or a factory that
+    /// throws), `resolve(\.serverName)` gave `nil`, not the key's default. A registered value,
+    /// `nil` included, is still what a read gives.
+    @Test(arguments: Face.allCases, ServerNameRegistration.allCases)
+    func anOptionalValueIsItsDefaultOnlyWhenNothingIsRegistered(face: Face, registration: ServerNameRegistration)
+        async
+    {
+        let injector = face.makeInjector()
+        await registration.register(in: injector)
+        #expect(await injector.resolve(\.serverName) == registration.expected)
+    }
+
+    /// The same through `values` and `@Inject(\.serverName)`, which only the sync face has.
+    @Test(arguments: ServerNameRegistration.allCases)
+    func valuesAndInjectReadAnOptionalValueOrItsDefault(registration: ServerNameRegistration) async {
+        let injector = DependencyInjector()
+        await registration.register(in: FaceInjector(.sync(injector)))
+        #expect(injector.values.serverName == registration.expected)
+        #expect(DependencyInjector.$current.withValue(injector) { StatusScreen() }.serverName == registration.expected)
+    }
+
+    @Test func assigningNilThroughValuesIsReadBackAsNil() {
+        let injector = DependencyInjector()
+        injector.values.serverName = nil
+        #expect(injector.values.serverName == nil)
+        #expect(injector.resolve(\.serverName) == nil)
     }
 }

@@ -27,6 +27,19 @@ import Testing
         #expect(try await injector.resolve(Service?.self) == nil)
     }
 
+    /// A registered `nil` is a registration: resolving `T??` over a `T?` registered as `nil`
+    /// gives that `nil` wrapped, not the `nil` of "nothing registered" (the untyped read of
+    /// the wrapped key took one for the other).
+    @Test(arguments: Face.allCases)
+    func aWrappedTypeRegisteredAsNilIsNotMistakenForNothingRegistered(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Service?.none, as: Service?.self)
+
+        let resolved = try await injector.resolve(Service??.self)
+        #expect(resolved.map { $0 == nil } == true)
+        #expect(try await injector.resolve(Dependent??.self).map { _ in "registered" } == nil)
+    }
+
     @Test(arguments: Face.allCases)
     func aBrokenWrappedTypeThrowsAsItWouldForTheType(face: Face) async {
         let injector = face.makeInjector()

@@ -40,6 +40,44 @@ private struct FailingAfterEagerModule: DependencyModule {
     }
 }
 
+/// A `Service` made by the `.graph` registration, and a `Victim` resolved in the same resolve
+/// after that registration was replaced.
+private struct AfterReRegistering<Victim: Sendable>: Sendable {
+    let graph: Service
+    let victim: Victim
+}
+
+/// Resolves, on a new injector of `face`, a factory that resolves the `.graph` `Service`,
+/// registers `Service` again (freeing the registration that made the graph value), registers
+/// `make` as a `Victim` singleton under "victim" (a registration of the same size, allocated
+/// where the freed one was) and resolves it.
+private func resolveAfterReRegistering<Victim: Sendable>(
+    on face: Face,
+    victim make: @escaping @Sendable () -> Victim
+) async throws -> AfterReRegistering<Victim> {
+    typealias Made = AfterReRegistering<Victim>
+    switch face.makeInjector().base {
+    case .sync(let injector):
+        injector.register(Service.self, scope: .graph) { _ in Service(label: "graph") }
+        injector.register(Made.self) { r in
+            let graph = try r.resolve(Service.self)
+            r.register(Service.self, scope: .graph) { _ in Service(label: "graph again") }
+            r.register(Victim.self, name: "victim", scope: .singleton) { _ in make() }
+            return try Made(graph: graph, victim: r.resolve(Victim.self, name: "victim"))
+        }
+        return try injector.resolve(Made.self)
+    case .async(let injector):
+        await injector.register(Service.self, scope: .graph) { _ in Service(label: "graph") }
+        await injector.register(Made.self) { r in
+            let graph = try await r.resolve(Service.self)
+            await r.register(Service.self, scope: .graph) { _ in Service(label: "graph again") }
+            await r.register(Victim.self, name: "victim", scope: .singleton) { _ in make() }
+            return try await Made(graph: graph, victim: r.resolve(Victim.self, name: "victim"))
+        }
+        return try await injector.resolve(Made.self)
+    }
+}
+
 /// Each test names a defect that once shipped and guards against its return.
 ///
 /// Releasing a value runs its `deinit`, which is user code: a `deinit` that calls back into
@@ -212,5 +250,46 @@ private struct FailingAfterEagerModule: DependencyModule {
         #expect(finished)
         #expect(ran.value == 1)
         #expect(try injector.resolve(String.self) == "from deinit")
+    }
+
+    /// A resolve shared its `.graph` values by their registration's `ObjectIdentifier` and
+    /// kept the registration alive no longer than the registry did. Replaced in the middle of
+    /// the resolve, the registration was freed, and a new one allocated at its address was
+    /// handed the old graph value: a singleton of the same type was never created, one of
+    /// another type failed with a false "value of type … where … was expected".
+    @Test(arguments: Face.allCases)
+    func aGraphValueWasHandedToANewRegistrationAtItsFreedRegistrationsAddress(face: Face) async throws {
+        let created = Counter()
+        let sameType = try await resolveAfterReRegistering(on: face) {
+            created.increment()
+            return Service(label: "victim")
+        }
+        #expect(sameType.graph.label == "graph")
+        #expect(sameType.victim.label == "victim")
+        #expect(created.value == 1)
+
+        let otherType = try await resolveAfterReRegistering(on: face) { Witness("victim") }
+        #expect(otherType.graph.label == "graph")
+        #expect(otherType.victim.label == "victim")
+    }
+
+    /// The end of a resolve released the `.graph` values it had shared while it was still
+    /// writing the thread's record of them; a value whose `deinit` resolved a `.graph` key on
+    /// that thread read the record during the write, and the run stopped on a simultaneous access.
+    @Test func aGraphValuesDeinitResolvingWhenItsResolveEndedReadTheRecordBeingWritten() throws {
+        let injector = DependencyInjector()
+        let resolvedInDeinit = Collected<Int>()
+        injector.register(Int.self, scope: .graph) { _ in 1 }
+        injector.register(Witness.self, scope: .graph) { _ in
+            Witness { [weak injector] in
+                if let value = try? injector?.resolve(Int.self) { resolvedInDeinit.append(value) }
+            }
+        }
+        injector.register(Dependent.self) { r in
+            _ = try r.resolve(Witness.self)
+            return Dependent(service: Service())
+        }
+        _ = try injector.resolve(Dependent.self)
+        #expect(resolvedInDeinit.values == [1])
     }
 }

@@ -3,10 +3,14 @@
 /// cancelled stops waiting, and the run goes on for the rest.
 final class AsyncCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
+    /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
+    /// frames of a task that its factory started): unlike an `ObjectIdentifier`, never reused.
+    typealias Number = UInt64
     /// Resumed with `true` once the run has ended, `false` when the waiting task is cancelled.
     private typealias Waiter = CheckedContinuation<Bool, Never>
 
     let registration: Registration
+    let number: Number
     private let state = Locked(State())
 
     private struct State {
@@ -15,18 +19,25 @@ final class AsyncCreation: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    init(registration: Registration) {
+    private init(registration: Registration, number: Number) {
         self.registration = registration
+        self.number = number
     }
 
     /// The creations running now, process-wide like `SingletonCreation.shared`.
-    private static let runs = Locked<[SingletonCreation.Key: AsyncCreation]>([:])
+    private static let runs = Locked(Runs())
+
+    private struct Runs {
+        /// By keeper and registration, whose identities hold while an entry is here: the
+        /// creation keeps its registration, and the task that removes the entry keeps both.
+        var byKey: [SingletonCreation.Key: AsyncCreation] = [:]
+        /// How many creations have started, which numbers the next one.
+        var started: Number = 0
+    }
 
     /// The creation of `registration`'s value for `keeper` running now, if any.
     static func running(_ registration: Registration, keptBy keeper: DependencyInjector) -> AsyncCreation? {
-        runs.withLock {
-            $0[SingletonCreation.Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))]
-        }
+        runs.withLock { $0.byKey[SingletonCreation.Key(registration, keptBy: keeper)] }
     }
 
     /// The value `registration` (held by `holder`) produced for `keeper`: the one kept, or the
@@ -44,15 +55,16 @@ final class AsyncCreation: Sendable {
             case join(AsyncCreation)
             case start(AsyncCreation)
         }
-        let key = SingletonCreation.Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
+        let key = SingletonCreation.Key(registration, keptBy: keeper)
         // Lock order: this lock, then an injector's (one at a time), as in `SingletonCreation`.
         let step = runs.withLock { runs -> Step in
             if let cached = SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) {
                 return .cached(cached)
             }
-            if let running = runs[key] { return .join(running) }
-            let creation = AsyncCreation(registration: registration)
-            runs[key] = creation
+            if let running = runs.byKey[key] { return .join(running) }
+            let creation = AsyncCreation(registration: registration, number: runs.started)
+            runs.started += 1
+            runs.byKey[key] = creation
             return .start(creation)
         }
         switch step {
@@ -72,7 +84,7 @@ final class AsyncCreation: Sendable {
                 if case .success(let value) = outcome {
                     SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
                 }
-                runs.update { runs in runs[key] === creation ? runs.removeValue(forKey: key) : nil }
+                runs.update { runs in runs.byKey[key] === creation ? runs.byKey.removeValue(forKey: key) : nil }
                 creation.finish(outcome)
             }
             return try await creation.value(waitingFrom: frames)

@@ -79,10 +79,18 @@ extension AsyncDependencyInjector {
     }
 
     /// The value of `key` as an untyped value, `nil` when nothing holds it (eager singletons).
+    /// A registered `nil` is a value, as `DependencyInjector.value(for:observed:)` says.
     nonisolated func value(for key: DependencyKey, observed: Bool = false) async throws(InjectionError) -> (
         any Sendable
     )? {
-        try await resolve(key, as: (any Sendable)?.self, observed: observed && core.observes(key)) { _ in nil }
+        var isAbsent = false
+        func absent(_: DependencyKey) -> any Sendable {
+            isAbsent = true
+            return ()
+        }
+        let value = try await resolve(
+            key, as: (any Sendable).self, observed: observed && core.observes(key), ifAbsent: absent)
+        return isAbsent ? nil : value
     }
 
     /// `DependencyInjector.produce` for an async factory: a transient runs in the current

@@ -7,11 +7,11 @@ enum AsyncResolutionPath {
     /// One resolution in progress.
     struct Frame: Sendable {
         let registration: Registration
-        /// The shared creation this frame runs, for a singleton or weak registration; `nil`
-        /// once it has ended. Weak: a task that the factory starts copies these frames, and
-        /// may outlive the run; the creation keeps the value it made, which that task must
+        /// The number of the shared creation this frame runs, for a singleton or weak
+        /// registration. Not the creation: a task that the factory starts copies these frames,
+        /// and may outlive the run; the creation keeps the value it made, which that task must
         /// not keep alive (a `.weak` value, a singleton dropped by `reset`).
-        weak let creation: AsyncCreation?
+        let creation: AsyncCreation.Number?
         /// The top-level resolve this run belongs to, which knows whether it is in progress.
         let resolve: Resolve
         /// This run's number in `resolve`.
@@ -74,7 +74,7 @@ extension AsyncResolutionPath {
                 }
                 registrations = RegistrationSet.inserting(registration, into: above)
             }
-            let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
+            let frame = Frame(registration: registration, creation: creation?.number, resolve: resolve, run: run)
             let node = Node(frame, parent: innermost, depth: depth, registrations: registrations)
             return (Frames(innermost: node, resolve: resolve), run)
         }
@@ -128,10 +128,10 @@ extension AsyncResolutionPath {
             return key
         }
 
-        /// The creation of the innermost frame that runs one, and the keys of the frames inside
-        /// it (outermost first); `nil` when no frame runs a creation.
-        var innermostCreation: (creation: AsyncCreation, keysInside: [DependencyKey])? {
-            var creation: AsyncCreation?
+        /// The number of the creation of the innermost frame that runs one, and the keys of the
+        /// frames inside it (outermost first); `nil` when no frame runs a creation.
+        var innermostCreation: (creation: AsyncCreation.Number, keysInside: [DependencyKey])? {
+            var creation: AsyncCreation.Number?
             var inside: [DependencyKey] = []
             walkRunning { frame in
                 creation = frame.creation
@@ -141,11 +141,11 @@ extension AsyncResolutionPath {
             return creation.map { ($0, inside.reversed()) }
         }
 
-        /// The creations these frames run.
-        var creations: Set<ObjectIdentifier> {
-            var creations: Set<ObjectIdentifier> = []
+        /// The numbers of the creations these frames run.
+        var creations: Set<AsyncCreation.Number> {
+            var creations: Set<AsyncCreation.Number> = []
             walkRunning { frame in
-                if let creation = frame.creation { creations.insert(ObjectIdentifier(creation)) }
+                if let creation = frame.creation { creations.insert(creation) }
                 return true
             }
             return creations
@@ -178,7 +178,7 @@ extension AsyncResolutionPath {
             var running = [true]
             /// How many runs are in progress; the resolve has ended at 0.
             var inProgress = 1
-            var values: [ObjectIdentifier: any Sendable] = [:]
+            var values = SharedValues<any Sendable>()
         }
 
         private let state = Locked(State())
@@ -207,7 +207,7 @@ extension AsyncResolutionPath {
             state.update { state in
                 state.running[run] = false
                 state.inProgress -= 1
-                return state.inProgress == 0 ? exchange(&state.values, with: [:]) : [:]
+                return state.inProgress == 0 ? exchange(&state.values, with: SharedValues()) : SharedValues()
             }
         }
 
@@ -218,21 +218,21 @@ extension AsyncResolutionPath {
 
         /// The value `registration` made earlier in this resolve, if any.
         func value(madeBy registration: Registration) -> (any Sendable)? {
-            state.withLock { $0.values[ObjectIdentifier(registration)] }
+            state.withLock { $0.values.value(madeBy: registration) }
         }
 
         /// Shares `value` with the rest of the resolve as what `registration` makes; not once
         /// the resolve has ended.
         func share(_ value: any Sendable, madeBy registration: Registration) {
-            state.update { state -> (any Sendable)? in
+            state.update { state -> SharedValues<any Sendable>.Entry? in
                 guard state.inProgress > 0 else { return nil }
-                return state.values.updateValue(value, forKey: ObjectIdentifier(registration))
+                return state.values.share(value, madeBy: registration)
             }
         }
 
         /// Stops sharing `registration`'s value (its completion is done).
         func stopSharing(_ registration: Registration) {
-            state.update { $0.values.removeValue(forKey: ObjectIdentifier(registration)) }
+            state.update { $0.values.stopSharing(registration) }
         }
     }
 

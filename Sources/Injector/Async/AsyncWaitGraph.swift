@@ -12,7 +12,8 @@ final class AsyncWaitGraph: Sendable {
     /// One wait: the innermost creation a task works for, waiting for another creation.
     struct Edge: Sendable {
         fileprivate let id: UInt64
-        fileprivate let waiter: ObjectIdentifier
+        /// The waiting creation: it may end, and be freed, before this wait does.
+        fileprivate let waiter: AsyncCreation.Number
         fileprivate let target: AsyncCreation
         /// The keys from the waiting creation's key (exclusive) to the target's (inclusive).
         fileprivate let keys: [DependencyKey]
@@ -26,7 +27,8 @@ final class AsyncWaitGraph: Sendable {
     }
 
     private struct State {
-        var edges: [ObjectIdentifier: [Edge]] = [:]
+        /// The waits of each creation, by its number.
+        var edges: [AsyncCreation.Number: [Edge]] = [:]
         var nextEdge: UInt64 = 0
     }
 
@@ -44,7 +46,7 @@ final class AsyncWaitGraph: Sendable {
             guard let (waiter, keysInside) = innermost else { return .admitted(nil) }
             let edge = Edge(
                 id: state.nextEdge,
-                waiter: ObjectIdentifier(waiter),
+                waiter: waiter,
                 target: target,
                 keys: keysInside + [target.registration.key]
             )
@@ -68,16 +70,16 @@ final class AsyncWaitGraph: Sendable {
     private static func cycle(
         from target: AsyncCreation,
         closingAt frames: AsyncResolutionPath.Frames,
-        edges: [ObjectIdentifier: [Edge]]
+        edges: [AsyncCreation.Number: [Edge]]
     ) -> [DependencyKey]? {
-        let start = ObjectIdentifier(target)
+        let start = target.number
         // How the walk first reached each creation: the wait it followed (none for `target`).
-        var reachedBy: [ObjectIdentifier: Edge?] = [start: nil]
-        var ours: Set<ObjectIdentifier>?
+        var reachedBy: [AsyncCreation.Number: Edge?] = [start: nil]
+        var ours: Set<AsyncCreation.Number>?
         var pending = [start]
         while let creation = pending.popLast() {
             for edge in edges[creation] ?? [] {
-                let next = ObjectIdentifier(edge.target)
+                let next = edge.target.number
                 let creations = ours ?? frames.creations
                 ours = creations
                 if creations.contains(next) {
@@ -93,7 +95,7 @@ final class AsyncWaitGraph: Sendable {
     }
 
     /// The keys along the waits the walk followed from its start to `last`, inclusive.
-    private static func keys(to last: Edge, reachedBy: [ObjectIdentifier: Edge?]) -> [DependencyKey] {
+    private static func keys(to last: Edge, reachedBy: [AsyncCreation.Number: Edge?]) -> [DependencyKey] {
         var chain = [last]
         var waiter = last.waiter
         while case .some(let previous?) = reachedBy[waiter] {

@@ -53,6 +53,9 @@ public struct InjectedValues {
             case .resolved(let resolved):
                 value = resolved
             }
+            // Unwrapped first: cast to an optional `Key.Value`, a `nil` `Any?` would be a
+            // `.some(nil)` and hide the default. A registered `nil` is `.some(nil)` here, a value.
+            guard let value else { return key.defaultValue }
             return value as? Key.Value ?? key.defaultValue
         }
         nonmutating set {

@@ -9,6 +9,8 @@ struct Registry {
     /// again is a no-op, or waits for the installation in progress.
     var modules: [ObjectIdentifier: ModuleState] = [:]
     /// Which installation each waiting installation waits for (see `Installation.claim(_:)`).
+    /// A key outlives no waiter: the installation that `claim` names waits at once, in a call
+    /// on itself, which removes the entry before it returns.
     var installationWaits: [ObjectIdentifier: Installation] = [:]
     /// Whether registrations are refused (see `DependencyInjector.seal()`).
     var isSealed = false

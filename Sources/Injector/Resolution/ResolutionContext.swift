@@ -52,7 +52,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// share: those of `.graph` registrations, and one whose completion is running (so that
     /// the completion may resolve what refers back to it). Emptied when the outermost factory
     /// returns.
-    private var shared: [ObjectIdentifier: Any] = [:]
+    private var shared = SharedValues<Any>()
     // Read by other threads looking for a cycle between waiters.
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
@@ -86,7 +86,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// when there is none; throws `circularDependency` when its factory is running here.
     @inline(__always)
     func madeEarlier(_ registration: Registration) throws(InjectionError) -> Any? {
-        if !shared.isEmpty, let value = shared[ObjectIdentifier(registration)] { return value }
+        if !shared.isEmpty, let value = shared.value(madeBy: registration) { return value }
         try checkNotResolving(registration)
         return nil
     }
@@ -96,12 +96,12 @@ final class ResolutionContext: @unchecked Sendable {
 
     /// Shares `value` with the rest of this resolve as what `registration` makes.
     func share(_ value: Any, madeBy registration: Registration) {
-        shared[ObjectIdentifier(registration)] = value
+        _ = shared.share(value, madeBy: registration)
     }
 
     /// Stops sharing `registration`'s value (its completion is done).
     func stopSharing(_ registration: Registration) {
-        shared[ObjectIdentifier(registration)] = nil
+        _ = shared.stopSharing(registration)
     }
 
     /// Throws `circularDependency` when `registration`'s factory is already running here.
@@ -145,9 +145,8 @@ final class ResolutionContext: @unchecked Sendable {
     /// it returns; `false` when none runs here.
     ///
     /// What a builder captured is kept until it is thrown (`throwCapturedFailure`,
-    /// `throwFailureOfLeftBuilder`),
-    /// or a check at a lower level, or the next builder at the same level, finds it stale: a
-    /// builder that threw leaves its captures behind.
+    /// `throwFailureOfLeftBuilder`), or a check at a lower level, or the next builder at the
+    /// same level, finds it stale: a builder that threw leaves its captures behind.
     func capture(_ failure: WrapperFailure) -> Bool {
         guard captureLevel > 0 else { return false }
         captured.append((captureLevel, CapturedWrapperFailure(failure: failure, pathIndex: frameCount)))
@@ -182,11 +181,19 @@ final class ResolutionContext: @unchecked Sendable {
         if let failure { throw failure.error(building: value) }
     }
 
-    /// Forgets what the builders at `level` and deeper captured.
+    /// Forgets what the builders at `level` and deeper captured: released once `captured` is
+    /// no longer being written, since a failure holds a factory's error, whose `deinit` may
+    /// resolve on this thread (see `endSharing`).
     @inline(never)
     private func dropCaptured(from level: Int) {
-        captured.removeAll { $0.level >= level }
-        capturedCount = captured.count
+        var dropped: [(level: Int, failure: CapturedWrapperFailure)] = []
+        var kept: [(level: Int, failure: CapturedWrapperFailure)] = []
+        for entry in captured {
+            if entry.level >= level { dropped.append(entry) } else { kept.append(entry) }
+        }
+        captured = kept
+        capturedCount = kept.count
+        withExtendedLifetime(dropped) {}
     }
 
     /// Runs `body` as a checked construction: a builder whose wrappers' failures it throws.
@@ -199,10 +206,14 @@ final class ResolutionContext: @unchecked Sendable {
         return value
     }
 
-    /// Lets go of the values this resolve shared: released here, outside any lock.
+    /// Lets go of the values this resolve shared, and their registrations: outside any lock,
+    /// and only once `shared` is no longer being written, since a `deinit` that resolves on
+    /// this thread reads it (released by the assignment itself, they stopped the program on
+    /// a simultaneous access).
     @inline(never)
     private func endSharing() {
-        shared = [:]
+        let ended = exchange(&shared, with: SharedValues())
+        withExtendedLifetime(ended) {}
     }
 
     /// Doubles the room for frames.

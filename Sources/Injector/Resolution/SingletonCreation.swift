@@ -7,10 +7,22 @@
 final class SingletonCreation: Sendable {
     static let shared = SingletonCreation()
 
-    /// A cache being filled: the injector that keeps the value, and the registration.
+    /// A cache being filled: the injector that keeps the value, and the registration. Their
+    /// identities are not reused while a key is in use: the creator and every waiter are
+    /// inside a call given both, until `finish` (or, for a waiter, until it wakes).
     struct Key: Hashable {
         let owner: ObjectIdentifier
         let registration: ObjectIdentifier
+
+        init(owner: ObjectIdentifier, registration: ObjectIdentifier) {
+            self.owner = owner
+            self.registration = registration
+        }
+
+        /// The cache of `registration`'s value that `keeper` keeps.
+        init(_ registration: Registration, keptBy keeper: DependencyInjector) {
+            self.init(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
+        }
     }
 
     private let creators = Locked<[Key: ResolutionContext]>([:])
@@ -83,7 +95,7 @@ final class SingletonCreation: Sendable {
         keptBy keeper: DependencyInjector,
         context: ResolutionContext
     ) throws(InjectionError) -> Start {
-        let key = Key(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
+        let key = Key(registration, keptBy: keeper)
         return try start(key, of: registration.key, context: context) {
             Self.cached(registration, heldBy: holder, keptBy: keeper)
         }
