@@ -20,6 +20,8 @@ extension DependencyInjector {
     public func register<T, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         factory: @escaping @Sendable (DependencyInjector, First, repeat each Rest) throws -> T
     ) {
         store(
@@ -30,7 +32,9 @@ extension DependencyInjector {
                 make: .sync { injector, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
                     return try factory(injector, first, repeat each rest)
-                })
+                }),
+            fileID: fileID,
+            line: line
         )
     }
 

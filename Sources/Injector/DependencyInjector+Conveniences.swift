@@ -7,8 +7,8 @@ extension DependencyInjector {
     /// DependencyInjector.register(dependency: Foo("Hey there!") as FooService)
     /// let foo: FooService = try DependencyInjector.resolve()
     /// ```
-    public static func register<T>(dependency: T) {
-        current.register(dependency)
+    public static func register<T>(dependency: T, fileID: StaticString = #fileID, line: UInt = #line) {
+        current.register(dependency, fileID: fileID, line: line)
     }
 
     /// Registers a factory in ``current``; see ``register(_:name:scope:factory:)-swift.method``.
@@ -24,9 +24,11 @@ extension DependencyInjector {
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
     ) -> Registered<T> {
-        current.register(type, name: name, scope: scope, factory: factory)
+        current.register(type, name: name, scope: scope, fileID: fileID, line: line, factory: factory)
     }
 
     /// Resolves `type` under `name` from ``current``; see ``resolve(_:name:)-swift.method``.

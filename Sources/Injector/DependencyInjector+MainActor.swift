@@ -25,10 +25,12 @@ extension DependencyInjector {
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         mainActorFactory factory: @escaping @MainActor (DependencyInjector) throws -> T
     ) -> Registered<T> {
         let key = DependencyKey(type, name: name)
-        return register(type, name: name, scope: scope) { injector in
+        return register(type, name: name, scope: scope, fileID: fileID, line: line) { injector in
             try MainQueue.run(for: key) { try factory(injector) }
         }
     }

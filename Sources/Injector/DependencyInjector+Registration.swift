@@ -16,19 +16,24 @@ extension DependencyInjector {
     /// installed, if it sets one, else the injector's. The result completes the registration
     /// (``Registered/initCompleted(_:)``,
     /// ``Registered/implements(_:)``); ignore it otherwise.
+    ///
+    /// `fileID` and `line` (leave the defaults) say where the registration was made, in
+    /// messages that name it (``RegistrationSite``).
     @discardableResult
     @inlinable
     public func register<T>(
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         factory: @escaping @Sendable (DependencyInjector) throws -> T
     ) -> Registered<T> {
         // Inlined, so that the caller's `T` is concrete where `TypedRegistration<T>` is created:
         // generic, it looked up that type's metadata at run time on every registration.
         let key = DependencyKey(type, name: name)
-        let registration = store(scope: scope) { scope, module in
-            TypedRegistration(factory, key: key, scope: scope, module: module)
+        let registration = store(scope: scope, fileID: fileID, line: line) { scope, site in
+            TypedRegistration(factory, key: key, scope: scope, site: site)
         }
         return Registered(injector: self, registration: registration)
     }
@@ -44,9 +49,23 @@ extension DependencyInjector {
     /// > Important: The key is the type you register *as*. `register(StripePayments())` is
     /// > found by `resolve(StripePayments.self)`, not by `resolve(PaymentService.self)`.
     ///
-    /// Registering a key again replaces the earlier value.
-    public func register<T>(_ instance: T, as type: T.Type = T.self, name: String? = nil) {
-        store(instance: instance, for: DependencyKey(type, name: name))
+    /// Registering a key again replaces the earlier value. `fileID` and `line` (leave the
+    /// defaults) say where the registration was made, in messages that name it.
+    public func register<T>(
+        _ instance: T,
+        as type: T.Type = T.self,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        store(instance: instance, for: DependencyKey(type, name: name), fileID: fileID, line: line)
+    }
+
+    /// `register(_:as:name:)` for a value assigned to a property (`@Provider`), which has no
+    /// call site to name.
+    @usableFromInline
+    func registerAssigned<T>(_ instance: T, name: String?) {
+        store(instance: instance, for: DependencyKey(T.self, name: name), fileID: nil, line: 0)
     }
 
     /// Removes this injector's registration of `type` under `name`, and any singleton it made.
@@ -70,28 +89,72 @@ extension DependencyInjector {
         key: DependencyKey,
         scope: Scope?,
         factory: Registration.Factory,
+        forwardedTo target: DependencyKey? = nil,
+        fileID: StaticString?,
+        line: UInt
+    ) -> Registration {
+        store(scope: scope, fileID: fileID, line: line) { scope, site in
+            Registration(key: key, scope: scope, factory: factory, site: site, forwardedTo: target)
+        }
+    }
+
+    /// `store(key:scope:factory:forwardedTo:fileID:line:)` at a given `site` (an `implements`
+    /// key's is its registration's).
+    @discardableResult
+    func store(
+        key: DependencyKey,
+        scope: Scope?,
+        site: RegistrationSite,
+        factory: Registration.Factory,
         forwardedTo target: DependencyKey? = nil
     ) -> Registration {
-        store(scope: scope) { scope, module in
-            Registration(key: key, scope: scope, factory: factory, module: module, forwardedTo: target)
+        store(scope: scope, site: { _ in site }) { scope, site in
+            Registration(key: key, scope: scope, factory: factory, site: site, forwardedTo: target)
         }
     }
 
     /// Stores the registration that `make` makes with its scope (`scope`, else the default
-    /// scope of the module being installed, else this injector's) and module, under its key.
+    /// scope of the module being installed, else this injector's) and site (`fileID:line`,
+    /// and the module being installed), under its key.
     @usableFromInline
     @discardableResult
-    func store(scope: Scope?, making make: (Scope, _ module: String?) -> Registration) -> Registration {
+    func store(
+        scope: Scope?,
+        fileID: StaticString?,
+        line: UInt,
+        making make: (Scope, RegistrationSite) -> Registration
+    ) -> Registration {
+        store(scope: scope, site: { RegistrationSite(fileID: fileID, line: line, module: $0?.module) }, making: make)
+    }
+
+    /// `store(scope:fileID:line:making:)` at a given `site`.
+    @discardableResult
+    func store(
+        scope: Scope?,
+        site: RegistrationSite,
+        making make: (Scope, RegistrationSite) -> Registration
+    ) -> Registration {
+        store(scope: scope, site: { _ in site }, making: make)
+    }
+
+    /// Stores what `make` makes, at the site that `site` gives for the installation running.
+    private func store(
+        scope: Scope?,
+        site: (Installation?) -> RegistrationSite,
+        making make: (Scope, RegistrationSite) -> Registration
+    ) -> Registration {
         let installation = Installation.current(into: self)
-        let registration = make(scope ?? installation?.defaultScope ?? defaultScope, installation?.module)
+        let registration = make(scope ?? installation?.defaultScope ?? defaultScope, site(installation))
         store(.pending(registration), for: registration.key, recordingIn: installation)
         return registration
     }
 
-    /// Stores an existing value under `key`, attributed to the module being installed.
-    func store(instance: Any, for key: DependencyKey) {
+    /// Stores an existing value under `key`, registered at `fileID:line` (`nil`: by an
+    /// assignment), attributed to the module being installed.
+    func store(instance: Any, for key: DependencyKey, fileID: StaticString?, line: UInt) {
         let installation = Installation.current(into: self)
-        store(.make(.instance(instance, key, module: installation?.module)), for: key, recordingIn: installation)
+        let site = RegistrationSite(fileID: fileID, line: line, module: installation?.module)
+        store(.make(.instance(instance, key, site: site)), for: key, recordingIn: installation)
     }
 
     /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.

@@ -96,13 +96,13 @@ public struct Registered<Value>: Sendable {
         let target = registration.key
         let key = DependencyKey(type, name: target.name)
         guard case .async = registration.factory else {
-            injector.store(scope: .transient) { scope, module in
+            injector.store(scope: .transient, site: registration.site) { scope, site in
                 TypedRegistration<Forwarded>(
                     { r in
                         guard let value = try r.value(for: target) else { throw Self.missing(target) }
                         guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
                         return forwarded
-                    }, key: key, scope: scope, module: module, completion: nil, forwardedTo: target)
+                    }, key: key, scope: scope, site: site, completion: nil, forwardedTo: target)
             }
             return
         }
@@ -112,7 +112,7 @@ public struct Registered<Value>: Sendable {
             guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
             return value
         }
-        injector.store(key: key, scope: .transient, factory: factory, forwardedTo: target)
+        injector.store(key: key, scope: .transient, site: registration.site, factory: factory, forwardedTo: target)
     }
 
     private static func notImplemented(_ key: DependencyKey, by target: DependencyKey) -> InjectionError {

@@ -17,6 +17,8 @@ extension AsyncDependencyInjector {
     public func register<T: Sendable, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         factory: @escaping @Sendable (AsyncDependencyInjector, First, repeat each Rest) async throws -> T
     ) {
         core.store(
@@ -27,7 +29,9 @@ extension AsyncDependencyInjector {
                 make: .async { injector, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
                     return try await factory(injector, first, repeat each rest)
-                })
+                }),
+            fileID: fileID,
+            line: line
         )
     }
 

@@ -19,8 +19,13 @@ extension AsyncDependencyInjector {
     /// ```swift
     /// await test.register(\.networkProvider, MockNetwork())
     /// ```
-    public nonisolated func register<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>, _ value: Value) async {
-        core.register(keyPath, value)
+    public nonisolated func register<Value: Sendable>(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        _ value: Value,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) async {
+        core.register(keyPath, value, fileID: fileID, line: line)
     }
 
     /// Registers an async factory for the key behind `keyPath`, for `scope`.
@@ -36,9 +41,11 @@ extension AsyncDependencyInjector {
     public nonisolated func register<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
     ) async {
         guard let key = InjectedValues.key(for: keyPath) else { return }
-        core.store(key: key, scope: scope, factory: .async(factory))
+        core.store(key: key, scope: scope, factory: .async(factory), fileID: fileID, line: line)
     }
 }

@@ -23,9 +23,12 @@ extension AsyncDependencyInjector {
         _ type: T.Type = T.self,
         name: String? = nil,
         scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
     ) -> AsyncRegistered<T> {
-        let registration = core.store(key: DependencyKey(type, name: name), scope: scope, factory: .async(factory))
+        let registration = core.store(
+            key: DependencyKey(type, name: name), scope: scope, factory: .async(factory), fileID: fileID, line: line)
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 
@@ -39,8 +42,14 @@ extension AsyncDependencyInjector {
     ///
     /// > Important: The key is the type you register *as*, exactly as with
     /// > ``DependencyInjector/register(_:as:name:)``.
-    public func register<T: Sendable>(_ instance: T, as type: T.Type = T.self, name: String? = nil) {
-        core.register(instance, as: type, name: name)
+    public func register<T: Sendable>(
+        _ instance: T,
+        as type: T.Type = T.self,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        core.register(instance, as: type, name: name, fileID: fileID, line: line)
     }
 
     /// Removes this injector's registration of `type` under `name`, and any singleton it made.

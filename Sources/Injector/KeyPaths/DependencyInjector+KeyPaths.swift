@@ -24,9 +24,14 @@ extension DependencyInjector {
     /// ```swift
     /// test.register(\.networkProvider, MockNetwork())
     /// ```
-    public func register<Value>(_ keyPath: KeyPath<InjectedValues, Value>, _ value: Value) {
+    public func register<Value>(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        _ value: Value,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
         guard let key = InjectedValues.key(for: keyPath) else { return }
-        store(instance: value, for: key)
+        store(instance: value, for: key, fileID: fileID, line: line)
     }
 
     /// Registers a factory for the key behind `keyPath`, for `scope`.
@@ -40,9 +45,13 @@ extension DependencyInjector {
     public func register<Value>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         factory: @escaping @Sendable (DependencyInjector) throws -> Value
     ) {
         guard let key = InjectedValues.key(for: keyPath) else { return }
-        store(scope: scope) { scope, module in TypedRegistration(factory, key: key, scope: scope, module: module) }
+        store(scope: scope, fileID: fileID, line: line) { scope, site in
+            TypedRegistration(factory, key: key, scope: scope, site: site)
+        }
     }
 }

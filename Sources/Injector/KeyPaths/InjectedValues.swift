@@ -61,7 +61,7 @@ public struct InjectedValues {
         nonmutating set {
             switch mode {
             case .live(let injector):
-                injector.store(instance: newValue, for: DependencyKey(key))
+                injector.store(instance: newValue, for: DependencyKey(key), fileID: nil, line: 0)
             case .recording(let recorder):
                 recorder.keys.append(DependencyKey(key))
             case .resolved:

@@ -37,11 +37,19 @@ public struct Provider<Value> {
 
     /// Registers `wrappedValue` under `Value` (and `name`) into `injector`, or into
     /// ``DependencyInjector/current`` when `injector` is `nil`.
-    public init(wrappedValue: Value, name: String? = nil, injector: DependencyInjector? = nil) {
+    ///
+    /// `fileID` and `line` (leave the defaults) say where it was registered, in messages.
+    public init(
+        wrappedValue: Value,
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
         self.injector = injector ?? DependencyInjector.current
         self.name = name
         self.storage = .value(wrappedValue)
-        self.injector.register(wrappedValue, name: name)
+        self.injector.register(wrappedValue, name: name, fileID: fileID, line: line)
     }
 
     /// Registers the initial-value expression as a factory for `scope`, under `Value` (and
@@ -81,7 +89,7 @@ public struct Provider<Value> {
         self.injector = injector ?? DependencyInjector.current
         self.name = name
         self.storage = .registeredFactory(BoxedDeclarationSite(DeclarationSite(fileID: fileID, line: line)))
-        self.injector.register(Value.self, name: name, scope: scope, factory: factory)
+        self.injector.register(Value.self, name: name, scope: scope, fileID: fileID, line: line, factory: factory)
     }
 
     /// The registered value. Assigning registers the new value in its place.
@@ -109,7 +117,7 @@ public struct Provider<Value> {
         @inlinable
         set {
             storage = .value(newValue)
-            injector.register(newValue, name: name)
+            injector.registerAssigned(newValue, name: name)
         }
     }
 

@@ -14,8 +14,8 @@ class Registration: @unchecked Sendable {
     let key: DependencyKey
     let scope: Scope
     let factory: Factory
-    /// The module-qualified name of the module whose `register(in:)` made this registration.
-    let module: String?
+    /// Where the `register` call was, and the module being installed, if any.
+    let site: RegistrationSite
     /// What runs on each value once the factory has made it (`Registered.initCompleted`).
     let completion: Completion?
     /// The key whose registration this one forwards to (``Registered/implements(_:)``).
@@ -64,12 +64,12 @@ class Registration: @unchecked Sendable {
         key: DependencyKey,
         scope: Scope,
         factory: Factory,
-        module: String?,
+        site: RegistrationSite,
         completion: Completion? = nil,
         forwardedTo: DependencyKey? = nil
     ) {
         self.init(
-            key: key, scope: scope, factory: factory, module: module, completion: completion, forwardedTo: forwardedTo,
+            key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
             plainValueType: nil)
     }
 
@@ -79,7 +79,7 @@ class Registration: @unchecked Sendable {
         key: DependencyKey,
         scope: Scope,
         factory: Factory,
-        module: String?,
+        site: RegistrationSite,
         completion: Completion?,
         forwardedTo: DependencyKey?,
         plainValueType: ObjectIdentifier?
@@ -88,7 +88,7 @@ class Registration: @unchecked Sendable {
         self.key = key
         self.scope = scope
         self.factory = factory
-        self.module = module
+        self.site = site
         self.completion = completion
         self.forwardedTo = forwardedTo
         sharesValues = completion != nil || scope == .graph
@@ -102,7 +102,7 @@ class Registration: @unchecked Sendable {
 
     /// This registration with `completion` run on each value it makes.
     func completed(by completion: Completion) -> Registration {
-        Registration(key: key, scope: scope, factory: factory, module: module, completion: completion)
+        Registration(key: key, scope: scope, factory: factory, site: site, completion: completion)
     }
 
     /// Runs the `.plain` factory, its value boxed for the paths that keep or pass values
@@ -152,27 +152,27 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         _ make: @escaping @Sendable (DependencyInjector) throws -> Value,
         key: DependencyKey,
         scope: Scope,
-        module: String?
+        site: RegistrationSite
     ) {
-        self.init(make, key: key, scope: scope, module: module, completion: nil)
+        self.init(make, key: key, scope: scope, site: site, completion: nil)
     }
 
     init(
         _ make: @escaping @Sendable (DependencyInjector) throws -> Value,
         key: DependencyKey,
         scope: Scope,
-        module: String?,
+        site: RegistrationSite,
         completion: Completion?,
         forwardedTo: DependencyKey? = nil
     ) {
         self.make = make
         super.init(
-            key: key, scope: scope, factory: .plain, module: module, completion: completion, forwardedTo: forwardedTo,
+            key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
             plainValueType: ObjectIdentifier(Value.self))
     }
 
     override func completed(by completion: Completion) -> Registration {
-        TypedRegistration(make, key: key, scope: scope, module: module, completion: completion)
+        TypedRegistration(make, key: key, scope: scope, site: site, completion: completion)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {
@@ -191,7 +191,7 @@ private struct NoPlainFactory: Error, CustomStringConvertible {
 /// What an injector stores under a key.
 enum Entry {
     /// A value registered with `register(_:as:name:)`: an already created singleton.
-    case instance(Any, DependencyKey, module: String?)
+    case instance(Any, DependencyKey, site: RegistrationSite)
     /// A factory, with what it has produced so far for its scope.
     case factory(Registration, Cache)
 
@@ -203,10 +203,13 @@ enum Entry {
     }
 
     /// The module-qualified name of the module that made the registration, if any.
-    var module: String? {
+    var module: String? { site.module }
+
+    /// Where the registration was made.
+    var site: RegistrationSite {
         switch self {
-        case .instance(_, _, let module): module
-        case .factory(let registration, _): registration.module
+        case .instance(_, _, let site): site
+        case .factory(let registration, _): registration.site
         }
     }
 

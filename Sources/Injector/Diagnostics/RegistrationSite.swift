@@ -1,0 +1,45 @@
+/// Where a registration was made: the file and line of the `register` call, and the module
+/// whose `register(in:)` made it, if any. Messages name it, so that a reader finds the line.
+///
+/// ```swift
+/// catch .notProvidedInTest(let key, _, let site) {
+///     print("\(key) is the app's, registered at \(site)")  // MyApp/Services.swift:12 (in MyApp.AppModule)
+/// }
+/// ```
+public struct RegistrationSite: Hashable, Sendable, CustomStringConvertible {
+    /// The file of the `register` call, as `#fileID` gives it (`MyApp/Services.swift`); `nil`
+    /// for a value stored by an assignment (`injector.values.x = …`, or to a `@Provider`
+    /// property), which has no call site.
+    public var fileID: String? { file.map { "\($0)" } }
+    /// The line of the `register` call; 0 without a ``fileID``.
+    public let line: Int
+    /// The module-qualified name of the module being installed, if any.
+    public let module: String?
+    // A `StaticString`, turned into a `String` only when asked for: most paths are longer
+    // than a `String` keeps inline, and registering must not allocate for a message.
+    private let file: StaticString?
+
+    init(fileID: StaticString?, line: UInt, module: String?) {
+        file = fileID
+        self.line = fileID == nil ? 0 : Int(line)
+        self.module = module
+    }
+
+    /// `MyApp/Services.swift:12 (in MyApp.AppModule)`; `an assignment` without a file.
+    public var description: String {
+        let place = fileID.map { "\($0):\(line)" } ?? "an assignment"
+        return module.map { "\(place) (in \($0))" } ?? place
+    }
+
+    /// Equal when they name the same file, line and module.
+    public static func == (lhs: RegistrationSite, rhs: RegistrationSite) -> Bool {
+        lhs.fileID == rhs.fileID && lhs.line == rhs.line && lhs.module == rhs.module
+    }
+
+    /// Hashes the file, line and module.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fileID)
+        hasher.combine(line)
+        hasher.combine(module)
+    }
+}
