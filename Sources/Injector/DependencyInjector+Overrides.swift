@@ -16,12 +16,26 @@ extension DependencyInjector {
     /// The scope is a `child(singletons: .own)`: a singleton registered in an ancestor is built
     /// afresh inside it, with the overrides (so a mock reaches the singletons that depend on
     /// it), and dropped with it. No scope sees another's singletons or creates the ancestors'.
+    ///
+    /// It is a test scope: an ancestor's registration with a test double
+    /// (``Registered/inTests(fileID:line:_:)``) resolves with the double. A `strict` scope
+    /// refuses the ancestors' other registrations — the app's, which the test did not
+    /// override — with ``InjectionError/notProvidedInTest(_:path:registeredAt:)``, unless
+    /// they are allowed (``Registered/allowedInTests()``, or their type is in `allowing`):
+    ///
+    /// ```swift
+    /// try app.withOverrides(strict: true, allowing: [Clock.self], { $0.register(MockPayments() as PaymentService) }) {
+    ///     try Checkout.make().pay()  // any other service of the app's that it resolves is an error
+    /// }
+    /// ```
     @discardableResult
     public func withOverrides<Result>(
+        strict: Bool = false,
+        allowing: [any Any.Type] = [],
         _ overrides: (DependencyInjector) throws -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let scope = child(singletons: .own)
+        let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
         try overrides(scope)
         return try Self.$current.withValue(scope, operation: operation)
     }
@@ -35,14 +49,17 @@ extension DependencyInjector {
     /// }
     /// ```
     ///
-    /// Child tasks (`async let`, task groups, `Task {}`) inherit the scope; `Task.detached` does not.
+    /// Child tasks (`async let`, task groups, `Task {}`) inherit the scope; `Task.detached` does
+    /// not. `strict` and `allowing` are those of the synchronous form.
     @discardableResult
     public func withOverrides<Result>(
+        strict: Bool = false,
+        allowing: [any Any.Type] = [],
         _ overrides: (DependencyInjector) throws -> Void,
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let scope = child(singletons: .own)
+        let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
         try overrides(scope)
         return try await Self.$current.withValue(scope, operation: operation)
     }

@@ -119,6 +119,8 @@ extension DependencyInjector {
                 return try slot.value(as: T.self, key: key)
             case .absent:
                 return try ifAbsent(key)
+            case .refused(let key, let site):
+                throw Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
             case .pending(let registration, let holder, let keeper):
                 if registration.isTransient, let typed = registration.typed(making: T.self) {
                     return try make(typed)
@@ -129,6 +131,22 @@ extension DependencyInjector {
                 location = locate(key)  // replaced or removed while we waited: look again
             }
         }
+    }
+
+    /// The error for `key`, whose registration (made at `site`) a strict test scope refused,
+    /// resolved after `path`: recorded on the running test too (but not while `verify()`
+    /// runs, which reports it), so that code which swallows the error does not hide it.
+    @inline(never)
+    static func refusal(
+        of key: DependencyKey,
+        registeredAt site: RegistrationSite,
+        path: [DependencyKey]
+    ) -> InjectionError {
+        let error = InjectionError.notProvidedInTest(key, path: path, registeredAt: site)
+        if ResolutionContext.current.wrapperFailures == nil {
+            WrapperFailureRecorder.current?.record(error.description, at: site.declarationSite)
+        }
+        return error
     }
 
     /// What a resolve of unregistered `key` returns: a ``ProviderHandle``, or the error.
@@ -155,9 +173,19 @@ extension DependencyInjector {
         // The nearest injector on the way that keeps its own copies of inherited singletons.
         var keeper: DependencyInjector?
         if let found = locate(key, in: self, after: miss, keeper: &keeper) { return found }
+        // What is found above a test scope is the app's, seen from a test (see `TestScope`).
+        var passed: PassedTestScopes?
+        var below = self
         var ancestor = parent
         while let injector = ancestor {
-            if let found = locate(key, in: injector, after: nil, keeper: &keeper) { return found }
+            if let scope = below.testScope {
+                passed = (passed ?? PassedTestScopes()).passing(below, scope: scope, for: key)
+            }
+            if let found = locate(key, in: injector, after: nil, keeper: &keeper) {
+                guard let passed else { return found }
+                return passed.screen(found, key: key)
+            }
+            below = injector
             ancestor = injector.parent
         }
         return .absent

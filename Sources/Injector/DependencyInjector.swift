@@ -48,6 +48,10 @@ public final class DependencyInjector: Sendable {
     /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
 
+    /// What it makes of its ancestors' registrations when it is a test scope; `nil` for any
+    /// other injector (a child of a test scope included: the scope is its parent).
+    let testScope: TestScope?
+
     /// The scope of a registration that names none (and is not made by a module with a
     /// default scope of its own): ``Scope/transient`` unless the injector was created with
     /// another. Children take their parent's.
@@ -67,16 +71,29 @@ public final class DependencyInjector: Sendable {
         registry = Locked(Registry(ready: ready))
         parent = nil
         inheritedSingletons = nil
+        testScope = nil
         self.defaultScope = defaultScope
     }
 
-    private init(parent: DependencyInjector, singletons: ChildSingletons) {
+    private init(parent: DependencyInjector, singletons: ChildSingletons, testScope: TestScope? = nil) {
         ready = ReadyValues()
         registry = Locked(Registry(ready: ready))
         self.parent = parent
         defaultScope = parent.defaultScope
         inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
+        self.testScope = testScope
         inheritObserver(from: parent)
+    }
+
+    /// A test scope under this injector: a child that keeps its own singletons, and uses its
+    /// ancestors' registrations as `scope` says (see `TestScope`).
+    func testChild(_ scope: TestScope) -> DependencyInjector {
+        DependencyInjector(parent: self, singletons: .own, testScope: scope)
+    }
+
+    /// A test scope under this injector, `strict` if asked, for `InjectorTesting`.
+    package func testChild(strict: Bool, allowing: [any Any.Type]) -> DependencyInjector {
+        testChild(TestScope(isStrict: strict, allowing: allowing))
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,

@@ -132,13 +132,58 @@ public struct Registered<Value>: Sendable {
 
     /// Stores this registration, with `completion`, in place of this one, if it is still stored.
     fileprivate func completed(by completion: Registration.Completion) -> Registered<Value> {
-        let completed = registration.completed(by: completion)
+        replaced(by: registration.modified(completion: completion, inTests: registration.inTests))
+    }
+
+    /// Stores `modified` in place of this registration, if it is still stored, keeping what
+    /// it has created (a test double is never created by the registration it stands in for).
+    fileprivate func replaced(by modified: Registration) -> Registered<Value> {
         injector.registry.update { registry -> Entry? in
             guard case .factory(let current, let cache) = registry[registration.key], current === registration
             else { return nil }
-            return registry.replace(registration.key, with: .factory(completed, cache))
+            return registry.replace(registration.key, with: .factory(modified, cache))
         }
-        return Registered(injector: injector, registration: completed)
+        return Registered(injector: injector, registration: modified)
+    }
+
+    /// Makes test scopes use `double` in place of this registration's factory: a test that
+    /// runs under this injector (in a child made by `withOverrides`, the `.injecting` trait or
+    /// `InjectorTestCase`) gets the double, with the registration's scope, unless it registers
+    /// one of its own. swift-dependencies' `testValue`.
+    ///
+    /// ```swift
+    /// injector.register(Analytics.self, scope: .singleton) { _ in LiveAnalytics() }
+    ///     .inTests { _ in SilentAnalytics() }
+    /// ```
+    ///
+    /// The app's resolves are not touched. In a strict test scope a registration with a double
+    /// needs nothing else. A singleton double is created once per test scope, and a hook of
+    /// ``initCompleted(_:)`` does not run on it. `fileID` and `line` (leave the defaults) say
+    /// where the double was registered, in messages.
+    @discardableResult
+    public func inTests(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ double: @escaping @Sendable (DependencyInjector) throws -> Value
+    ) -> Registered<Value> {
+        let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
+        let stand = TypedRegistration(double, key: registration.key, scope: registration.scope, site: site)
+        return replaced(by: registration.modified(completion: registration.completion, inTests: .double(stand)))
+    }
+
+    /// Lets strict test scopes use this registration as it is: for values and services that
+    /// are safe in tests (a clock, a logger, a formatter).
+    ///
+    /// ```swift
+    /// injector.register(Logger.self, scope: .singleton) { _ in ConsoleLogger() }.allowedInTests()
+    /// ```
+    ///
+    /// Without it, a strict scope (`withOverrides(strict: true, …)`, `.injecting(strict: true, …)`)
+    /// refuses a registration of the app's that the test did not replace. A test scope's
+    /// `allowing:` list allows types for that scope alone.
+    @discardableResult
+    public func allowedInTests() -> Registered<Value> {
+        replaced(by: registration.modified(completion: registration.completion, inTests: .allowed))
     }
 }
 
@@ -179,5 +224,38 @@ public struct AsyncRegistered<Value>: Sendable {
     public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type) -> AsyncRegistered<Value> {
         repeat base.forward(each types)
         return self
+    }
+
+    /// Makes test scopes use `double` in place of this registration's factory; the rules are
+    /// those of ``Registered/inTests(fileID:line:_:)``.
+    ///
+    /// ```swift
+    /// await server.register(Mailer.self, scope: .singleton) { _ in try await SMTPMailer.connect() }
+    ///     .inTests { _ in RecordingMailer() }
+    /// ```
+    @discardableResult
+    public func inTests(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ double: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+    ) -> AsyncRegistered<Value> where Value: Sendable {
+        let registration = base.registration
+        let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
+        let stand = Registration(
+            key: registration.key, scope: registration.scope, factory: .async { try await double($0) }, site: site)
+        return AsyncRegistered(
+            base: base.replaced(by: registration.modified(completion: registration.completion, inTests: .double(stand)))
+        )
+    }
+
+    /// Lets strict test scopes use this registration as it is; see
+    /// ``Registered/allowedInTests()``.
+    ///
+    /// ```swift
+    /// await server.register(Clock.self) { _ in SystemClock() }.allowedInTests()
+    /// ```
+    @discardableResult
+    public func allowedInTests() -> AsyncRegistered<Value> {
+        AsyncRegistered(base: base.allowedInTests())
     }
 }

@@ -40,6 +40,14 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     /// A configuration that must run on the main actor (``Testing/Trait/injecting(mainActor:async:)``).
     var configureOnMainActor: (@MainActor @Sendable (DependencyInjector) throws -> Void)?
     let configureAsync: @Sendable (AsyncDependencyInjector) async throws -> Void
+    /// Whether the scopes refuse the app's registrations that the test did not provide.
+    var isStrict = false
+    /// The types whose registrations a strict scope uses as they are.
+    var allowed: [any Any.Type] = []
+    /// The app's registrations, made in a scope of their own above the test's; `nil` (no
+    /// such scope) but for `injecting(strict:allowing:app:_:async:asyncApp:)`.
+    var app: (@Sendable (DependencyInjector) throws -> Void)?
+    var asyncApp: (@Sendable (AsyncDependencyInjector) async throws -> Void)?
 
     /// Applies to every test in a suite, not just to the suite.
     public var isRecursive: Bool { true }
@@ -57,12 +65,23 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await DependencyInjector.current.withOverrides(configure) {
+        // The app's registrations, if given, in plain children above the test's scopes.
+        var injector = DependencyInjector.current
+        if let app {
+            injector = injector.child()
+            try app(injector)
+        }
+        var asyncInjector = AsyncDependencyInjector.current
+        if let asyncApp {
+            asyncInjector = asyncInjector.child()
+            try await asyncApp(asyncInjector)
+        }
+        try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
             if let configureOnMainActor {
                 let scope = DependencyInjector.current
                 try await MainActor.run { try configureOnMainActor(scope) }
             }
-            return try await AsyncDependencyInjector.current.withOverrides(configureAsync) {
+            return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
                 try await WrapperFailureRecorder.$current.withValue(.recordingIssues) {
                     try await function()
                 }
@@ -95,6 +114,44 @@ extension Trait where Self == InjectingTrait {
         async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }
     ) -> Self {
         InjectingTrait(configure: configure, configureAsync: configureAsync)
+    }
+
+    /// ``injecting(_:async:)`` for a strict scope: a test fails when it resolves one of the
+    /// app's registrations that it did not provide, so that a forgotten mock never reaches a
+    /// live service.
+    ///
+    /// ```swift
+    /// @Suite(.injecting(strict: true, app: registerServices) {
+    ///     $0.register(StubWeather() as any WeatherService)  // the suite's stand-ins
+    /// })
+    /// struct ForecastTests {
+    ///     @Test(.injecting { $0.register(FixedClock() as any Clock) })  // and one test's
+    ///     func showsTheForecast() throws { … }
+    /// }
+    /// ```
+    ///
+    /// `app` (and `asyncApp`, last so that a trailing closure is `configure`) register the
+    /// app's services in a scope of their own, above the test's; registrations already in `current` (the `shared` injectors, say) count as the
+    /// app's too. In a `strict` scope, resolving one of those that the test did not register
+    /// itself throws ``Injector/InjectionError/notProvidedInTest(_:path:registeredAt:)`` and
+    /// records an issue naming the type, where it was registered, and the fix — unless the
+    /// registration carries a test double (`.inTests { … }`, used in its place), is allowed in
+    /// tests (`.allowedInTests()`), or its type is in `allowing`. What `configure`,
+    /// `configureAsync` and nested traits register is the test's own.
+    public static func injecting(
+        strict: Bool,
+        allowing: [any Any.Type] = [],
+        app: @escaping @Sendable (DependencyInjector) throws -> Void = { _ in },
+        _ configure: @escaping @Sendable (DependencyInjector) throws -> Void = { _ in },
+        async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in },
+        asyncApp: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }
+    ) -> Self {
+        var trait = InjectingTrait(configure: configure, configureAsync: configureAsync)
+        trait.isStrict = strict
+        trait.allowed = allowing
+        trait.app = app
+        trait.asyncApp = asyncApp
+        return trait
     }
 
     /// ``injecting(_:async:)`` for a configuration that runs on the main actor, as the

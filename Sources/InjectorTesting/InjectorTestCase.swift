@@ -54,6 +54,36 @@
         /// (`AsyncDependencyInjector.current`). Register test-specific async dependencies here.
         public private(set) var asyncInjector = AsyncDependencyInjector()
 
+        /// The async injector of the app's registrations, above `asyncInjector`.
+        private var asyncApp: AsyncDependencyInjector?
+
+        /// Override to return `true` for strict scopes: a test method fails when it resolves
+        /// one of the app's registrations (``registerApp(in:)-(DependencyInjector)``, or
+        /// `current`'s) that it did not provide, unless the registration carries a test double
+        /// (`.inTests { … }`) or is allowed (`.allowedInTests()`, ``allowedInTests``). See the
+        /// `.injecting(strict:…)` trait.
+        ///
+        /// ```swift
+        /// final class CheckoutTests: InjectorTestCase {
+        ///     override var isStrict: Bool { true }
+        ///     override func registerApp(in injector: DependencyInjector) { registerServices(in: injector) }
+        ///     override func registerDependencies(in injector: DependencyInjector) {
+        ///         injector.register(MockPayments() as PaymentService)
+        ///     }
+        /// }
+        /// ```
+        open var isStrict: Bool { false }
+
+        /// Override to list the types whose registrations a strict scope uses as they are.
+        open var allowedInTests: [any Any.Type] { [] }
+
+        /// Override to register the app's services, in a scope of their own above each test
+        /// method's: what a strict scope refuses unless the test provides it.
+        open func registerApp(in injector: DependencyInjector) {}
+
+        /// Override to register the app's async services, above each test method's async scope.
+        open func registerApp(in injector: AsyncDependencyInjector) async throws {}
+
         /// Override to register what every test method of the class needs. Runs before each
         /// test method, in that method's fresh injector.
         open func registerDependencies(in injector: DependencyInjector) {}
@@ -66,13 +96,20 @@
         /// Runs the test method with its own injectors as `DependencyInjector.current` and
         /// `AsyncDependencyInjector.current`.
         override open func invokeTest() {
-            DependencyInjector.current.withOverrides({ injector in
-                self.injector = injector
-                registerDependencies(in: injector)
-            }) {
+            let app = DependencyInjector.current.child()
+            registerApp(in: app)
+            app.withOverrides(
+                strict: isStrict, allowing: allowedInTests,
+                { injector in
+                    self.injector = injector
+                    registerDependencies(in: injector)
+                }
+            ) {
                 // `withOverrides` of the async face, which cannot run here: its configuration is
-                // awaited in `setUp() async throws`.
-                let asyncInjector = AsyncDependencyInjector.current.child(singletons: .own)
+                // awaited in `setUp() async throws`, the app's first.
+                let asyncApp = AsyncDependencyInjector.current.child()
+                self.asyncApp = asyncApp
+                let asyncInjector = asyncApp.testChild(strict: isStrict, allowing: allowedInTests)
                 self.asyncInjector = asyncInjector
                 AsyncDependencyInjector.$current.withValue(asyncInjector) {
                     WrapperFailureRecorder.$current.withValue(.failingTestCase) {
@@ -86,6 +123,7 @@
         /// ``registerDependencies(in:)-(AsyncDependencyInjector)``.
         override open func setUp() async throws {
             try await super.setUp()
+            if let asyncApp { try await registerApp(in: asyncApp) }
             try await registerDependencies(in: asyncInjector)
         }
     }

@@ -7,8 +7,12 @@ import Testing
 
 extension WrapperFailureRecorder {
     /// Records each failure as an issue of the Swift Testing test running in the task, at the
-    /// property's declaration.
+    /// property's declaration (or the registration's line), where known.
     package static let recordingIssues = WrapperFailureRecorder { message, site in
+        guard let site else {
+            Issue.record(Comment(rawValue: message))
+            return
+        }
         let location = SourceLocation(
             fileID: "\(site.fileID)",
             filePath: "\(site.filePath ?? site.fileID)",
@@ -23,9 +27,14 @@ extension WrapperFailureRecorder {
     // XCTest exists on watchOS from 7.4 only (Xcode 12.5); the package declares watchOS 6.
     @available(watchOS 7.4, *)
     extension WrapperFailureRecorder {
-        /// Fails the running XCTest test case, at the property's declaration.
+        /// Fails the running XCTest test case, at the property's declaration (or the
+        /// registration's line), where known.
         package static var failingTestCase: WrapperFailureRecorder {
             WrapperFailureRecorder { message, site in
+                guard let site else {
+                    XCTFail(message)
+                    return
+                }
                 XCTFail(message, file: site.filePath ?? site.fileID, line: site.line)
             }
         }

@@ -15,15 +15,21 @@ extension AsyncDependencyInjector {
     /// `Task.detached` does not, and the scope is a `child(singletons: .own)`, whose ancestors'
     /// singletons are built afresh inside it, with the overrides, and dropped with it.
     ///
+    /// It is a test scope, `strict` if asked, as ``DependencyInjector``'s is: test doubles
+    /// (``AsyncRegistered/inTests(fileID:line:_:)``) stand in for the ancestors'
+    /// registrations, and a strict scope refuses the others unless they are allowed.
+    ///
     /// Only `AsyncDependencyInjector.current` is bound (nest a `DependencyInjector.withOverrides`
     /// for both, or use the `InjectorTesting` trait, which scopes both).
     @discardableResult
     public func withOverrides<Result>(
+        strict: Bool = false,
+        allowing: [any Any.Type] = [],
         _ overrides: (AsyncDependencyInjector) async throws -> Void,
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let scope = child(singletons: .own)
+        let scope = testChild(strict: strict, allowing: allowing)
         try await overrides(scope)
         return try await Self.$current.withValue(scope, operation: operation)
     }

@@ -69,6 +69,8 @@ extension AsyncDependencyInjector {
                 return try slot.value(as: T.self, key: key)
             case .absent:
                 return try await ifAbsent(key)
+            case .refused(let key, let site):
+                throw DependencyInjector.refusal(of: key, registeredAt: site, path: AsyncResolutionPath.keys + [key])
             case .pending(let registration, let holder, let keeper):
                 if let value = try await produce(registration, heldBy: holder, keptBy: keeper) {
                     return try DependencyInjector.cast(value, to: T.self, key: key)

@@ -124,6 +124,11 @@ public actor AsyncDependencyInjector {
     }
 
     /// The face of `core`: this injector's or an ancestor's (a singleton's factory runs with its keeper's).
+    /// A test scope under this injector (see `TestScope`), `strict` if asked.
+    package nonisolated func testChild(strict: Bool, allowing: [any Any.Type]) -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: core.testChild(TestScope(isStrict: strict, allowing: allowing)))
+    }
+
     nonisolated func face(of core: DependencyInjector) -> AsyncDependencyInjector {
         var face = self
         while face.core !== core, let parent = face.parent { face = parent }

@@ -114,7 +114,7 @@ struct Verification {
         case .notRegistered(let key, _, _):
             return .missing(key)
         case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .requiresMainActor(let key, _),
-            .sealed(let key), .notImplemented(let key, _, _):
+            .sealed(let key), .notImplemented(let key, _, _), .notProvidedInTest(let key, _, _):
             return .failing(key)
         case .resolutionTooDeep, .unknownScope:
             return .tooDeep

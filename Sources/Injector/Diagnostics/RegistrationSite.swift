@@ -31,6 +31,11 @@ public struct RegistrationSite: Hashable, Sendable, CustomStringConvertible {
         return module.map { "\(place) (in \($0))" } ?? place
     }
 
+    /// The `register` call's place, for an issue recorded there; `nil` without a file.
+    var declarationSite: DeclarationSite? {
+        file.map { DeclarationSite(fileID: $0, line: UInt(line)) }
+    }
+
     /// Equal when they name the same file, line and module.
     public static func == (lhs: RegistrationSite, rhs: RegistrationSite) -> Bool {
         lhs.fileID == rhs.fileID && lhs.line == rhs.line && lhs.module == rhs.module

@@ -81,6 +81,17 @@ extension InjectionError: CustomStringConvertible {
                 "To fix: register it before calling seal(), or override it in a child injector "
                     + "(`injector.child()`, `withOverrides`), which is not sealed.",
             ]
+        case .notProvidedInTest(let key, let path, let site):
+            lines = [
+                "Injector refused to resolve \(key) in a strict test scope: the test did not provide it, "
+                    + "and the app's registration (\(site)) is not allowed in tests."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName))` in its "
+                    + "`.injecting` closure), give the registration one for every test (`.inTests { r in … }`), "
+                    + "or allow the real one in tests (`.allowedInTests()` on the registration, "
+                    + "or `allowing: [\(key.typeName).self]` on the test scope).")
         case .argumentMismatch(let key, let path, let expected, let given):
             let takes =
                 expected.isEmpty ? "takes no arguments" : "takes arguments (\(expected.joined(separator: ", ")))"

@@ -69,6 +69,20 @@ public indirect enum InjectionError: Error, Sendable {
     /// ```
     case notImplemented(DependencyKey, path: [DependencyKey], implementation: DependencyKey)
 
+    /// A strict test scope refused the key's registration: it is the app's (made above the
+    /// scope, at `registeredAt`), the test did not provide its own, and it is neither allowed
+    /// in tests nor has a test double. The failure is also recorded on the running test, so
+    /// that code which swallows the error does not hide it.
+    ///
+    /// ```swift
+    /// @Suite(.injecting(strict: true, app: registerServices)) struct CheckoutTests {
+    ///     @Test func pays() throws {
+    ///         _ = try DependencyInjector.current.resolve(PaymentService.self)  // throws: no stub
+    ///     }
+    /// }
+    /// ```
+    case notProvidedInTest(DependencyKey, path: [DependencyKey], registeredAt: RegistrationSite)
+
     /// ``DependencyInjector/reset(_:)`` was asked to reset a scope that keeps nothing to
     /// reset (``Scope/transient``, ``Scope/graph``), or a named scope that no registration in
     /// the injector or its ancestors uses (often a typo).
@@ -114,6 +128,9 @@ public indirect enum InjectionError: Error, Sendable {
         case .notImplemented(let key, var path, let implementation):
             change(&path)
             return .notImplemented(key, path: path, implementation: implementation)
+        case .notProvidedInTest(let key, var path, let site):
+            change(&path)
+            return .notProvidedInTest(key, path: path, registeredAt: site)
         case .sealed, .unknownScope:
             return self
         }
@@ -124,7 +141,7 @@ public indirect enum InjectionError: Error, Sendable {
         switch self {
         case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
             .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path), .resolutionTooDeep(let path, _),
-            .notImplemented(_, let path, _):
+            .notImplemented(_, let path, _), .notProvidedInTest(_, let path, _):
             path
         case .sealed, .unknownScope:
             []

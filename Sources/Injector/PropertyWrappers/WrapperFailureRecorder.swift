@@ -7,12 +7,17 @@ package struct WrapperFailureRecorder: Sendable {
     /// The recorder of the test running in this task, if any.
     @TaskLocal package static var current: WrapperFailureRecorder?
 
-    private let record: @Sendable (_ message: String, _ site: DeclarationSite) -> Void
+    private let record: @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
 
-    /// A recorder that hands each failure's message, and where the property is declared, to
-    /// `record`.
-    package init(_ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite) -> Void) {
+    /// A recorder that hands each failure's message, and where the property is declared (or
+    /// the failing registration made; `nil` when unknown), to `record`.
+    package init(_ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite?) -> Void) {
         self.record = record
+    }
+
+    /// Records `message`, at `site` when known, on the test.
+    func record(_ message: String, at site: DeclarationSite?) {
+        record(message, site)
     }
 
     /// Reports that the `wrapper` property declared at `site` failed with `error`, searching

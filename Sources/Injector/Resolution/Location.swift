@@ -8,4 +8,7 @@ enum Location: ~Copyable {
     case pending(Registration, heldBy: DependencyInjector, keptBy: DependencyInjector)
     /// No injector on the way holds the key.
     case absent
+    /// A strict test scope on the way refused the registration above it, made at the site
+    /// (see `TestScope`).
+    case refused(DependencyKey, registeredAt: RegistrationSite)
 }

@@ -18,6 +18,11 @@ struct LockedSlot: ~Copyable {
         return try Registry.ReadySlot.value(of: slot, as: type, key: key)
     }
 
+    /// Where the registration whose value this is was made.
+    var site: RegistrationSite {
+        slot._withUnsafeGuaranteedRef { $0.entry.site }
+    }
+
     deinit {
         lock._withUnsafeGuaranteedRef { $0.unlock() }
     }

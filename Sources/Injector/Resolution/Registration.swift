@@ -20,6 +20,9 @@ class Registration: @unchecked Sendable {
     let completion: Completion?
     /// The key whose registration this one forwards to (``Registered/implements(_:)``).
     let forwardedTo: DependencyKey?
+    /// What a test scope below its injector makes of it (see `TestScope`); `nil`: a strict
+    /// scope refuses it.
+    let inTests: InTests?
     /// Whether later requests in the same resolve share each value it makes: a `.graph`
     /// value, or one whose completion may resolve what refers back to it.
     let sharesValues: Bool
@@ -32,6 +35,14 @@ class Registration: @unchecked Sendable {
     let isPublishedTransient: Bool
     /// The type a `.plain` factory makes; `nil` for other factories.
     let plainValueType: ObjectIdentifier?
+
+    /// What a test scope makes of a registration above it.
+    enum InTests: Sendable {
+        /// ``Registered/allowedInTests()``: used as it is, in strict scopes too.
+        case allowed
+        /// ``Registered/inTests(_:)``: the double, of the same key and scope, is used instead.
+        case double(Registration)
+    }
 
     /// A hook that completes a value after its factory made it: property and method injection.
     enum Completion: Sendable {
@@ -66,11 +77,12 @@ class Registration: @unchecked Sendable {
         factory: Factory,
         site: RegistrationSite,
         completion: Completion? = nil,
-        forwardedTo: DependencyKey? = nil
+        forwardedTo: DependencyKey? = nil,
+        inTests: InTests? = nil
     ) {
         self.init(
             key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
-            plainValueType: nil)
+            inTests: inTests, plainValueType: nil)
     }
 
     /// Private to this file, so that only `TypedRegistration` gives a `plainValueType`, which
@@ -82,6 +94,7 @@ class Registration: @unchecked Sendable {
         site: RegistrationSite,
         completion: Completion?,
         forwardedTo: DependencyKey?,
+        inTests: InTests?,
         plainValueType: ObjectIdentifier?
     ) {
         self.plainValueType = plainValueType
@@ -91,6 +104,7 @@ class Registration: @unchecked Sendable {
         self.site = site
         self.completion = completion
         self.forwardedTo = forwardedTo
+        self.inTests = inTests
         sharesValues = completion != nil || scope == .graph
         isTransient = scope == .transient
         if case .plain = factory, isTransient, !sharesValues {
@@ -100,9 +114,20 @@ class Registration: @unchecked Sendable {
         }
     }
 
-    /// This registration with `completion` run on each value it makes.
-    func completed(by completion: Completion) -> Registration {
-        Registration(key: key, scope: scope, factory: factory, site: site, completion: completion)
+    /// This registration with `completion` run on each value it makes, and `inTests` for
+    /// test scopes (`nil`: this one's).
+    func modified(completion: Completion?, inTests: InTests?) -> Registration {
+        Registration(
+            key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
+            inTests: inTests)
+    }
+
+    /// Whether `self` is `stored`, the registration stored under its key, or its test double
+    /// (which is never stored: a test scope below finds it through `stored`).
+    final func isStored(as stored: Registration) -> Bool {
+        if stored === self { return true }
+        guard case .double(let double)? = stored.inTests else { return false }
+        return double === self
     }
 
     /// Runs the `.plain` factory, its value boxed for the paths that keep or pass values
@@ -163,16 +188,19 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         scope: Scope,
         site: RegistrationSite,
         completion: Completion?,
-        forwardedTo: DependencyKey? = nil
+        forwardedTo: DependencyKey? = nil,
+        inTests: InTests? = nil
     ) {
         self.make = make
         super.init(
             key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
-            plainValueType: ObjectIdentifier(Value.self))
+            inTests: inTests, plainValueType: ObjectIdentifier(Value.self))
     }
 
-    override func completed(by completion: Completion) -> Registration {
-        TypedRegistration(make, key: key, scope: scope, site: site, completion: completion)
+    override func modified(completion: Completion?, inTests: InTests?) -> Registration {
+        TypedRegistration(
+            make, key: key, scope: scope, site: site, completion: completion, forwardedTo: forwardedTo,
+            inTests: inTests)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {

@@ -144,7 +144,7 @@ final class SingletonCreation: Sendable {
         keptBy keeper: DependencyInjector
     ) -> Start? {
         let held = holder.registry.withLock { registry -> Start? in
-            guard case .factory(let current, let cache) = registry[registration.key], current === registration
+            guard case .factory(let current, let cache) = registry[registration.key], registration.isStored(as: current)
             else { return .stale }
             // The holder's cache is the answer only when the holder is the keeper.
             guard holder === keeper, let value = cache.value else { return nil }
