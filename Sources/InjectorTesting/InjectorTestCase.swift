@@ -23,8 +23,9 @@
     /// }
     /// ```
     ///
-    /// Before each test method, a fresh child of `DependencyInjector.current` and one of
-    /// `AsyncDependencyInjector.current` (usually the `shared` injectors) are created and bound as
+    /// Before each test method, a fresh test scope under `DependencyInjector.current` and one
+    /// under `AsyncDependencyInjector.current` (usually the `shared` injectors; in between, a
+    /// scope for what ``registerApp(in:)-(DependencyInjector)`` registers) are created and bound as
     /// the `current` injectors while the method runs, including `async` methods and the tasks
     /// they create with `Task {}`. As with `withOverrides`, each child keeps its own singletons
     /// (`child(singletons: .own)`): a singleton registered in the app is built afresh in the test,
