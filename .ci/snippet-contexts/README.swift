@@ -31,3 +31,9 @@ func registerServices(in injector: DependencyInjector) {
 final class Database: Sendable {
     static func connect(to url: String) async throws -> Database { Database() }
 }
+
+struct StubWeather: WeatherService {
+    func forecast(for city: String) -> String { "21°C in \(city)" }
+}
+
+let injector = DependencyInjector()

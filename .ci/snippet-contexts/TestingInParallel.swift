@@ -50,3 +50,12 @@ struct OrderService {
     func order(_ item: String, card: String) throws -> Order { Order(cents: 0) }
     func orderAndMailReceipt(_ item: String, card: String) async throws {}
 }
+
+struct LivePayments: PaymentService {
+    func charge(_ cents: Int) -> PaymentOutcome { .charged }
+}
+
+struct SystemClock: Clock {}
+
+/// The app's registrations, as the strict-mode examples pass them to `app:`.
+@Sendable func registerServices(in injector: DependencyInjector) {}

@@ -16,7 +16,7 @@ extension DependencyInjector {
     /// Resolving it with arguments of other types, or none, throws
     /// ``InjectionError/argumentMismatch(_:path:expected:given:)`` naming both lists of types.
     /// (The first argument is spelled out so that a factory without arguments always means
-    /// ``register(_:name:scope:factory:)-method``.)
+    /// ``register(_:name:scope:fileID:line:factory:)-method``.)
     public func register<T, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,

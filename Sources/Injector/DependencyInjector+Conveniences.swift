@@ -11,7 +11,7 @@ extension DependencyInjector {
         current.register(dependency, fileID: fileID, line: line)
     }
 
-    /// Registers a factory in ``current``; see ``register(_:name:scope:factory:)-swift.method``.
+    /// Registers a factory in ``current``; see ``register(_:name:scope:fileID:line:factory:)-swift.method``.
     ///
     /// ```swift
     /// DependencyInjector.register(FooService.self, scope: .singleton) { _ in Foo("Hey there!") }

@@ -15,7 +15,7 @@ extension DependencyInjector {
     /// ```
     ///
     /// Mark the closure `@MainActor` (or pass it as `mainActorFactory:`); an unmarked closure
-    /// is the nonisolated ``register(_:name:scope:factory:)-method``.
+    /// is the nonisolated ``register(_:name:scope:fileID:line:factory:)-method``.
     ///
     /// Main-actor code (and `@Inject` in `@MainActor` classes) resolves the type like any
     /// other. A resolve off the main actor (off the main dispatch queue) throws

@@ -61,7 +61,7 @@ extension DependencyInjector {
         store(instance: instance, for: DependencyKey(type, name: name), fileID: fileID, line: line)
     }
 
-    /// `register(_:as:name:)` for a value assigned to a property (`@Provider`), which has no
+    /// `register(_:as:name:fileID:line:)` for a value assigned to a property (`@Provider`), which has no
     /// call site to name.
     @usableFromInline
     func registerAssigned<T>(_ instance: T, name: String?) {

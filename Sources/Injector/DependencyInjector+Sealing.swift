@@ -13,7 +13,7 @@ extension DependencyInjector {
     /// Into a sealed injector, `install` throws ``InjectionError/sealed(_:)``; `register` and
     /// `unregister` cannot throw, so they leave the registration intact and tell the observer.
     /// Singletons are still created, and children are not sealed: tests keep overriding
-    /// through ``child()``, ``withOverrides(_:operation:)-(_,()->Result)`` and the
+    /// through ``child()``, ``withOverrides(strict:allowing:_:operation:)`` and the
     /// `InjectorTesting` trait. Sealing cannot be undone.
     public func seal() {
         registry.withLock { $0.isSealed = true }

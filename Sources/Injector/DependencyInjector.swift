@@ -125,7 +125,7 @@ public final class DependencyInjector: Sendable {
     /// _ = try test.resolve(Database.self)  // test's own Database, built with FixedClock
     /// ```
     ///
-    /// ``withOverrides(_:operation:)`` and the testing trait make `.own` children, so no test
+    /// ``withOverrides(strict:allowing:_:operation:)`` and the testing trait make `.own` children, so no test
     /// sees another's singletons. Either way, an ancestor's transient is built by the resolving
     /// injector, with the child's overrides.
     public func child(singletons: ChildSingletons) -> DependencyInjector {

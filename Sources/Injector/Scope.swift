@@ -6,7 +6,7 @@
 /// injector.register(Request.self) { _ in Request() }  // .transient
 /// ```
 ///
-/// An instance registered with ``DependencyInjector/register(_:as:name:)`` is a created singleton.
+/// An instance registered with ``DependencyInjector/register(_:as:name:fileID:line:)`` is a created singleton.
 public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// A new value on every resolve. The default.
     case transient

@@ -133,7 +133,7 @@ extension Trait where Self == InjectingTrait {
     /// `app` (and `asyncApp`, last so that a trailing closure is `configure`) register the
     /// app's services in a scope of their own, above the test's; registrations already in `current` (the `shared` injectors, say) count as the
     /// app's too. In a `strict` scope, resolving one of those that the test did not register
-    /// itself throws ``Injector/InjectionError/notProvidedInTest(_:path:registeredAt:)`` and
+    /// itself throws `InjectionError.notProvidedInTest` and
     /// records an issue naming the type, where it was registered, and the fix — unless the
     /// registration carries a test double (`.inTests { … }`, used in its place), is allowed in
     /// tests (`.allowedInTests()`), or its type is in `allowing`. What `configure`,

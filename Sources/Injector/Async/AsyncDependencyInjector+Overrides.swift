@@ -10,7 +10,7 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// The rules are ``DependencyInjector/withOverrides(_:isolation:operation:)``'s: scopes nest
+    /// The rules are ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)``'s: scopes nest
     /// (innermost first), leaving one restores ``current``, child tasks inherit it but
     /// `Task.detached` does not, and the scope is a `child(singletons: .own)`, whose ancestors'
     /// singletons are built afresh inside it, with the overrides, and dropped with it.

@@ -10,7 +10,7 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// As with ``DependencyInjector/register(_:name:scope:factory:)-method``, the factory gets
+    /// As with ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, the factory gets
     /// the injector building the value, and an error it throws (other than an
     /// ``InjectionError``, which passes through) reaches the caller as
     /// ``InjectionError/factoryFailed(_:path:underlying:)``. Registering a key again replaces
@@ -41,7 +41,7 @@ extension AsyncDependencyInjector {
     /// ```
     ///
     /// > Important: The key is the type you register *as*, exactly as with
-    /// > ``DependencyInjector/register(_:as:name:)``.
+    /// > ``DependencyInjector/register(_:as:name:fileID:line:)``.
     public func register<T: Sendable>(
         _ instance: T,
         as type: T.Type = T.self,

@@ -118,7 +118,7 @@ public actor AsyncDependencyInjector {
     /// ```
     ///
     /// The rule is ``DependencyInjector/child(singletons:)``'s (see ``ChildSingletons``).
-    /// ``withOverrides(_:isolation:operation:)`` and the testing trait make `.own` children.
+    /// ``withOverrides(strict:allowing:_:isolation:operation:)`` and the testing trait make `.own` children.
     public nonisolated func child(singletons: ChildSingletons) -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }

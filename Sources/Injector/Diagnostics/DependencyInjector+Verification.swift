@@ -15,7 +15,7 @@ extension DependencyInjector {
     /// It sees the failures of the `@Inject` and `@OptionalInject` properties of the objects the
     /// factories build, with their paths. What it cannot see:
     /// - factories that take run-time arguments: skipped, only their callers know them;
-    /// - main-actor factories (``register(_:name:scope:mainActorFactory:)``) and the factories
+    /// - main-actor factories (``register(_:name:scope:fileID:line:mainActorFactory:)``) and the factories
     ///   that resolve them, unless `verify()` is called on the main actor;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
     ///   resolves inside methods or with names computed at run time, branches not taken;

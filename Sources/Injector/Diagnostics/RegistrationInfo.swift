@@ -14,11 +14,11 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
     /// if case .factory(.singleton) = info.kind { … }
     /// ```
     public enum Kind: Hashable, Sendable, CustomStringConvertible {
-        /// An existing value, registered with ``DependencyInjector/register(_:as:name:)``.
+        /// An existing value, registered with ``DependencyInjector/register(_:as:name:fileID:line:)``.
         case instance
         /// A factory with its scope, registered with
-        /// ``DependencyInjector/register(_:name:scope:factory:)-method``, or an async factory
-        /// registered with the `register(_:name:scope:factory:)` of an ``AsyncDependencyInjector``.
+        /// ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, or an async factory
+        /// registered with the `register(_:name:scope:fileID:line:factory:)` of an ``AsyncDependencyInjector``.
         case factory(Scope)
 
         /// `instance`, or the factory's scope (`transient`, `singleton`, …): `"\(info.kind)"`.

@@ -10,8 +10,10 @@
 ///
 /// The value comes from `injector:`, or from ``DependencyInjector/current`` when the owner is
 /// created (so an object created in a test's scope, or by a child's factory, resolves from
-/// that injector). A failure does not stop the program at initialisation: the wrapper keeps
-/// the typed error, and `$payments` (a `Result<PaymentService, InjectionError>`) gives it:
+/// that injector). When a factory builds the owner, or ``DependencyInjector/make(_:)`` does,
+/// a failure fails that resolve (or `make`), with this property in the error's path: nothing
+/// half-built is returned or kept. An owner created by hand keeps the typed error instead,
+/// and `$payments` (a `Result<PaymentService, InjectionError>`) gives it:
 ///
 /// ```swift
 /// switch checkout.$payments {
@@ -22,8 +24,9 @@
 /// ```
 ///
 /// > Important: Reading `payments` after a failed resolution stops the program with the
-/// > error's full description, because a property cannot throw. Check `$payments` first
-/// > when the dependency may be missing, or use ``OptionalInject``.
+/// > error's full description, because a property cannot throw. Create such owners with
+/// > `try injector.make { Checkout() }`, which throws the failure instead; or check
+/// > `$payments` first when the dependency may be missing, or use ``OptionalInject``.
 ///
 /// Assigning to the property replaces the value for this object only (tests swap in stubs).
 @propertyWrapper

@@ -1,4 +1,4 @@
-/// One `register(_:name:scope:factory:)` call: the factory and its scope.
+/// One `register(_:name:scope:fileID:line:factory:)` call: the factory and its scope.
 ///
 /// Its identity matters: a cached singleton is kept only while its registration is still the
 /// one stored under its key, and cycles are found per registration (so a child's override
@@ -52,12 +52,12 @@ class Registration: @unchecked Sendable {
 
     /// How the registration builds its value.
     enum Factory: Sendable {
-        /// `register(_:name:scope:factory:)`: needs only the injector. The registration is a
+        /// `register(_:name:scope:fileID:line:factory:)`: needs only the injector. The registration is a
         /// `TypedRegistration`, which holds it.
         case plain
         /// A factory that takes arguments of `argumentTypes`, as one `(First, (Rest...))`.
         case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
-        /// ``AsyncDependencyInjector/register(_:name:scope:factory:)``: only the actor runs it.
+        /// ``AsyncDependencyInjector/register(_:name:scope:fileID:line:factory:)``: only the actor runs it.
         case async(@Sendable (AsyncDependencyInjector) async throws -> any Sendable)
     }
 
@@ -164,14 +164,14 @@ class Registration: @unchecked Sendable {
     }
 }
 
-/// A registration of a plain factory (`register(_:name:scope:factory:)`), kept with the type
+/// A registration of a plain factory (`register(_:name:scope:fileID:line:factory:)`), kept with the type
 /// it makes, in the registration's own object.
 @usableFromInline
 final class TypedRegistration<Value>: Registration, @unchecked Sendable {
     // `@unchecked Sendable`: immutable, as `Registration` says.
     let make: @Sendable (DependencyInjector) throws -> Value
 
-    /// The registration `register(_:name:scope:factory:)` makes.
+    /// The registration `register(_:name:scope:fileID:line:factory:)` makes.
     @usableFromInline
     convenience init(
         _ make: @escaping @Sendable (DependencyInjector) throws -> Value,
@@ -218,7 +218,7 @@ private struct NoPlainFactory: Error, CustomStringConvertible {
 
 /// What an injector stores under a key.
 enum Entry {
-    /// A value registered with `register(_:as:name:)`: an already created singleton.
+    /// A value registered with `register(_:as:name:fileID:line:)`: an already created singleton.
     case instance(Any, DependencyKey, site: RegistrationSite)
     /// A factory, with what it has produced so far for its scope.
     case factory(Registration, Cache)
