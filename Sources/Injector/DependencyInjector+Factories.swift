@@ -47,9 +47,11 @@ extension DependencyInjector {
         // Before the completion runs: it is for whole values only.
         try context.throwCapturedFailure(building: value)
         context.share(value, madeBy: registration)
+        var completed = false
         defer {
-            // The value is kept by its scope from now on, or (a transient) is the caller's alone.
-            if registration.scope != .graph { context.stopSharing(registration) }
+            // The value is kept by its scope from now on, or (a transient) is the caller's
+            // alone; a graph value stays shared with the rest of the resolve, if it is whole.
+            if registration.scope != .graph || !completed { context.stopSharing(registration) }
         }
         switch registration.completion {
         case nil:
@@ -64,6 +66,7 @@ extension DependencyInjector {
             throw RequiresAwait()
         }
         try context.throwCapturedFailure(building: value)
+        completed = true
         return value
     }
 
@@ -108,6 +111,7 @@ extension DependencyInjector {
         of registration: Registration,
         in context: ResolutionContext
     ) -> InjectionError {
+        context.dropCapturedOfInnermost()  // the run threw: what it captured holds nothing up
         if let error = error as? InjectionError { return error }
         return .factoryFailed(registration.key, path: context.path, underlying: error)
     }

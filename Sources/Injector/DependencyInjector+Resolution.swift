@@ -182,7 +182,8 @@ extension DependencyInjector {
                 passed = (passed ?? PassedTestScopes()).passing(below, scope: scope, for: key)
             }
             if let found = locate(key, in: injector, after: nil, keeper: &keeper) {
-                guard let passed else { return found }
+                // What a test scope holds is a test's own (an outer scope's stand-ins).
+                guard let passed, injector.testScope == nil else { return found }
                 return passed.screen(found, key: key)
             }
             below = injector

@@ -178,12 +178,35 @@ public struct Registered<Value>: Sendable {
     /// injector.register(Logger.self, scope: .singleton) { _ in ConsoleLogger() }.allowedInTests()
     /// ```
     ///
-    /// Without it, a strict scope (`withOverrides(strict: true, …)`, `.injecting(strict: true, …)`)
+    /// Without it, a strict scope (`withOverrides(strict: true, …)`, `.injecting(.strict(…))`)
     /// refuses a registration of the app's that the test did not replace. A test scope's
     /// `allowing:` list allows types for that scope alone.
     @discardableResult
     public func allowedInTests() -> Registered<Value> {
-        replaced(by: registration.modified(completion: registration.completion, inTests: .allowed))
+        // A double already stands in: nothing is left to allow.
+        if case .double? = registration.inTests { return self }
+        return replaced(by: registration.modified(completion: registration.completion, inTests: .allowed))
+    }
+
+    /// ``inTests(fileID:line:_:)`` for a double that runs on the main actor, as a
+    /// `@MainActor` type's must (in a target whose default isolation is the main actor, every
+    /// type's). Off the main actor, a resolve that would build it throws
+    /// ``InjectionError/requiresMainActor(_:path:)``.
+    ///
+    /// ```swift
+    /// injector.register(Haptics.self, mainActorFactory: { _ in LiveHaptics() })
+    ///     .inTests(mainActor: { _ in SilentHaptics() })
+    /// ```
+    @discardableResult
+    public func inTests(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        mainActor double: @escaping @MainActor (DependencyInjector) throws -> Value
+    ) -> Registered<Value> {
+        let key = registration.key
+        return inTests(fileID: fileID, line: line) { injector in
+            try MainQueue.run(for: key) { try double(injector) }
+        }
     }
 }
 

@@ -40,14 +40,8 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
     /// A configuration that must run on the main actor (``Testing/Trait/injecting(mainActor:async:)``).
     var configureOnMainActor: (@MainActor @Sendable (DependencyInjector) throws -> Void)?
     let configureAsync: @Sendable (AsyncDependencyInjector) async throws -> Void
-    /// Whether the scopes refuse the app's registrations that the test did not provide.
-    var isStrict = false
-    /// The types whose registrations a strict scope uses as they are.
-    var allowed: [any Any.Type] = []
-    /// The app's registrations, made in a scope of their own above the test's; `nil` (no
-    /// such scope) but for `injecting(strict:allowing:app:_:async:asyncApp:)`.
-    var app: (@Sendable (DependencyInjector) throws -> Void)?
-    var asyncApp: (@Sendable (AsyncDependencyInjector) async throws -> Void)?
+    /// Whether, and over which app, the scopes are strict (``Testing/Trait/injecting(_:_:async:)``).
+    var strictMode: StrictMode?
 
     /// Applies to every test in a suite, not just to the suite.
     public var isRecursive: Bool { true }
@@ -65,17 +59,17 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        // The app's registrations, if given, in plain children above the test's scopes.
+        // A strict mode's app registrations in plain children above the test's scopes.
         var injector = DependencyInjector.current
-        if let app {
-            injector = injector.child()
-            try app(injector)
-        }
         var asyncInjector = AsyncDependencyInjector.current
-        if let asyncApp {
+        if let strictMode {
+            injector = injector.child()
+            try strictMode.app(injector)
             asyncInjector = asyncInjector.child()
-            try await asyncApp(asyncInjector)
+            try await strictMode.asyncApp(asyncInjector)
         }
+        let isStrict = strictMode != nil
+        let allowed = strictMode?.allowed ?? []
         try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
             if let configureOnMainActor {
                 let scope = DependencyInjector.current
@@ -121,7 +115,7 @@ extension Trait where Self == InjectingTrait {
     /// live service.
     ///
     /// ```swift
-    /// @Suite(.injecting(strict: true, app: registerServices) {
+    /// @Suite(.injecting(.strict(app: registerServices)) {
     ///     $0.register(StubWeather() as any WeatherService)  // the suite's stand-ins
     /// })
     /// struct ForecastTests {
@@ -130,27 +124,21 @@ extension Trait where Self == InjectingTrait {
     /// }
     /// ```
     ///
-    /// `app` (and `asyncApp`, last so that a trailing closure is `configure`) register the
-    /// app's services in a scope of their own, above the test's; registrations already in `current` (the `shared` injectors, say) count as the
-    /// app's too. In a `strict` scope, resolving one of those that the test did not register
-    /// itself throws `InjectionError.notProvidedInTest` and
-    /// records an issue naming the type, where it was registered, and the fix — unless the
-    /// registration carries a test double (`.inTests { … }`, used in its place), is allowed in
-    /// tests (`.allowedInTests()`), or its type is in `allowing`. What `configure`,
-    /// `configureAsync` and nested traits register is the test's own.
+    /// The app's registrations are those of ``StrictMode/strict(app:asyncApp:allowing:)``'s
+    /// `app` and `asyncApp`, made in a scope of their own above the test's, and those already
+    /// in `current` (the `shared` injectors, say). Resolving one of them that the test did not
+    /// register itself throws `InjectionError.notProvidedInTest` and records an issue naming
+    /// the type, where it was registered, and the fix — unless the registration carries a test
+    /// double (`.inTests { … }`, used in its place), is allowed in tests (`.allowedInTests()`),
+    /// or its type is in `allowing`. What `configure`, `configureAsync` and nested traits
+    /// register is the test's own.
     public static func injecting(
-        strict: Bool,
-        allowing: [any Any.Type] = [],
-        app: @escaping @Sendable (DependencyInjector) throws -> Void = { _ in },
+        _ mode: StrictMode,
         _ configure: @escaping @Sendable (DependencyInjector) throws -> Void = { _ in },
-        async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in },
-        asyncApp: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }
+        async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }
     ) -> Self {
         var trait = InjectingTrait(configure: configure, configureAsync: configureAsync)
-        trait.isStrict = strict
-        trait.allowed = allowing
-        trait.app = app
-        trait.asyncApp = asyncApp
+        trait.strictMode = mode
         return trait
     }
 

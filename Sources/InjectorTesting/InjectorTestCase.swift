@@ -62,7 +62,7 @@
         /// one of the app's registrations (``registerApp(in:)-(DependencyInjector)``, or
         /// `current`'s) that it did not provide, unless the registration carries a test double
         /// (`.inTests { … }`) or is allowed (`.allowedInTests()`, ``allowedInTests``). See the
-        /// `.injecting(strict:…)` trait.
+        /// `.injecting(.strict(…))` trait.
         ///
         /// ```swift
         /// final class CheckoutTests: InjectorTestCase {

@@ -1,5 +1,6 @@
 import Injector
 import InjectorTesting
+import TestSupport
 import Testing
 
 #if canImport(XCTest)
@@ -12,6 +13,9 @@ struct FakeReceipts: Receipts { let kind = "fake" }
 protocol Ledger: Sendable {}
 struct LiveLedger: Ledger {}
 
+/// The line of `registerShop`'s registration of `Receipts`.
+let receiptsRegistrationLine = #line + 4
+
 /// The app's registrations, as an app's start-up code makes them.
 @Sendable func registerShop(in injector: DependencyInjector) {
     injector.register(LiveReceipts() as any Receipts)
@@ -20,7 +24,7 @@ struct LiveLedger: Ledger {}
 }
 
 /// A suite turns strict mode on in one line: the app's services above, its stand-ins in it.
-@Suite(.injecting(strict: true, app: registerShop) { $0.register(MockPayments(id: 7) as any PaymentService) })
+@Suite(.injecting(.strict(app: registerShop)) { $0.register(MockPayments(id: 7) as any PaymentService) })
 struct StrictModeTests {
     @Test func whatTheSuiteProvidesIsUsed() {
         #expect(Checkout().pay() == "mock 7 charged 100")
@@ -43,12 +47,14 @@ struct StrictModeTests {
         #expect(issues.count == 1)
         let message = issues.first?.comments.first ?? ""
         #expect(message.hasPrefix("Injector refused to resolve InjectorTestingTests.Receipts"))
-        #expect(message.contains("the app's registration (InjectorTestingTests/StrictModeTests.swift:17)"))
+        #expect(
+            message.contains(
+                "the app's registration (InjectorTestingTests/StrictModeTests.swift:\(receiptsRegistrationLine))"))
         #expect(issues.first?.fileID == "InjectorTestingTests/StrictModeTests.swift")
-        #expect(issues.first?.line == 17)  // where the app registered it
+        #expect(issues.first?.line == receiptsRegistrationLine)  // where the app registered it
     }
 
-    @Test(.injecting(strict: true, allowing: [(any Receipts).self]))
+    @Test(.injecting(.strict(allowing: [(any Receipts).self])))
     func aTestCanAllowTheRealOne() throws {
         #expect(try DependencyInjector.current.resolve((any Receipts).self).kind == "live")
     }
@@ -60,7 +66,7 @@ struct StrictModeTests {
 }
 
 /// Strict mode on the actor face, through the same trait.
-@Suite(.injecting(strict: true, asyncApp: registerMailing))
+@Suite(.injecting(.strict(asyncApp: registerMailing)))
 struct AsyncStrictModeTests {
     @Test func aForgottenAsyncMockFailsTheTest() async {
         await withKnownIssue {
@@ -115,3 +121,60 @@ struct AsyncStrictModeTests {
         }
     }
 #endif
+
+/// `.injecting(.strict) { … }`: the trailing closure is the test's own stand-ins, and the app's
+/// registrations are `current`'s.
+@Suite(.injecting { registerShop(in: $0) })
+struct StrictOverCurrentTests {
+    @Test(.injecting(.strict) { $0.register(FakeReceipts() as any Receipts) })
+    func theTrailingClosureIsTheTestsOwn() throws {
+        #expect(try DependencyInjector.current.resolve((any Receipts).self).kind == "fake")
+    }
+}
+
+private enum FailingKey: InjectionKey {
+    static var defaultValue: String { "default" }
+}
+
+extension InjectedValues {
+    fileprivate var failing: String {
+        get { self[FailingKey.self] }
+        set { self[FailingKey.self] = newValue }
+    }
+}
+
+/// What can only fall back, or only be reported, in a test scope still reaches the test.
+@Suite(.injecting())
+struct FallbackReportingTests {
+    /// A key path's factory that fails yields the default, and the test hears of it.
+    @Test func aFailingKeyPathFactoryIsRecordedOnTheTest() {
+        DependencyInjector.current.register(\.failing) { _ in throw SampleFailure() }
+        var value = ""
+        let issues = recordedIssues { value = DependencyInjector.current.resolve(\.failing) }
+
+        #expect(value == "default")
+        #expect(issues.count == 1)
+        #expect(issues.first?.comments.first?.hasPrefix("Injector could not resolve") == true)
+    }
+
+    /// A task an async `make` started, that outlives it because the body threw, reports a
+    /// failed wrapper to the test: the builder no longer captures it.
+    @Test func aTaskThatOutlivesAFailedAsyncMakeReportsItsFailures() async {
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let late = Collected<Task<Void, Never>>()
+        await withKnownIssue {
+            _ = try? await DependencyInjector.current.make { () async throws -> Int in
+                late.append(
+                    Task {
+                        for await _ in gate { break }
+                        _ = Receipt()  // its printer is not registered
+                    })
+                throw SampleFailure()
+            }
+            open.yield()  // only once `make` has thrown
+            for task in late.values { await task.value }
+        }
+    }
+}
+
+private struct SampleFailure: Error {}

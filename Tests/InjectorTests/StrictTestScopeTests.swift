@@ -183,4 +183,72 @@ extension FaceInjector {
             return
         }
     }
+
+    /// A strict scope nested in another test scope uses what the outer one registered: the
+    /// outer scope's stand-ins are the test's own.
+    @Test(arguments: Face.allCases)
+    func aStrictScopeNestedInATestScopeUsesTheOuterScopesStandIns(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register((any Payments).self, live: { LivePayments() })
+        await app.register(Int.self, live: { 1 })
+
+        let (name, error) = await app.withOverrides(strict: false) { suite in
+            await suite.register(StubPayments() as any Payments)
+        } operation: { suite in
+            await suite.withOverrides(strict: true) { test in
+                (try? await test.resolve((any Payments).self).name, await test.resolveError(Int.self))
+            }
+        }
+
+        #expect(name == "stub")
+        guard case .notProvidedInTest? = error else {
+            Issue.record("expected notProvidedInTest, got \(String(describing: error))")
+            return
+        }
+    }
+
+    /// A key that `implements` forwards resolves its target, which strict mode screens: an
+    /// allowed target answers every key it implements.
+    @Test func aForwardedKeyOfAnAllowedRegistrationResolvesInAStrictScope() throws {
+        let app = DependencyInjector()
+        app.register(LivePayments.self) { _ in LivePayments() }.allowedInTests().implements((any Payments).self)
+        app.register(StubPayments.self) { _ in StubPayments() }.implements(Payments?.self)
+
+        let (name, error) = app.withOverrides(strict: true, { _ in }) {
+            () -> (String?, InjectionError?) in
+            let name = try? DependencyInjector.current.resolve((any Payments).self).name
+            do throws(InjectionError) {
+                _ = try DependencyInjector.current.resolve(Payments?.self)
+                return (name, nil)
+            } catch {
+                return (name, error)
+            }
+        }
+
+        #expect(name == "live")
+        guard case .notProvidedInTest(let key, _, _)? = error else {
+            Issue.record("expected notProvidedInTest, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(StubPayments.self))  // the target, not the forwarded key
+    }
+
+    @MainActor
+    @Test func aMainActorDoubleIsBuiltOnTheMainActor() throws {
+        let app = DependencyInjector()
+        app.register(MainActorCounter.self, mainActorFactory: { _ in MainActorCounter(start: 0) })
+            .inTests(mainActor: { _ in MainActorCounter(start: 100) })
+
+        let start = try app.withOverrides(strict: true, { _ in }) {
+            try DependencyInjector.current.resolve(MainActorCounter.self).start
+        }
+
+        #expect(start == 100)
+    }
+}
+
+@MainActor
+final class MainActorCounter {
+    let start: Int
+    init(start: Int) { self.start = start }
 }

@@ -194,6 +194,23 @@ private func missingUsersMessage(after before: [String] = []) -> String {
         #expect(throws: InjectionError.self) { try tolerant.$users.get() }  // resolved now, on demand
     }
 
+    /// A graph value whose completion failed is not handed to a later request of the same
+    /// resolve: it is not whole.
+    @Test func aGraphValueWhoseCompletionFailedIsNotSharedWithTheRestOfTheResolve() throws {
+        let injector = DependencyInjector()
+        let runs = Counter()
+        injector.register(Service.self, scope: .graph) { _ in Service(label: "run \(runs.increment())") }
+            .initCompleted { _, service in
+                if service.label == "run 1" { throw SampleError(code: 1) }
+            }
+        injector.register(String.self) { r in
+            _ = try? r.resolve(Service.self)  // the first completion fails
+            return try r.resolve(Service.self).label
+        }
+
+        #expect(try injector.resolve(String.self) == "run 2")
+    }
+
     @Test func aFactoryThatHandlesANestedFailureSucceeds() throws {
         let injector = DependencyInjector()
         injector.register(StubClock() as any OrderClock)

@@ -5,12 +5,18 @@ extension AsyncDependencyInjector {
     /// let network = await injector.resolve(\.networkProvider)
     /// ```
     ///
-    /// It never fails: without a registration, or if its (awaited) factory throws, it is the default.
+    /// It never fails: without a registration, or if its (awaited) factory throws, it is the
+    /// default (in a test scope, a failing factory is recorded on the test).
     public nonisolated func resolve<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>) async -> Value {
         guard let key = InjectedValues.key(for: keyPath) else {
             return InjectedValues(resolved: nil)[keyPath: keyPath]
         }
-        let value = try? await value(for: key, observed: true)
+        let value: Any?
+        do {
+            value = try await self.value(for: key, observed: true)
+        } catch {
+            value = InjectedValues.fallingBack(from: key, after: error)
+        }
         return InjectedValues(resolved: value)[keyPath: keyPath]
     }
 

@@ -161,8 +161,13 @@ extension AsyncDependencyInjector {
                 try await Self.$current.withValue(self) {
                     let value = try await AsyncWrapperCapture.build(after: frames.keys) { try await make(self) }
                     if let shared = frames.shared, registration.sharesValues {
-                        try await AsyncWrapperCapture.build(after: frames.keys) {
-                            try await complete(value, madeBy: registration, sharingIn: shared)
+                        do {
+                            try await AsyncWrapperCapture.build(after: frames.keys) {
+                                try await complete(value, madeBy: registration, sharingIn: shared)
+                            }
+                        } catch {
+                            shared.stopSharing(registration)  // not whole: no later request gets it
+                            throw error
                         }
                     }
                     return value

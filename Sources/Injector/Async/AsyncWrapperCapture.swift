@@ -45,7 +45,15 @@ final class AsyncWrapperCapture: Sendable {
         _ body: () async throws -> Value
     ) async throws -> Value {
         let capture = AsyncWrapperCapture()
-        let value = try await $current.withValue(capture, operation: body)
+        let value: Value
+        do {
+            value = try await $current.withValue(capture, operation: body)
+        } catch {
+            // Closed on this path too: a task the body started may outlive it, and its
+            // failures are no longer this builder's to throw (they are reported instead).
+            _ = capture.close()
+            throw error
+        }
         if let failure = capture.close() {
             let prefix = keys()
             throw failure.error(building: value).withPath { $0.insert(contentsOf: prefix, at: 0) }

@@ -75,7 +75,7 @@ public indirect enum InjectionError: Error, Sendable {
     /// that code which swallows the error does not hide it.
     ///
     /// ```swift
-    /// @Suite(.injecting(strict: true, app: registerServices)) struct CheckoutTests {
+    /// @Suite(.injecting(.strict(app: registerServices))) struct CheckoutTests {
     ///     @Test func pays() throws {
     ///         _ = try DependencyInjector.current.resolve(PaymentService.self)  // throws: no stub
     ///     }

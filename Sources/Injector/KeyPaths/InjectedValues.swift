@@ -39,6 +39,17 @@ public struct InjectedValues {
         mode = .resolved(value)
     }
 
+    /// `nil`, for the default, after `key`'s registration failed with `error`: a read cannot
+    /// throw, but the running test hears of it (nothing fails silently), unless `verify()`,
+    /// which reports it itself, is running.
+    static func fallingBack(from key: DependencyKey, after error: InjectionError) -> Any? {
+        if ResolutionContext.current.wrapperFailures == nil {
+            WrapperFailureRecorder.current?.record(
+                "Injector could not resolve \(key), so its default value is used instead.\n\(error)", at: nil)
+        }
+        return nil
+    }
+
     /// The value registered for `key` in the injector (or its ancestors), or
     /// `key.defaultValue` when there is none or its factory fails. Setting registers the value.
     public subscript<Key: InjectionKey>(key: Key.Type) -> Key.Value {
@@ -46,7 +57,11 @@ public struct InjectedValues {
             let value: Any?
             switch mode {
             case .live(let injector):
-                value = try? injector.value(for: DependencyKey(key), observed: true)
+                do {
+                    value = try injector.value(for: DependencyKey(key), observed: true)
+                } catch {
+                    value = Self.fallingBack(from: DependencyKey(key), after: error)
+                }
             case .recording(let recorder):
                 recorder.keys.append(DependencyKey(key))
                 value = nil

@@ -67,6 +67,8 @@ final class WrapperFailure: Sendable {
         self.site = site
         searched = injector.searchedDescription
         if ResolutionContext.current.capture(self) || AsyncWrapperCapture.current?.capture(self) == true { return }
+        // A strict scope's refusal is on the test already.
+        if case .notProvidedInTest = error { return }
         WrapperFailureRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: .current)
     }
 

@@ -181,6 +181,11 @@ final class ResolutionContext: @unchecked Sendable {
         if let failure { throw failure.error(building: value) }
     }
 
+    /// Forgets what the innermost builder captured, when it throws something else.
+    func dropCapturedOfInnermost() {
+        if capturedCount != 0 { dropCaptured(from: captureLevel) }
+    }
+
     /// Forgets what the builders at `level` and deeper captured: released once `captured` is
     /// no longer being written, since a failure holds a factory's error, whose `deinit` may
     /// resolve on this thread (see `endSharing`).

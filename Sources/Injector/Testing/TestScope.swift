@@ -46,6 +46,8 @@ struct PassedTestScopes {
     func screen(_ found: consuming Location, key: DependencyKey) -> Location {
         switch consume found {
         case .pending(let registration, let holder, let keeper):
+            // A key that `implements` forwards resolves its target, which is screened itself.
+            if registration.forwardedTo != nil { return .pending(registration, heldBy: holder, keptBy: keeper) }
             switch registration.inTests {
             case .double(let double)?:
                 return .pending(double, heldBy: holder, keptBy: keeper)

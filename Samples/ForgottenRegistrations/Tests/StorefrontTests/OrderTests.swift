@@ -29,7 +29,7 @@ struct HealthyOrderTests {
 }
 
 /// A strict suite: the app's registrations above, the test's stand-ins in it.
-@Suite(.injecting(strict: true, app: registerStorefront) { $0.register(StubUsers() as any UserRepository) })
+@Suite(.injecting(.strict(app: registerStorefront)) { $0.register(StubUsers() as any UserRepository) })
 struct StrictOrderTests {
     @Test(.injecting { $0.register(StubGateway() as any PaymentGateway) })
     func whatTheTestProvidesIsUsed() throws {
