@@ -1,7 +1,7 @@
 public import Injector
 
 /// What a strict test scope treats as the app's: the registrations a test must replace, unless
-/// they are allowed or have a test double. See ``Testing/Trait/injecting(_:_:async:)``.
+/// they are allowed or have a test double. See the `.injecting(_:_:async:)` trait.
 ///
 /// ```swift
 /// @Suite(.injecting(.strict(app: registerServices, allowing: [Logger.self])) {

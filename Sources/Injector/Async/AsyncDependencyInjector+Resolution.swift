@@ -142,7 +142,7 @@ extension AsyncDependencyInjector {
     }
 
     /// Runs `registration`'s async factory with this injector as `current`, after `frames`.
-    /// A wrapper that fails meanwhile fails the run (see `AsyncWrapperCapture`).
+    /// A wrapper that fails meanwhile fails the run (see `AsyncResolutionPath.Frames.capture`).
     nonisolated func run(
         _ registration: Registration,
         frames: AsyncResolutionPath.Frames,
@@ -159,11 +159,14 @@ extension AsyncDependencyInjector {
         do {
             let value = try await AsyncResolutionPath.$frames.withValue(frames) {
                 try await Self.$current.withValue(self) {
-                    let value = try await AsyncWrapperCapture.build(after: frames.keys) { try await make(self) }
+                    let value = try await make(self)
+                    // Before the completion runs: it is for whole values only.
+                    if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
                     if let shared = frames.shared, registration.sharesValues {
                         do {
-                            try await AsyncWrapperCapture.build(after: frames.keys) {
-                                try await complete(value, madeBy: registration, sharingIn: shared)
+                            try await complete(value, madeBy: registration, sharingIn: shared)
+                            if let failure = frames.takeCaptured() {
+                                throw failure.error(building: value, after: frames.keys)
                             }
                         } catch {
                             shared.stopSharing(registration)  // not whole: no later request gets it

@@ -84,6 +84,25 @@ extension AsyncResolutionPath {
             resolve?.end(run)
         }
 
+        /// Keeps the failure of an `@Inject` wrapper initialised in this task for the
+        /// innermost run, which throws it when its factory returns (`takeCaptured`): the task's
+        /// counterpart of `ResolutionContext.capture`, since an async factory hops threads.
+        /// `false` when no run is in progress here, or the innermost has ended (a task that a
+        /// factory started has outlived it).
+        func capture(_ failure: WrapperFailure) -> Bool {
+            guard let frame = innermost?.frame else { return false }
+            // The wrapper resolved through the thread's own (sync) path: its error's path begins
+            // with the key the property asked for; the run adds its keys before it.
+            return frame.resolve.capture(CapturedWrapperFailure(failure: failure, pathIndex: 0), for: frame.run)
+        }
+
+        /// What the innermost run captured so far, taken out: thrown by the run, as the error of
+        /// the value it made.
+        func takeCaptured() -> CapturedWrapperFailure? {
+            guard let frame = innermost?.frame else { return nil }
+            return frame.resolve.takeCaptured(of: frame.run)
+        }
+
         /// Whether `frame`'s factory is still running: not when these frames were copied by a
         /// task that a factory started, and the factory has returned since.
         private func isRunning(_ frame: Frame) -> Bool {
@@ -179,6 +198,9 @@ extension AsyncResolutionPath {
             /// How many runs are in progress; the resolve has ended at 0.
             var inProgress = 1
             var values = SharedValues<any Sendable>()
+            /// The first failed `@Inject` wrapper of each run in progress, for the run to throw
+            /// when its factory returns (see `Frames.capture`). Empty but on failure.
+            var captured: [Run: CapturedWrapperFailure] = [:]
         }
 
         private let state = Locked(State())
@@ -207,8 +229,26 @@ extension AsyncResolutionPath {
             state.update { state in
                 state.running[run] = false
                 state.inProgress -= 1
-                return state.inProgress == 0 ? exchange(&state.values, with: SharedValues()) : SharedValues()
+                let captured = state.captured.isEmpty ? nil : state.captured.removeValue(forKey: run)
+                let values = state.inProgress == 0 ? exchange(&state.values, with: SharedValues()) : SharedValues()
+                return (values, captured)
             }
+        }
+
+        /// Keeps `failure` for `run` to throw, if `run` is in progress; `false` when it has
+        /// ended (the failure is then no run's: it is reported to the test scope instead).
+        func capture(_ failure: CapturedWrapperFailure, for run: Run) -> Bool {
+            state.withLock { state in
+                guard state.running[run] else { return false }
+                if state.captured[run] == nil { state.captured[run] = failure }
+                return true
+            }
+        }
+
+        /// The failure captured for `run` so far, taken out (released by the caller, after
+        /// the unlock).
+        func takeCaptured(of run: Run) -> CapturedWrapperFailure? {
+            state.withLock { state in state.captured.isEmpty ? nil : state.captured.removeValue(forKey: run) }
         }
 
         /// Whether `run` is in progress.

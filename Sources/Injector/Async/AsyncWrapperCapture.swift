@@ -1,50 +1,66 @@
-/// The failed `@Inject` wrappers initialised in a task while an async builder runs there (an
-/// async factory, or `DependencyInjector.make` with an async body), for the builder to throw
-/// when it returns: the task-local counterpart of `ResolutionContext.capture`, since an async
-/// builder hops threads. The innermost binding is the innermost builder.
+/// Where a failed `@Inject` wrapper initialised in a task goes, when no builder runs on the
+/// thread (`ResolutionContext.capture`): to the innermost async builder of the task, which
+/// throws it when it returns. The async builders are the runs of async factories
+/// (`AsyncResolutionPath.Frames.capture`, bound with the frames each run binds anyway) and
+/// `DependencyInjector.make` with an async body: an instance of this class, bound while its
+/// body runs.
 final class AsyncWrapperCapture: Sendable {
+    /// The async `make` running in this task, if any.
     @TaskLocal static var current: AsyncWrapperCapture?
 
     private struct State {
-        var failures: [CapturedWrapperFailure] = []
-        /// Whether the builder still runs: a task it started may outlive it, and a failure
+        var failure: CapturedWrapperFailure?
+        /// Whether the body still runs: a task it started may outlive it, and a failure
         /// there is no longer the builder's (it is reported to the test scope instead).
         var isOpen = true
     }
 
     private let state = Locked(State())
+    /// How many factory runs were in progress in the task when the body began: a run deeper
+    /// than that was started by the body, and is the innermost builder.
+    private let depth: Int
 
-    /// Keeps `failure` for the builder; `false` once the builder has returned.
-    func capture(_ failure: WrapperFailure) -> Bool {
+    private init(depth: Int) {
+        self.depth = depth
+    }
+
+    /// Keeps `failure` for the innermost async builder of this task; `false` when there is
+    /// none, or it has returned.
+    static func capture(_ failure: WrapperFailure) -> Bool {
+        let frames = AsyncResolutionPath.frames
+        if let construction = current, frames.count <= construction.depth {
+            return construction.capture(failure)
+        }
+        return frames.capture(failure)
+    }
+
+    private func capture(_ failure: WrapperFailure) -> Bool {
         // The wrapper resolved through the thread's own (sync) path: its error's path begins
-        // with the key the property asked for; the builder adds its own keys before it.
+        // with the key the property asked for.
         let captured = CapturedWrapperFailure(failure: failure, pathIndex: 0)
         return state.withLock { state in
             guard state.isOpen else { return false }
-            state.failures.append(captured)
+            if state.failure == nil { state.failure = captured }
             return true
         }
     }
 
-    /// Ends the capture: the first failure captured, if any.
-    func close() -> CapturedWrapperFailure? {
-        // The failures are released after the unlock (a failure holds only library objects,
-        // but the rule is kept).
-        let failures = state.withLock { state in
+    /// Ends the capture: the first failure captured, if any (released by the caller, after
+    /// the unlock).
+    private func close() -> CapturedWrapperFailure? {
+        state.withLock { state in
             state.isOpen = false
-            return exchange(&state.failures, with: [])
+            return state.failure.take()
         }
-        return failures.first
     }
 
     /// Runs `body` as a builder in this task; throws the first failure of a wrapper initialised
-    /// meanwhile, with `keys` (the builder's resolution path, if any) before its path.
+    /// meanwhile, as the error of the value `body` made.
     static func build<Value>(
-        after keys: @autoclosure () -> [DependencyKey] = [],
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
-        let capture = AsyncWrapperCapture()
+        let capture = AsyncWrapperCapture(depth: AsyncResolutionPath.frames.count)
         let value: Value
         do {
             value = try await $current.withValue(capture, operation: body)
@@ -54,10 +70,7 @@ final class AsyncWrapperCapture: Sendable {
             _ = capture.close()
             throw error
         }
-        if let failure = capture.close() {
-            let prefix = keys()
-            throw failure.error(building: value).withPath { $0.insert(contentsOf: prefix, at: 0) }
-        }
+        if let failure = capture.close() { throw failure.error(building: value) }
         return value
     }
 }

@@ -46,7 +46,7 @@ func stopReading(
 ///
 /// An `@Inject` wrapper initialised while a builder runs (a factory, or a checked construction,
 /// `DependencyInjector.make`) is captured by the innermost one, which throws the failure when
-/// it returns (see `ResolutionContext.capture`, `AsyncWrapperCapture`): an object the injector
+/// it returns (see `ResolutionContext.capture`, `AsyncWrapperCapture.capture`): an object the injector
 /// builds is built whole or not at all. Elsewhere, the failure is reported to the test scope.
 @usableFromInline
 final class WrapperFailure: Sendable {
@@ -66,7 +66,7 @@ final class WrapperFailure: Sendable {
         self.error = error
         self.site = site
         searched = injector.searchedDescription
-        if ResolutionContext.current.capture(self) || AsyncWrapperCapture.current?.capture(self) == true { return }
+        if ResolutionContext.current.capture(self) || AsyncWrapperCapture.capture(self) { return }
         // A strict scope's refusal is on the test already.
         if case .notProvidedInTest = error { return }
         WrapperFailureRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: .current)
@@ -87,11 +87,13 @@ struct CapturedWrapperFailure {
     let pathIndex: Int
 
     /// The error the builder throws, having made `value` (`nil`: nothing to search): the
-    /// wrapper's, with the property named at its step of the path.
-    func error(building value: Any?) -> InjectionError {
+    /// wrapper's, with the property named at its step of the path, and `keys` (an async
+    /// builder's own path, which the wrapper's sync resolve did not know) before it.
+    func error(building value: Any?, after keys: [DependencyKey] = []) -> InjectionError {
         let found = value.flatMap { failure.property(in: $0) }
         let property = InjectedProperty(declaredAt: failure.site, ownerType: found?.owner, name: found?.name)
-        return failure.error.requested(through: property, at: pathIndex)
+        let error = failure.error.requested(through: property, at: pathIndex)
+        return keys.isEmpty ? error : error.withPath { $0.insert(contentsOf: keys, at: 0) }
     }
 }
 
