@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The hazard records: one per thread that has read a published table, each naming the table
 /// that thread is reading (0: none). Records live as long as the process and are reused by
 /// later threads, so a writer can walk the list without a lock while threads come and go.
@@ -24,7 +16,7 @@ enum Hazards {
     /// This thread's hazard, from the record it claimed on its first read.
     @inline(__always)
     static func hazard() -> UnsafeMutablePointer<Atomic<UInt>> {
-        if let record = pthread_getspecific(key) { return record.assumingMemoryBound(to: Atomic<UInt>.self) }
+        if let record = key.value { return record.assumingMemoryBound(to: Atomic<UInt>.self) }
         return claim()
     }
 
@@ -39,7 +31,7 @@ enum Hazards {
     @inline(never)
     private static func claim() -> UnsafeMutablePointer<Atomic<UInt>> {
         let record = reusedRecord() ?? newRecord()
-        pthread_setspecific(key, record)
+        key.set(record)
         return record.assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
@@ -74,7 +66,7 @@ enum Hazards {
     /// sequentially consistent exchange); a reader that announces it later finds it withdrawn
     /// and does not read it, and one that announced it earlier is seen here until it is done.
     static func waitUntilUnread(_ table: UInt) {
-        while isRead(table) { sched_yield() }
+        while isRead(table) { yieldThread() }
     }
 
     private static func isRead(_ table: UInt) -> Bool {
@@ -99,20 +91,10 @@ enum Hazards {
     }
 
     /// The thread-specific slot holding a thread's record; its destructor gives the record back.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, giveBackRecord)
-        return key
-    }()
+    private static let key = ThreadKey(destructor: giveBackRecord)
 }
 
-#if canImport(Darwin)
-    private func giveBackRecord(_ pointer: UnsafeMutableRawPointer) {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Hazards.giveBack(pointer) }
-    }
-#else
-    private func giveBackRecord(_ pointer: UnsafeMutableRawPointer?) {
-        guard let pointer else { return }
-        Hazards.giveBack(pointer)
-    }
-#endif
+private func giveBackRecord(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    Hazards.giveBack(pointer)
+}

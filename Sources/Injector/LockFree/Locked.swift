@@ -1,39 +1,19 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// The package's one lock: state guarded by a heap-allocated, non-recursive `pthread_mutex_t`,
-/// and a condition for callers that wait for another thread. No user code runs under it, not
+/// The package's one lock: state guarded by a heap-allocated, non-recursive mutex
+/// (`PlatformMutex`), and a condition for callers that wait for another thread. No user code runs under it, not
 /// even a released value's `deinit` (see `update(_:)`). The state lives behind a pointer: as
 /// a stored `var`, each `inout` access would pay an exclusivity check (a tenth of a resolve).
 final class Locked<State>: @unchecked Sendable {
     // `@unchecked Sendable`: `state.pointee` is touched only while `mutex` is locked.
     private let state: UnsafeMutablePointer<State>
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let mutex = PlatformMutex()
 
     init(_ state: State) {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.destroy()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -41,8 +21,8 @@ final class Locked<State>: @unchecked Sendable {
     /// Runs `body`, which must not call user code nor release a stored value, under the lock.
     @inline(__always)
     func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&state.pointee)
     }
 
@@ -50,14 +30,14 @@ final class Locked<State>: @unchecked Sendable {
     /// which returns from under the lock without an `Optional<T>` (see `resolve(_:name:)`).
     @inline(__always)
     func lock() -> UnsafeMutablePointer<State> {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         return state
     }
 
     /// Unlocks what ``lock()`` locked.
     @inline(__always)
     func unlock() {
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// Runs `body`, which changes the state and returns what it took out (the values it
@@ -74,19 +54,19 @@ final class Locked<State>: @unchecked Sendable {
     /// Runs `body` under the lock until it returns a value, sleeping between tries (`nil`)
     /// until `signalAll()`. Nothing read before a wait holds after it; wake-ups may be spurious.
     func withLockWaiting<Result>(until body: (inout State) -> Result?) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         while true {
             if let result = body(&state.pointee) { return result }
-            pthread_cond_wait(condition, mutex)
+            mutex.wait()
         }
     }
 
     /// Wakes every thread sleeping in `withLockWaiting(until:)` so it tries again.
     func signalAll() {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        pthread_cond_broadcast(condition)
+        mutex.lock()
+        defer { mutex.unlock() }
+        mutex.broadcast()
     }
 }
 

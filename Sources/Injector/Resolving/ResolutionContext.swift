@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The resolutions in progress on one thread, innermost last.
 ///
 /// Sync factories run a chain (`App → Checkout → PaymentService`) on one thread, so a
@@ -239,30 +231,8 @@ final class ResolutionContext: @unchecked Sendable {
 
     /// This thread's context.
     @inline(__always)
-    static var current: ResolutionContext {
-        if let pointer = pthread_getspecific(threadKey) {
-            return Unmanaged<ResolutionContext>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let context = ResolutionContext()
-        pthread_setspecific(threadKey, Unmanaged.passRetained(context).toOpaque())
-        return context
-    }
+    static var current: ResolutionContext { contexts.current }
 
-    /// The thread-specific slot; its destructor releases a thread's context when the thread ends.
-    private static let threadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, releaseContext)
-        return key
-    }()
+    /// Each thread's context, released when the thread ends.
+    private static let contexts = ThreadLocalObject { ResolutionContext() }
 }
-
-#if canImport(Darwin)
-    private func releaseContext(_ pointer: UnsafeMutableRawPointer) {
-        Unmanaged<ResolutionContext>.fromOpaque(pointer).release()
-    }
-#else
-    private func releaseContext(_ pointer: UnsafeMutableRawPointer?) {
-        guard let pointer else { return }
-        Unmanaged<ResolutionContext>.fromOpaque(pointer).release()
-    }
-#endif

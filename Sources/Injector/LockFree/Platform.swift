@@ -1,0 +1,168 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+// The platform's threads, in the one file that imports the C library: a mutex and condition,
+// thread-specific storage, yielding, and the bounds of a thread's stack. The rest of the
+// library calls these, never `pthread_*` itself.
+
+/// A non-recursive mutex and a condition, heap-allocated (a `pthread_mutex_t` must not move
+/// while in use): what `Locked` is built on. Its owner calls `destroy()` once, last.
+struct PlatformMutex {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    func destroy() {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    @inline(__always)
+    func lock() {
+        pthread_mutex_lock(mutex)
+    }
+
+    @inline(__always)
+    func unlock() {
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Unlocks, sleeps until `broadcast()` (or spuriously), and locks again.
+    func wait() {
+        pthread_cond_wait(condition, mutex)
+    }
+
+    /// Wakes every thread sleeping in `wait()`; called with the mutex locked.
+    func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
+}
+
+/// A slot in which each thread keeps a pointer of its own; when a thread that set one ends,
+/// the pointer is handed to the destructor.
+struct ThreadKey: @unchecked Sendable {
+    // `@unchecked Sendable`: an immutable key, which the platform lets any thread use.
+    private let key: pthread_key_t
+
+    /// A new key; `destructor` (a function that captures nothing) gets each ending thread's
+    /// pointer, if it set one.
+    init(destructor: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+            // Darwin declares the destructor's pointer non-optional; the two function types
+            // have one representation, and the platform never passes it a null pointer.
+            pthread_key_create(
+                &key, unsafeBitCast(destructor, to: (@convention(c) (UnsafeMutableRawPointer) -> Void).self))
+        #else
+            pthread_key_create(&key, destructor)
+        #endif
+        self.key = key
+    }
+
+    /// This thread's pointer; `nil` until it sets one.
+    @inline(__always)
+    var value: UnsafeMutableRawPointer? {
+        pthread_getspecific(key)
+    }
+
+    /// Sets this thread's pointer.
+    func set(_ value: UnsafeMutableRawPointer?) {
+        pthread_setspecific(key, value)
+    }
+}
+
+/// An object each thread has its own of, made on the thread's first ask and released when the
+/// thread ends: `ResolutionContext`'s home.
+final class ThreadLocalObject<Object: AnyObject>: Sendable {
+    private let key = ThreadKey(destructor: releaseThreadObject)
+    private let make: @Sendable () -> Object
+
+    init(_ make: @escaping @Sendable () -> Object) {
+        self.make = make
+    }
+
+    /// This thread's object, unretained (the thread holds it).
+    @inline(__always)
+    var current: Object {
+        if let pointer = key.value { return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue() }
+        return makeCurrent()
+    }
+
+    @inline(never)
+    private func makeCurrent() -> Object {
+        let object = make()
+        key.set(Unmanaged.passRetained(object).toOpaque())
+        return object
+    }
+}
+
+private func releaseThreadObject(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer else { return }
+    Unmanaged<AnyObject>.fromOpaque(pointer).release()
+}
+
+/// Lets another thread run: a writer waiting for readers to leave a table.
+func yieldThread() {
+    sched_yield()
+}
+
+/// The bounds of the calling thread's stack, as the platform reports them.
+struct ThreadStack {
+    /// The lowest address of the stack; stacks grow down towards it.
+    let low: UInt
+    /// The size of the stack in bytes.
+    let size: Int
+
+    /// The calling thread's stack; `nil` where the platform does not tell.
+    static func current() -> ThreadStack? {
+        #if canImport(Darwin)
+            let thread = pthread_self()
+            let high = UInt(bitPattern: pthread_get_stackaddr_np(thread))  // the stack's top
+            let size = pthread_get_stacksize_np(thread)
+            guard size > 0, high > UInt(size) else { return nil }
+            return ThreadStack(low: high - UInt(size), size: size)
+        #elseif canImport(Glibc) || canImport(Musl)
+            guard let getAttributes = threadAttributes else { return nil }
+            // Heap-allocated: a `pthread_attr_t` is not to be moved while in use.
+            let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
+            defer { attributes.deallocate() }
+            guard getAttributes(pthread_self(), attributes) == 0 else { return nil }
+            defer { pthread_attr_destroy(attributes) }
+            var low: UnsafeMutableRawPointer?
+            var size = 0
+            guard pthread_attr_getstack(attributes, &low, &size) == 0, let low, size > 0 else { return nil }
+            return ThreadStack(low: UInt(bitPattern: low), size: size)
+        #else
+            return nil
+        #endif
+    }
+
+    #if !canImport(Darwin) && (canImport(Glibc) || canImport(Musl))
+        private typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> CInt
+
+        /// `pthread_getattr_np`, left out of the Swift module (a GNU extension): looked up by name.
+        private static let threadAttributes: GetAttributes? = {
+            guard let library = dlopen(nil, RTLD_LAZY), let symbol = dlsym(library, "pthread_getattr_np") else {
+                return nil
+            }
+            return unsafeBitCast(symbol, to: GetAttributes.self)
+        }()
+    #endif
+}
