@@ -22,10 +22,11 @@ struct EditDistance {
         if let distance = name.utf8.withContiguousStorageIfAvailable({ distance($0, limit: limit) }) {
             return distance
         }
-        return Array(name.utf8).withUnsafeBufferPointer { distance($0, limit: limit) }
+        return distance(Array(name.utf8), limit: limit)
     }
 
-    private mutating func distance(_ source: UnsafeBufferPointer<UInt8>, limit: Int) -> Int? {
+    private mutating func distance<Source: RandomAccessCollection<UInt8>>(_ source: Source, limit: Int) -> Int?
+    where Source.Index == Int {
         let (m, n) = (source.count, target.count)
         guard abs(m - n) <= limit else { return nil }  // each added or removed character counts one
         guard m > 0, n > 0 else { return Swift.max(m, n) }

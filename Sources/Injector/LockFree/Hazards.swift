@@ -8,10 +8,66 @@ import Synchronization
 /// write to one cache line: the hazard (`Atomic<UInt>`) at 0, whether a thread holds the
 /// record (`Atomic<UInt>`, 1 or 0) at 8, the next record's address (set before the record is
 /// pushed, never changed) at 16.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+@usableFromInline
 enum Hazards {
+    /// Withdraws the announcement in `record`, which a `HazardGuard` handed over.
+    @inlinable
+    static func withdraw(_ record: UnsafeMutableRawPointer) {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { clear(record) }
+    }
+
+    /// Withdraws the announcement in `record` (a release store, so that a writer that reads
+    /// the cleared hazard sees every read of the object before it).
+    ///
+    /// A call the optimiser cannot see into, so that it may release anything as far as the
+    /// optimiser knows: the retain of a value copied out of the object stays before it. An
+    /// atomic store alone is no such barrier: the retain sank below it (seen in the release
+    /// build's code), after which the object, and the value with it, could be freed first.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @usableFromInline
+    @inline(never) @_optimize(none)
+    static func clear(_ record: UnsafeMutableRawPointer) {
+        record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.store(0, ordering: .releasing)
+    }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension Hazards {
     private static let head = Atomic<UInt>(0)
     private static let recordSize = 128
+
+    /// Announces, in this thread's hazard record, the object that `word` (an `Atomic<UInt>`)
+    /// publishes, and returns the guard of the announcement once the word is seen to still
+    /// hold the object after it: from then on, a writer that replaces the object sees the
+    /// announcement before it frees it (`waitUntilUnread`). `nil`, with nothing announced,
+    /// while the word holds none (0), or when it changed meanwhile. (A raw word: `Synchronization` is not part of the
+    /// library's interface, which inlinable callers see.)
+    @inline(__always)
+    static func announce(_ word: UnsafeMutableRawPointer) -> HazardGuard? {
+        let word = word.assumingMemoryBound(to: Atomic<UInt>.self)
+        let published = word.pointee.load(ordering: .acquiring)
+        guard published != 0 else { return nil }
+        let hazard = hazard()
+        hazard.pointee.store(published, ordering: .sequentiallyConsistent)
+        // Replaced meanwhile: no retry; the caller takes its locked path, which is rare and
+        // always right.
+        guard word.pointee.load(ordering: .sequentiallyConsistent) == published else {
+            hazard.pointee.store(0, ordering: .releasing)
+            return nil
+        }
+        return HazardGuard(address: published, record: UnsafeMutableRawPointer(hazard))
+    }
+
+    /// `announce(_:)` for the library's inlinable readers (`PublishedValue.value`), which may
+    /// not inline it: a call, whose guard is never `nil` (its address is 0 when nothing is
+    /// announced), so that the reader consumes it explicitly on every path (an inlinable
+    /// function may not destroy it implicitly: its `deinit` is the library's own code).
+    @usableFromInline
+    @inline(never)
+    static func announced(in word: UnsafeMutableRawPointer) -> HazardGuard {
+        if let announced = announce(word) { return announced }
+        return HazardGuard(address: 0, record: UnsafeMutableRawPointer(hazard()))
+    }
 
     /// This thread's hazard, from the record it claimed on its first read.
     @inline(__always)
@@ -91,10 +147,52 @@ enum Hazards {
     }
 
     /// The thread-specific slot holding a thread's record; its destructor gives the record back.
-    private static let key = ThreadKey(destructor: giveBackRecord)
+    fileprivate static let key = ThreadKey(destructor: giveBackRecord)
 }
 
 private func giveBackRecord(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
     Hazards.giveBack(pointer)
+}
+
+/// An announcement in this thread's hazard record (`Hazards.announce`): while it stands, the
+/// object at `address` is not freed. Withdrawn once: by `withdraw()`, after the reader has
+/// retained what it copied out, or when the guard is dropped. The one guard of both published
+/// objects: an injector's table of ready values, and a `@LazyInject` property's kept value.
+@usableFromInline
+@frozen
+struct HazardGuard: ~Copyable {
+    /// The address of the announced object.
+    @usableFromInline let address: UInt
+    /// This thread's hazard record.
+    @usableFromInline let record: UnsafeMutableRawPointer
+
+    @usableFromInline
+    init(address: UInt, record: UnsafeMutableRawPointer) {
+        self.address = address
+        self.record = record
+    }
+
+    /// Withdraws the announcement: the object has been read.
+    @inlinable
+    consuming func withdraw() {
+        let record = self.record
+        discard self
+        // Only announced where `Synchronization` is available (the check is out of `clear`,
+        // which is not optimised).
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Hazards.clear(record) }
+    }
+
+    /// The record, for a reader that withdraws the announcement itself later
+    /// (`Hazards.withdraw(_:)`): a plain word, cheaper to hand down a chain of calls.
+    @inlinable
+    consuming func handOver() -> UnsafeMutableRawPointer {
+        let record = self.record
+        discard self
+        return record
+    }
+
+    deinit {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Hazards.clear(record) }
+    }
 }

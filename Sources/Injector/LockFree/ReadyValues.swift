@@ -72,37 +72,27 @@ final class ReadyValues: @unchecked Sendable {
     /// The ready slot for `type` under `name`, announced in this thread's hazard record so
     /// that its table stays alive until the `ProtectedSlot` is consumed; `nil` when the table
     /// has no such key, or there is no table. Takes no lock and writes only this thread's
-    /// record.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    /// record. Always `nil` before `Synchronization`, where nothing is published.
     @usableFromInline
     func slot(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
-        let published = atomic.pointee.load(ordering: .acquiring)
-        guard published != 0 else { return nil }
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
         // A large name is hashed before the announcement, which then lasts only for the probe.
         let largeNameHash = ReadyTable.largeNameHash(name)
-        let hazard = Hazards.hazard()
-        hazard.pointee.store(published, ordering: .sequentiallyConsistent)
-        // Still published after the announcement: a writer that withdraws it from now on
-        // sees the announcement before it frees it (see `Hazards.waitUntilUnread(_:)`).
-        guard atomic.pointee.load(ordering: .sequentiallyConsistent) == published,
-            let table = UnsafeRawPointer(bitPattern: published),
+        guard let hazard = Hazards.announce(cell),
+            let table = UnsafeRawPointer(bitPattern: hazard.address),
             let entry = Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({
                 $0.entry(for: type, name: name, largeNameHash: largeNameHash)
             }),
             let owner = entry.pointee.owner
-        else {
-            hazard.pointee.store(0, ordering: .releasing)
-            return nil
-        }
+        else { return nil }  // a guard dropped here withdraws its announcement
         return ProtectedSlot(
-            typed: entry.pointee.typed, slot: owner.toOpaque(), transient: entry.pointee.transient?.toOpaque(),
-            hazard: UnsafeMutableRawPointer(hazard))
+            typed: entry.pointee.typed, slot: owner, transient: entry.pointee.transient, hazard: hazard)
     }
 
     /// Under the registry lock: a write removed or replaced a ready value, so the table stops
     /// being published; it is freed by `reclaim` after the unlock.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func withdraw() {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         isCurrent = false
         missedReads = 0
         generation &+= 1
@@ -128,10 +118,11 @@ final class ReadyValues: @unchecked Sendable {
     /// publishes after its unlock (`publish(_:in:)`), when the table is stale, no observer
     /// needs the locked path, no other resolve is building one, and enough reads have missed
     /// it since it went stale that building one is worth its cost.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(never)
     func noteMissedRead(in registry: UnsafeMutablePointer<Registry>) -> Build? {
-        guard !isCurrent, !isBuilding, registry.pointee.diagnostics.instrumentation == nil else { return nil }
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), !isCurrent, !isBuilding,
+            registry.pointee.diagnostics.instrumentation == nil
+        else { return nil }
         missedReads += 1
         guard missedReads > lastSize >> 4 else { return nil }
         isBuilding = true
@@ -149,9 +140,9 @@ final class ReadyValues: @unchecked Sendable {
     /// with the registry: about 110 ms of fresh memory for 100,000 entries, which would hold
     /// every other resolve of this injector), then publishes it under the lock of `registry`,
     /// unless a write made it stale meanwhile. What is dropped is released after the unlock.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(never)
     func publish(_ build: Build, in registry: Locked<Registry>) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         let table = ReadyTable(build.slots)
         let retired = registry.withLock { registry in
             isBuilding = false

@@ -54,18 +54,9 @@ public struct LazyInject<Value> {
     public var wrappedValue: Value {
         @inlinable
         get {
-            // A later read copies the kept value out of its box here, where `Value` is known:
-            // unspecialised, the generic code looked up type metadata several times per read.
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                if let (kept, hazard) = box.announcedKept() {
-                    let value = kept._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReadyValue<Value>.self).value }
-                    // Only now, with the copy retained (see `ProtectedSlot.clear`).
-                    ProtectedSlot.clear(hazard)
-                    return value
-                }
-            } else if let kept = box.kept {
-                return unsafeDowncast(kept, to: ReadyValue<Value>.self).value
-            }
+            // A later read copies the kept value out here, where `Value` is known (see
+            // `PublishedValue.value`).
+            if let value = box.kept.value { return value }
             return box.firstValue()
         }
         nonmutating set { box.replace(with: newValue) }

@@ -23,9 +23,7 @@ extension AsyncDependencyInjector {
         name: String? = nil
     ) async throws(InjectionError) -> T {
         // The sync face's hot path, inlined here too: no async call for a ready value.
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            let found = core.ready.slot(for: ObjectIdentifier(T.self), name: name)
-        {
+        if let found = core.ready.slot(for: ObjectIdentifier(T.self), name: name) {
             return try found.value(as: T.self, name: name, in: core)
         }
         return try await resolveLocked(type, name: name)

@@ -16,9 +16,7 @@ extension DependencyInjector {
         // The hot path: a ready value of this injector's own, or a transient's factory, from
         // its published table, with no lock (see `ReadyValues`). Inlined, so that `T` is known
         // where the value is copied out.
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            let found = ready.slot(for: ObjectIdentifier(T.self), name: name)
-        {
+        if let found = ready.slot(for: ObjectIdentifier(T.self), name: name) {
             return try found.value(as: T.self, name: name, in: self)
         }
         return try resolveLocked(type, name: name)
@@ -71,15 +69,10 @@ extension DependencyInjector {
         key: DependencyKey,
         in registry: UnsafeMutablePointer<Registry>
     ) throws(InjectionError) -> T {
-        var build: ReadyValues.Build?
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            build = ready.noteMissedRead(in: registry)
-        }
+        let build = ready.noteMissedRead(in: registry)
         defer {
             self.registry.unlock()
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let build {
-                ready.publish(build, in: self.registry)
-            }
+            if let build { ready.publish(build, in: self.registry) }
         }
         return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
     }
@@ -89,8 +82,7 @@ extension DependencyInjector {
     /// after the unlock when one is due. Apart, off the hot path.
     @inline(never)
     func unlockPublishing(_ registry: UnsafeMutablePointer<Registry>, after miss: Miss) {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            case .pending(let registration) = miss, registration.isTransient,
+        guard case .pending(let registration) = miss, registration.isTransient,
             let build = ready.noteMissedRead(in: registry)
         else {
             self.registry.unlock()
@@ -328,26 +320,23 @@ extension DependencyInjector {
 
     /// What a published table holds for `T` under `name` besides a `ReadyValue<T>` (see
     /// `ProtectedSlot`): a value registered as a protocol, or a transient's registration,
-    /// which is retained, the announcement in `hazard` withdrawn (a factory may register into
+    /// which is retained, the announcement in `hazard` (a record a `HazardGuard` handed over)
+    /// withdrawn (a factory may register into
     /// this injector, whose writer waits for the readers of the old table), then run here.
     /// `make(_:)` in place, a frame fewer per level of a chain of transients.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @usableFromInline
     func resolve<T>(
-        found slot: UnsafeMutableRawPointer,
-        transient: UnsafeMutableRawPointer?,
+        found slot: Unmanaged<AnyObject>,
+        transient: Unmanaged<Registration>?,
         hazard: UnsafeMutableRawPointer,
         as type: T.Type,
         name: String?
     ) throws(InjectionError) -> T {
-        guard let transient,
-            let registration = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
-                .typed(making: T.self)
-        else {
+        guard let transient, let registration = transient.takeUnretainedValue().typed(making: T.self) else {
             return try resolve(
                 found: slot, transient: transient, hazard: hazard, as: type, key: DependencyKey(type, name: name))
         }
-        ProtectedSlot.clear(hazard)
+        Hazards.withdraw(hazard)
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let value = try run(registration, in: context, registration.make)
@@ -357,21 +346,21 @@ extension DependencyInjector {
 
     /// `resolve(found:transient:hazard:as:name:)` for a `T` that may not be the key's type:
     /// the value cast, or the transient made and cast.
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(never)
     func resolve<T>(
-        found slot: UnsafeMutableRawPointer,
-        transient: UnsafeMutableRawPointer?,
+        found slot: Unmanaged<AnyObject>,
+        transient: Unmanaged<Registration>?,
         hazard: UnsafeMutableRawPointer,
         as type: T.Type,
         key: DependencyKey
     ) throws(InjectionError) -> T {
         guard let transient else {
-            defer { ProtectedSlot.clear(hazard) }
-            return try Registry.ReadySlot.value(of: Unmanaged.fromOpaque(slot), as: type, key: key)
+            defer { Hazards.withdraw(hazard) }
+            return try Registry.ReadySlot.value(
+                of: Unmanaged<Registry.ReadySlot>.fromOpaque(slot.toOpaque()), as: type, key: key)
         }
-        let registration = Unmanaged<Registration>.fromOpaque(transient).takeUnretainedValue()
-        ProtectedSlot.clear(hazard)
+        let registration = transient.takeUnretainedValue()
+        Hazards.withdraw(hazard)
         if let typed = registration.typed(making: T.self) { return try make(typed) }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)

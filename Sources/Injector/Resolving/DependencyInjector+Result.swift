@@ -16,9 +16,7 @@ extension DependencyInjector {
     @inlinable
     func optionalResult<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
         // A ready value of this injector's own is registered: read as `resolve` reads it.
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            let found = ready.slot(for: ObjectIdentifier(T.self), name: name)
-        {
+        if let found = ready.slot(for: ObjectIdentifier(T.self), name: name) {
             do {
                 return .success(try found.value(as: T.self, name: name, in: self))
             } catch {

@@ -20,7 +20,7 @@ struct Registry {
         // An observed resolve takes the locked path, which reports it: no table meanwhile.
         didSet {
             guard diagnostics.instrumentation != nil else { return }
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
+            ready.withdraw()
         }
     }
 
@@ -75,7 +75,7 @@ struct Registry {
         index.replace(replaced, with: slot, under: key)
         // The published table must never hold what is no longer registered.
         if replaced?.isPublished == true {
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { ready.withdraw() }
+            ready.withdraw()
         } else if slot?.isPublished == true {
             ready.noteAddition()
         }
