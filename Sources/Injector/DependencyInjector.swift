@@ -43,7 +43,7 @@ public final class DependencyInjector: Sendable {
     let registry: Locked<Registry>
 
     /// Its ready values, published for resolves that take no lock (kept by `registry`'s writes).
-    @usableFromInline let ready: ReadyValues
+    @usableFromInline let ready: PublishedTable
 
     /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
@@ -67,7 +67,7 @@ public final class DependencyInjector: Sendable {
     ///
     /// - Parameter defaultScope: The scope of registrations that name none.
     public init(defaultScope: Scope = .transient) {
-        ready = ReadyValues()
+        ready = PublishedTable()
         registry = Locked(Registry(ready: ready))
         parent = nil
         inheritedSingletons = nil
@@ -76,7 +76,7 @@ public final class DependencyInjector: Sendable {
     }
 
     private init(parent: DependencyInjector, singletons: ChildSingletons, testScope: TestScope? = nil) {
-        ready = ReadyValues()
+        ready = PublishedTable()
         registry = Locked(Registry(ready: ready))
         self.parent = parent
         defaultScope = parent.defaultScope

@@ -7,7 +7,7 @@ extension AsyncDependencyInjector {
         as type: T.Type,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
-        let frames = AsyncResolutionPath.frames
+        let frames = AsyncResolutionContext.frames
         guard let observer = core.instrument(key, resolvedBy: frames.innermostKey) else {
             return try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent)
         }
@@ -31,6 +31,6 @@ extension AsyncDependencyInjector {
         guard case .pending(let registration, let holder, let keeper) = core.locate(key) else { return false }
         guard registration.scope.isKept else { return true }
         return SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) == nil
-            && AsyncCreation.running(registration, keptBy: keeper) == nil
+            && AsyncSingletonCreation.running(registration, keptBy: keeper) == nil
     }
 }

@@ -72,7 +72,7 @@ final class Locked<State>: @unchecked Sendable {
 
 extension Locked where State == Registry {
     /// `update(_:)` for a registry, which also frees, after the unlock, the published tables
-    /// of ready values that the change withdrew (see `ReadyValues`), before what it removed.
+    /// of ready values that the change withdrew (see `PublishedTable`), before what it removed.
     /// Apart, for the stack: inlined, the wait for readers enlarged the frame of every level
     /// of a chain of singletons (which keeps its value through here).
     @inline(never)

@@ -1,6 +1,6 @@
 /// An immutable snapshot of what one injector can hand out without running a factory under
 /// its lock: its ready values (registered instances, created singletons) and its transients'
-/// plain factories. A resolve reads it without the registry lock (see `ReadyValues`).
+/// plain factories. A resolve reads it without the registry lock (see `PublishedTable`).
 ///
 /// Open addressing with linear probing, at most half full, so a lookup of a key that is
 /// there usually touches one entry, however many the injector holds. The entries retain the
@@ -28,7 +28,7 @@ final class ReadyTable {
     private let capacity: Int
     /// `64 - log2(capacity)`: a hash's top bits are its first entry (Fibonacci hashing).
     private let shift: UInt
-    /// The next table in a `ReadyValues` list of replaced tables.
+    /// The next table in a `PublishedTable` list of replaced tables.
     var nextRetired: Unmanaged<ReadyTable>?
 
     /// A table of `slots`, each under its entry's key.

@@ -1,7 +1,7 @@
 /// Where a failed `@Inject` wrapper initialised in a task goes, when no builder runs on the
 /// thread (`ResolutionContext.capture`): to the innermost async builder of the task, which
 /// throws it when it returns. The async builders are the runs of async factories
-/// (`AsyncResolutionPath.Frames.capture`, bound with the frames each run binds anyway) and
+/// (`AsyncResolutionContext.Frames.capture`, bound with the frames each run binds anyway) and
 /// `DependencyInjector.make` with an async body: an instance of this class, bound while its
 /// body runs.
 final class AsyncWrapperCapture: Sendable {
@@ -27,7 +27,7 @@ final class AsyncWrapperCapture: Sendable {
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is
     /// none, or it has returned.
     static func capture(_ failure: WrapperFailure) -> Bool {
-        let frames = AsyncResolutionPath.frames
+        let frames = AsyncResolutionContext.frames
         if let construction = current, frames.count <= construction.depth {
             return construction.capture(failure)
         }
@@ -60,7 +60,7 @@ final class AsyncWrapperCapture: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
-        let capture = AsyncWrapperCapture(depth: AsyncResolutionPath.frames.count)
+        let capture = AsyncWrapperCapture(depth: AsyncResolutionContext.frames.count)
         let value: Value
         do {
             value = try await $current.withValue(capture, operation: body)

@@ -52,7 +52,7 @@ extension AsyncDependencyInjector {
         _ rest: repeat each Rest
     ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
-        let frames = AsyncResolutionPath.frames
+        let frames = AsyncResolutionContext.frames
         let observer = core.instrument(key, resolvedBy: frames.innermostKey)
         let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         var outcome = ResolutionEvent.Outcome.created

@@ -160,7 +160,7 @@ extension DependencyInjector {
     /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.
     private func store(_ slot: Registry.Slot?, for key: DependencyKey, recordingIn installation: Installation?) {
         // The previous entry is released after the unlock, or kept by the installation; the
-        // published table that held it is freed first (see `ReadyValues`).
+        // published table that held it is freed first (see `PublishedTable`).
         var refused = false
         var previous: Registry.Slot?
         let retired = registry.withLock { registry in

@@ -126,7 +126,7 @@ public struct Registered<Value>: Sendable {
 
     /// The path of the resolve running the forwarding factory (its own key last), on either face.
     private static func currentPath(endingAt key: DependencyKey?) -> [DependencyKey] {
-        let path = ResolutionContext.current.path + AsyncResolutionPath.keys
+        let path = ResolutionContext.current.path + AsyncResolutionContext.keys
         return path.isEmpty ? key.map { [$0] } ?? [] : path
     }
 

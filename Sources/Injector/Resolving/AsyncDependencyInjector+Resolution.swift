@@ -68,7 +68,7 @@ extension AsyncDependencyInjector {
             case .absent:
                 return try await ifAbsent(key)
             case .refused(let key, let site):
-                throw DependencyInjector.refusal(of: key, registeredAt: site, path: AsyncResolutionPath.keys + [key])
+                throw DependencyInjector.refusal(of: key, registeredAt: site, path: AsyncResolutionContext.keys + [key])
             case .pending(let registration, let holder, let keeper):
                 if let value = try await produce(registration, heldBy: holder, keptBy: keeper) {
                     return try DependencyInjector.cast(value, to: T.self, key: key)
@@ -101,7 +101,7 @@ extension AsyncDependencyInjector {
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
     ) async throws(InjectionError) -> Any? {
-        let frames = AsyncResolutionPath.frames
+        let frames = AsyncResolutionContext.frames
         if let value = frames.shared?.value(madeBy: registration) { return value }
         switch registration.factory {
         case .async:
@@ -113,8 +113,8 @@ extension AsyncDependencyInjector {
             return try core.produce(registration, heldBy: holder, keptBy: keeper)
         }
         guard registration.scope.isKept else { return try await runTransient(registration, after: frames) }
-        try AsyncResolutionPath.checkNotResolving(registration, in: frames)
-        return try await AsyncCreation.value(
+        try AsyncResolutionContext.checkNotResolving(registration, in: frames)
+        return try await AsyncSingletonCreation.value(
             of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
     }
 
@@ -123,16 +123,16 @@ extension AsyncDependencyInjector {
         guard case .factory(let registration, _)? = core.lookup(DependencyKey(type, name: name))?.entry else {
             return 0
         }
-        return AsyncCreation.running(registration, keptBy: core)?.waiterCount ?? 0
+        return AsyncSingletonCreation.running(registration, keptBy: core)?.waiterCount ?? 0
     }
 
     /// Runs a transient's async factory in the current task, after `frames` (checked for a cycle).
     nonisolated func runTransient(
         _ registration: Registration,
-        after frames: AsyncResolutionPath.Frames,
+        after frames: AsyncResolutionContext.Frames,
         arguments: Any = ()
     ) async throws(InjectionError) -> any Sendable {
-        try AsyncResolutionPath.checkNotResolving(registration, in: frames)
+        try AsyncResolutionContext.checkNotResolving(registration, in: frames)
         let (inside, run) = frames.appending(registration)
         let outcome = await self.run(registration, frames: inside, arguments: arguments)
         inside.end(run)
@@ -140,12 +140,12 @@ extension AsyncDependencyInjector {
     }
 
     /// Runs `registration`'s async factory with this injector as `current`, after `frames`.
-    /// A wrapper that fails meanwhile fails the run (see `AsyncResolutionPath.Frames.capture`).
+    /// A wrapper that fails meanwhile fails the run (see `AsyncResolutionContext.Frames.capture`).
     nonisolated func run(
         _ registration: Registration,
-        frames: AsyncResolutionPath.Frames,
+        frames: AsyncResolutionContext.Frames,
         arguments: Any = ()
-    ) async -> AsyncCreation.Outcome {
+    ) async -> AsyncSingletonCreation.Outcome {
         let make: (AsyncDependencyInjector) async throws -> any Sendable
         switch registration.factory {
         case .async(let factory): make = factory
@@ -155,7 +155,7 @@ extension AsyncDependencyInjector {
                 .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
         }
         do {
-            let value = try await AsyncResolutionPath.$frames.withValue(frames) {
+            let value = try await AsyncResolutionContext.$frames.withValue(frames) {
                 try await Self.$current.withValue(self) {
                     let value = try await make(self)
                     // Before the completion runs: it is for whole values only.
@@ -187,7 +187,7 @@ extension AsyncDependencyInjector {
     private nonisolated func complete(
         _ value: any Sendable,
         madeBy registration: Registration,
-        sharingIn shared: AsyncResolutionPath.Resolve
+        sharingIn shared: AsyncResolutionContext.Resolve
     ) async throws {
         shared.share(value, madeBy: registration)
         switch registration.completion {

@@ -14,7 +14,7 @@ extension DependencyInjector {
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(InjectionError) -> T {
         // The hot path: a ready value of this injector's own, or a transient's factory, from
-        // its published table, with no lock (see `ReadyValues`). Inlined, so that `T` is known
+        // its published table, with no lock (see `PublishedTable`). Inlined, so that `T` is known
         // where the value is copied out.
         if let found = ready.slot(for: ObjectIdentifier(T.self), name: name) {
             return try found.value(as: T.self, name: name, in: self)
@@ -366,4 +366,19 @@ extension DependencyInjector {
         try context.checkNotResolving(registration)
         return try Self.cast(run(registration, in: context), to: T.self, key: key)
     }
+}
+
+/// What the walk for a key found, and where (see `DependencyInjector.locate(_:after:)`).
+enum Location: ~Copyable {
+    /// A value to return: a registered instance or a singleton already created, in its
+    /// injector's table, whose lock is held until the value is copied out (or this is dropped).
+    case ready(LockedSlot)
+    /// A factory to run, the injector that holds it, and the one that keeps a singleton's
+    /// value (the holder, or a descendant that keeps its own copies).
+    case pending(Registration, heldBy: DependencyInjector, keptBy: DependencyInjector)
+    /// No injector on the way holds the key.
+    case absent
+    /// A strict test scope on the way refused the registration above it, made at the site
+    /// (see `TestScope`).
+    case refused(DependencyKey, registeredAt: RegistrationSite)
 }

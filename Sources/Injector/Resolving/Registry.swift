@@ -26,13 +26,13 @@ struct Registry {
 
     /// The ready values, published for resolves without the lock; kept in step by every write
     /// (all of which go through `replace(_:withSlot:)`).
-    let ready: ReadyValues
+    let ready: PublishedTable
 
     /// What a failed resolve looks up to suggest what was meant, kept up to date by every write
     /// (see `RegistryIndex`), so that a miss never walks every key.
     private(set) var index = RegistryIndex()
 
-    init(ready: ReadyValues) {
+    init(ready: PublishedTable) {
         self.ready = ready
     }
 
@@ -214,7 +214,7 @@ extension Registry {
         }
 
         /// Whether a published table holds this slot: a ready value, or a transient's plain
-        /// factory (see `ReadyValues`).
+        /// factory (see `PublishedTable`).
         var isPublished: Bool { published != nil }
 
         /// What a published table holds for this slot: the object it retains (the `ReadySlot`,
@@ -298,4 +298,89 @@ enum Miss {
     case absent
     /// A factory has to run first: a transient, or a singleton not created yet.
     case pending(Registration)
+}
+
+/// What an injector stores under a key.
+enum Entry {
+    /// A value registered with `register(_:as:name:fileID:line:)`: an already created singleton.
+    case instance(Any, DependencyKey, site: RegistrationSite)
+    /// A factory, with what it has produced so far for its scope.
+    case factory(Registration, Cache)
+
+    var key: DependencyKey {
+        switch self {
+        case .instance(_, let key, _): key
+        case .factory(let registration, _): registration.key
+        }
+    }
+
+    /// The module-qualified name of the module that made the registration, if any.
+    var module: String? { site.module }
+
+    /// Where the registration was made.
+    var site: RegistrationSite {
+        switch self {
+        case .instance(_, _, let site): site
+        case .factory(let registration, _): registration.site
+        }
+    }
+
+    /// Whether `install` must create the value before it returns.
+    var isEager: Bool {
+        guard case .factory(let registration, _) = self else { return false }
+        return registration.scope == .eagerSingleton
+    }
+
+    /// The dynamic type of the value it holds: an instance, a created singleton, a weak
+    /// instance (recorded when it was created, so that it is known after the value is gone).
+    var readyType: ObjectIdentifier? {
+        switch self {
+        case .instance(let value, _, _), .factory(_, .strong(let value)): ObjectIdentifier(type(of: value))
+        case .factory(_, .weak(let reference)): reference.valueType
+        case .factory(_, .empty): nil
+        }
+    }
+
+    /// The value a resolve can return without running a factory.
+    var readyValue: Any? {
+        switch self {
+        case .instance(let value, _, _): value
+        case .factory(_, let cache): cache.value
+        }
+    }
+}
+
+/// What a singleton or weak registration has produced.
+enum Cache {
+    case empty
+    case strong(Any)
+    case weak(WeakReference)
+
+    /// How `scope` keeps `value`; `nil` when it keeps nothing: a transient, or a `.weak` value
+    /// that is not a class instance (only those can be held weakly; others are made anew).
+    init?(keeping value: Any, for scope: Scope) {
+        switch scope {
+        case .transient, .graph:
+            return nil
+        case .singleton, .eagerSingleton, .named:
+            self = .strong(value)
+        case .weak:
+            guard type(of: value) is AnyObject.Type else { return nil }
+            self = .weak(WeakReference(object: value as AnyObject, valueType: ObjectIdentifier(type(of: value))))
+        }
+    }
+
+    var value: Any? {
+        switch self {
+        case .empty: nil
+        case .strong(let value): value
+        case .weak(let reference): reference.object
+        }
+    }
+}
+
+struct WeakReference {
+    weak var object: AnyObject?
+    /// The dynamic type of the object (see `Entry.readyType`).
+    let valueType: ObjectIdentifier
 }

@@ -13,8 +13,8 @@ final class AsyncWaitGraph: Sendable {
     struct Edge: Sendable {
         fileprivate let id: UInt64
         /// The waiting creation: it may end, and be freed, before this wait does.
-        fileprivate let waiter: AsyncCreation.Number
-        fileprivate let target: AsyncCreation
+        fileprivate let waiter: AsyncSingletonCreation.Number
+        fileprivate let target: AsyncSingletonCreation
         /// The keys from the waiting creation's key (exclusive) to the target's (inclusive).
         fileprivate let keys: [DependencyKey]
     }
@@ -28,7 +28,7 @@ final class AsyncWaitGraph: Sendable {
 
     private struct State {
         /// The waits of each creation, by its number.
-        var edges: [AsyncCreation.Number: [Edge]] = [:]
+        var edges: [AsyncSingletonCreation.Number: [Edge]] = [:]
         var nextEdge: UInt64 = 0
     }
 
@@ -36,7 +36,7 @@ final class AsyncWaitGraph: Sendable {
 
     /// Records that a task with `frames` in progress waits for `target`, unless that closes a
     /// cycle. `frames` must not hold `target`'s registration (the caller checks that).
-    func admit(_ frames: AsyncResolutionPath.Frames, toWaitFor target: AsyncCreation) -> Admission {
+    func admit(_ frames: AsyncResolutionContext.Frames, toWaitFor target: AsyncSingletonCreation) -> Admission {
         // Outside the lock: the walk to the innermost creation, usually a level or two.
         let innermost = frames.innermostCreation
         return state.withLock { state in
@@ -68,14 +68,14 @@ final class AsyncWaitGraph: Sendable {
     /// waits from `target` reaches a creation that `frames` run. The creations of `frames` are
     /// listed only when there are waits to follow, so the common case costs nothing per level.
     private static func cycle(
-        from target: AsyncCreation,
-        closingAt frames: AsyncResolutionPath.Frames,
-        edges: [AsyncCreation.Number: [Edge]]
+        from target: AsyncSingletonCreation,
+        closingAt frames: AsyncResolutionContext.Frames,
+        edges: [AsyncSingletonCreation.Number: [Edge]]
     ) -> [DependencyKey]? {
         let start = target.number
         // How the walk first reached each creation: the wait it followed (none for `target`).
-        var reachedBy: [AsyncCreation.Number: Edge?] = [start: nil]
-        var ours: Set<AsyncCreation.Number>?
+        var reachedBy: [AsyncSingletonCreation.Number: Edge?] = [start: nil]
+        var ours: Set<AsyncSingletonCreation.Number>?
         var pending = [start]
         while let creation = pending.popLast() {
             for edge in edges[creation] ?? [] {
@@ -95,7 +95,7 @@ final class AsyncWaitGraph: Sendable {
     }
 
     /// The keys along the waits the walk followed from its start to `last`, inclusive.
-    private static func keys(to last: Edge, reachedBy: [AsyncCreation.Number: Edge?]) -> [DependencyKey] {
+    private static func keys(to last: Edge, reachedBy: [AsyncSingletonCreation.Number: Edge?]) -> [DependencyKey] {
         var chain = [last]
         var waiter = last.waiter
         while case .some(let previous?) = reachedBy[waiter] {

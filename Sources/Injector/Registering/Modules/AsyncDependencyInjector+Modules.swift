@@ -30,12 +30,8 @@ extension AsyncDependencyInjector {
             }
         }
         do throws(InjectionError) {
-            if let failure { throw failure }
-            if let refused = installation.refusedKey { throw .sealed(refused) }
             // Outside the installation: eager factories register as themselves, not as a module.
-            for key in installation.eagerKeys where core.lookup(key)?.entry.isEager == true {  // not replaced meanwhile
-                _ = try await value(for: key)
-            }
+            for key in try installation.eagerKeysToCreate(after: failure) { _ = try await value(for: key) }
         } catch {
             installation.end(failing: error)
             throw error

@@ -11,6 +11,16 @@ final class Installation: Sendable {
     let injector: DependencyInjector
     // Locked: an async module may register from child tasks at once.
     private let journal = Locked(Journal())
+    /// What both faces' `install` do once their modules have registered, before the eager
+    /// singletons are created: throws `failure` (a module's), or the refusal of a sealed
+    /// injector; returns the keys of the eager singletons to create, those still registered as
+    /// such (a later registration may have replaced one meanwhile).
+    func eagerKeysToCreate(after failure: InjectionError?) throws(InjectionError) -> [DependencyKey] {
+        if let failure { throw failure }
+        if let refused = refusedKey { throw .sealed(refused) }
+        return eagerKeys.filter { injector.lookup($0)?.entry.isEager == true }
+    }
+
     /// How the installation ended (`nil` while it runs), and the async installs waiting for it.
     private let ending = Locked(Ending())
 

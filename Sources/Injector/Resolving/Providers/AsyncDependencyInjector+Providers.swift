@@ -26,7 +26,7 @@ extension AsyncDependencyInjector {
             return resolved
         }
         throw .notRegistered(
-            key, path: AsyncResolutionPath.keys + [key], suggestions: core.suggestions(for: key, as: T.self))
+            key, path: AsyncResolutionContext.keys + [key], suggestions: core.suggestions(for: key, as: T.self))
     }
 }
 

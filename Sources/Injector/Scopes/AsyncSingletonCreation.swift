@@ -1,7 +1,7 @@
 /// One run of a singleton's (or weak instance's) async factory, shared by every resolve that
 /// asks for the value meanwhile. The run has a task of its own: a caller whose task is
 /// cancelled stops waiting, and the run goes on for the rest.
-final class AsyncCreation: Sendable {
+final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
     /// frames of a task that its factory started): unlike an `ObjectIdentifier`, never reused.
@@ -30,13 +30,13 @@ final class AsyncCreation: Sendable {
     private struct Runs {
         /// By keeper and registration, whose identities hold while an entry is here: the
         /// creation keeps its registration, and the task that removes the entry keeps both.
-        var byKey: [SingletonCreation.Key: AsyncCreation] = [:]
+        var byKey: [SingletonCreation.Key: AsyncSingletonCreation] = [:]
         /// How many creations have started, which numbers the next one.
         var started: Number = 0
     }
 
     /// The creation of `registration`'s value for `keeper` running now, if any.
-    static func running(_ registration: Registration, keptBy keeper: DependencyInjector) -> AsyncCreation? {
+    static func running(_ registration: Registration, keptBy keeper: DependencyInjector) -> AsyncSingletonCreation? {
         runs.withLock { $0.byKey[SingletonCreation.Key(registration, keptBy: keeper)] }
     }
 
@@ -48,12 +48,12 @@ final class AsyncCreation: Sendable {
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
         builtBy face: AsyncDependencyInjector,
-        frames: AsyncResolutionPath.Frames
+        frames: AsyncResolutionContext.Frames
     ) async throws(InjectionError) -> Any? {
         enum Step {
             case cached(SingletonCreation.Start)
-            case join(AsyncCreation)
-            case start(AsyncCreation)
+            case join(AsyncSingletonCreation)
+            case start(AsyncSingletonCreation)
         }
         let key = SingletonCreation.Key(registration, keptBy: keeper)
         // Lock order: this lock, then an injector's (one at a time), as in `SingletonCreation`.
@@ -62,7 +62,7 @@ final class AsyncCreation: Sendable {
                 return .cached(cached)
             }
             if let running = runs.byKey[key] { return .join(running) }
-            let creation = AsyncCreation(registration: registration, number: runs.started)
+            let creation = AsyncSingletonCreation(registration: registration, number: runs.started)
             runs.started += 1
             runs.byKey[key] = creation
             return .start(creation)
@@ -94,7 +94,7 @@ final class AsyncCreation: Sendable {
     /// Waits for the run's value as a resolve in the current task, with `frames` in progress.
     /// Throws the run's error; `circularDependency` when the run waits, through other runs,
     /// for this task; `factoryFailed` with a `CancellationError` when this task is cancelled.
-    func value(waitingFrom frames: AsyncResolutionPath.Frames) async throws(InjectionError) -> any Sendable {
+    func value(waitingFrom frames: AsyncResolutionContext.Frames) async throws(InjectionError) -> any Sendable {
         let key = registration.key
         let edge: AsyncWaitGraph.Edge?
         switch AsyncWaitGraph.shared.admit(frames, toWaitFor: self) {

@@ -20,7 +20,7 @@ import Synchronization
 /// Needs `Synchronization.Atomic` (macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2); before
 /// those, nothing is published and every resolve takes the registry lock, as it did.
 @usableFromInline
-final class ReadyValues: @unchecked Sendable {
+final class PublishedTable: @unchecked Sendable {
     // `@unchecked Sendable`: `cell` is an `Atomic<UInt>` (an unmanaged `ReadyTable` or 0),
     // touched only atomically; the other properties only under the owning injector's
     // registry lock.

@@ -3,7 +3,7 @@
 /// An async chain hops threads, so a per-thread stack (the sync face's) would lose it; a
 /// task-local follows it across `await`s, into child tasks, and into the task that creates a
 /// singleton (which copies its first requester's task-locals).
-enum AsyncResolutionPath {
+enum AsyncResolutionContext {
     /// One resolution in progress.
     struct Frame: Sendable {
         let registration: Registration
@@ -11,7 +11,7 @@ enum AsyncResolutionPath {
         /// registration. Not the creation: a task that the factory starts copies these frames,
         /// and may outlive the run; the creation keeps the value it made, which that task must
         /// not keep alive (a `.weak` value, a singleton dropped by `reset`).
-        let creation: AsyncCreation.Number?
+        let creation: AsyncSingletonCreation.Number?
         /// The top-level resolve this run belongs to, which knows whether it is in progress.
         let resolve: Resolve
         /// This run's number in `resolve`.
@@ -31,7 +31,7 @@ enum AsyncResolutionPath {
     }
 }
 
-extension AsyncResolutionPath {
+extension AsyncResolutionContext {
     /// The resolutions in progress as a persistent list, each level a node that shares the
     /// levels it works for (an array copied at each level cost 300 MB for 5,000 levels). Each
     /// level checks for a cycle by walking the nodes near the top; deeper, to keep the time
@@ -59,7 +59,7 @@ extension AsyncResolutionPath {
         /// innermost, and the run's number, which the caller ends (`end(_:)`) when the factory
         /// returns. After the top-level resolve has ended (in a task that one of its factories
         /// started), the run begins a top-level resolve of its own. These frames are not copied.
-        func appending(_ registration: Registration, creation: AsyncCreation? = nil) -> (Frames, Resolve.Run) {
+        func appending(_ registration: Registration, creation: AsyncSingletonCreation? = nil) -> (Frames, Resolve.Run) {
             let (resolve, run) = Resolve.begin(within: resolve)
             let depth = count + 1
             var registrations: RegistrationSet?
@@ -149,8 +149,8 @@ extension AsyncResolutionPath {
 
         /// The number of the creation of the innermost frame that runs one, and the keys of the
         /// frames inside it (outermost first); `nil` when no frame runs a creation.
-        var innermostCreation: (creation: AsyncCreation.Number, keysInside: [DependencyKey])? {
-            var creation: AsyncCreation.Number?
+        var innermostCreation: (creation: AsyncSingletonCreation.Number, keysInside: [DependencyKey])? {
+            var creation: AsyncSingletonCreation.Number?
             var inside: [DependencyKey] = []
             walkRunning { frame in
                 creation = frame.creation
@@ -161,8 +161,8 @@ extension AsyncResolutionPath {
         }
 
         /// The numbers of the creations these frames run.
-        var creations: Set<AsyncCreation.Number> {
-            var creations: Set<AsyncCreation.Number> = []
+        var creations: Set<AsyncSingletonCreation.Number> {
+            var creations: Set<AsyncSingletonCreation.Number> = []
             walkRunning { frame in
                 if let creation = frame.creation { creations.insert(creation) }
                 return true
