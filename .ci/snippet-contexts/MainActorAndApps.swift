@@ -17,3 +17,7 @@ protocol WeatherService {
 }
 
 final class Logger {}
+
+protocol CatalogAPI {}
+
+@MainActor final class LiveCatalog: CatalogAPI {}

@@ -68,6 +68,54 @@ public struct Provider<Value> {
             scope: scope, name: name, injector: injector, factory: { _ in makeValue() }, fileID: fileID, line: line)
     }
 
+    /// Registers the initial-value expression as a factory that runs on the main actor, for
+    /// `mainActorScope`, under `Value` (and `name`): the scoped form for a main-actor type
+    /// (in an Xcode 26 app target, every type), whose expression the plain form cannot run.
+    ///
+    /// ```swift
+    /// final class AppProviders {
+    ///     @Provider(mainActorScope: .singleton) var store: CartStore = CartStore()
+    /// }
+    /// ```
+    ///
+    /// Reading the property resolves the value, as the scoped form does; off the main actor,
+    /// the resolve fails with ``InjectionError/requiresMainActor(_:path:)``.
+    public init(
+        wrappedValue makeValue: @autoclosure @escaping @MainActor () -> Value,
+        mainActorScope scope: Scope,
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.init(
+            mainActorScope: scope, name: name, injector: injector, factory: { _ in makeValue() }, fileID: fileID,
+            line: line)
+    }
+
+    /// Registers `factory`, which runs on the main actor, for `mainActorScope` (without one,
+    /// the injector's default scope), under `Value` (and `name`): the factory form of
+    /// ``init(wrappedValue:mainActorScope:name:injector:fileID:line:)``.
+    ///
+    /// ```swift
+    /// @Provider(mainActorScope: .singleton, factory: { r in try CartStore(catalog: r.resolve()) })
+    /// var store: CartStore
+    /// ```
+    public init(
+        mainActorScope scope: Scope? = nil,
+        name: String? = nil,
+        injector: DependencyInjector? = nil,
+        factory: @escaping @MainActor (DependencyInjector) throws -> Value,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.injector = injector ?? DependencyInjector.current
+        self.name = name
+        self.storage = .registeredFactory(BoxedDeclarationSite(DeclarationSite(fileID: fileID, line: line)))
+        self.injector.mainActor.register(
+            Value.self, name: name, scope: scope, fileID: fileID, line: line, factory: factory)
+    }
+
     /// Registers `factory` for `scope` (without one, the injector's default scope), under
     /// `Value` (and `name`), into `injector` or ``DependencyInjector/current``: the form for
     /// values built from other dependencies.

@@ -60,16 +60,15 @@ public struct Banner {
     public init(text: String) { self.text = text }
 }
 
-/// A module of main-actor registrations: `{ @MainActor r in … }` marks a factory that builds
-/// a main-actor type (the one mark such a target needs; see the README).
-public struct ShopModule: DependencyModule {
+/// A module of main-actor registrations, written as anywhere else: no mark on any closure.
+public struct ShopModule: MainActorDependencyModule {
     /// The module.
     public init() {}
 
     /// Registers the catalog and the cart store.
-    public func register(in injector: DependencyInjector) {
-        injector.register((any CatalogAPI).self) { @MainActor _ in LiveCatalog() }
-        injector.register(CartStore.self, scope: .singleton) { @MainActor r in try CartStore(catalog: r.resolve()) }
+    public func register(in registrar: MainActorRegistrar) {
+        registrar.register((any CatalogAPI).self) { _ in LiveCatalog() }
+        registrar.register(CartStore.self, scope: .singleton) { r in try CartStore(catalog: r.resolve()) }
     }
 }
 
@@ -78,6 +77,17 @@ public final class AppProviders {
     /// The banner, registered when the providers are created.
     @Provider public var banner: Banner = Banner(text: "free shipping")
 
+    /// A main-actor value made when first resolved, then kept: the scoped form.
+    @Provider(mainActorScope: .singleton) public var greeting: Greeting = Greeting(text: "welcome")
+
     /// Registers the app's provided values into `DependencyInjector.current`.
     public init() {}
+}
+
+/// A line the app greets with: a main-actor type, provided with a scope.
+public final class Greeting {
+    /// The line.
+    public let text: String
+    /// A greeting that reads `text`.
+    public init(text: String) { self.text = text }
 }

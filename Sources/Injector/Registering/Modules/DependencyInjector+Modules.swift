@@ -22,15 +22,57 @@ extension DependencyInjector {
 
     /// Installs `modules` in order; see ``install(_:)-(DependencyModule...)``.
     public func install(_ modules: [any DependencyModule]) throws(InjectionError) {
+        try install(
+            steps: modules.map { module in
+                ModuleStep(module) { () throws(InjectionError) in try module.register(in: self) }
+            })
+    }
+
+    /// Installs `modules`, whose registrations run on the main actor, as
+    /// ``install(_:)-(DependencyModule...)`` installs modules: with their default scopes, each
+    /// once per installation, all or nothing.
+    ///
+    /// ```swift
+    /// try injector.install(ShopModule(), CheckoutModule())
+    /// ```
+    @MainActor
+    public func install(_ modules: any MainActorDependencyModule...) throws(InjectionError) {
+        try install(modules)
+    }
+
+    /// Installs `modules`, whose registrations run on the main actor; see
+    /// ``install(_:)-(MainActorDependencyModule...)``.
+    @MainActor
+    public func install(_ modules: [any MainActorDependencyModule]) throws(InjectionError) {
+        let registrar = mainActor
+        try install(
+            steps: modules.map { module in
+                ModuleStep(module) { () throws(InjectionError) in
+                    // `install` runs them on this thread, the main actor's, before it returns.
+                    var failure: InjectionError?
+                    MainActor.assumeIsolated {
+                        do throws(InjectionError) {
+                            try module.register(in: registrar)
+                        } catch {
+                            failure = error
+                        }
+                    }
+                    if let failure { throw failure }
+                }
+            })
+    }
+
+    /// Installs the modules of `steps`, in order: the one `install` of this face.
+    private func install(steps: [ModuleStep]) throws(InjectionError) {
         if let outer = Installation.current(into: self) {  // a module installing modules
-            try register(modules, into: outer)
+            try register(steps, into: outer)
             return
         }
         let installation = Installation(injector: self)
         var failure: InjectionError?
         Installation.$current.withValue(installation) {
             do throws(InjectionError) {
-                try register(modules, into: installation)
+                try register(steps, into: installation)
             } catch {
                 failure = error
             }
@@ -45,17 +87,17 @@ extension DependencyInjector {
         installation.end(failing: nil)
     }
 
-    private func register(_ modules: [any DependencyModule], into installation: Installation) throws(InjectionError) {
-        for module in modules {
-            switch installation.claim(type(of: module)) {
+    private func register(_ steps: [ModuleStep], into installation: Installation) throws(InjectionError) {
+        for step in steps {
+            switch installation.claim(step.type) {
             case .skip:
                 continue
             case .wait(let other):
                 try installation.wait(for: other)
             case .register:
-                installation.enter(type(of: module), defaultScope: module.defaultScope)
+                installation.enter(step.type, defaultScope: step.defaultScope)
                 defer { installation.leave() }
-                try module.register(in: self)
+                try step.register()
             }
         }
     }
@@ -70,5 +112,20 @@ extension DependencyInjector {
     /// ```
     public func module<T>(providing type: T.Type, name: String? = nil) -> String? {
         lookup(DependencyKey(type, name: name))?.entry.module
+    }
+}
+
+/// One module as `install` runs it: its type (installed once per installation), its default
+/// scope, and its registrations (a `DependencyModule`'s, or a `MainActorDependencyModule`'s on
+/// the main actor). A struct field, as typed-throws closures must be kept (see SWIFT-FACTS).
+private struct ModuleStep {
+    let type: any Any.Type
+    let defaultScope: Scope?
+    let register: () throws(InjectionError) -> Void
+
+    init(_ module: any ScopedModule, register: @escaping () throws(InjectionError) -> Void) {
+        type = Swift.type(of: module)
+        defaultScope = module.defaultScope
+        self.register = register
     }
 }

@@ -1,0 +1,55 @@
+extension DependencyInjector {
+    /// Registers factories that run on the main actor, with no mark on their closures: what a
+    /// target whose default isolation is the main actor (Xcode 26's app default) writes.
+    ///
+    /// ```swift
+    /// injector.mainActor.register(Logger.self, scope: .singleton) { _ in ConsoleLogger() }
+    /// injector.mainActor.register(CartStore.self) { r in try CartStore(catalog: r.resolve()) }
+    /// ```
+    ///
+    /// The closures are `@MainActor`, so they may build main-actor types and use main-actor
+    /// conformances. Main-actor code resolves these types without `await`; a resolve off the
+    /// main actor throws ``InjectionError/requiresMainActor(_:path:)`` (see
+    /// ``register(_:name:scope:fileID:line:mainActorFactory:)``, which this calls).
+    public var mainActor: MainActorRegistrar {
+        MainActorRegistrar(injector: self)
+    }
+}
+
+/// The registrations of an injector whose factories run on the main actor:
+/// ``DependencyInjector/mainActor``, and what a ``MainActorDependencyModule`` registers into.
+///
+/// ```swift
+/// injector.mainActor.register(Haptics.self) { _ in LiveHaptics() }
+///     .inTests(mainActor: { _ in SilentHaptics() })
+/// ```
+///
+/// Swift picks an overload without regard to isolation, so `register` on the injector cannot
+/// tell a main-actor closure from another: this registrar has one `register`, whose closure
+/// is always `@MainActor`.
+public struct MainActorRegistrar: Sendable {
+    /// The injector registered into.
+    public let injector: DependencyInjector
+
+    /// Registers a factory that runs on the main actor, for `scope` (without one, the
+    /// module's or the injector's default), under `name`.
+    ///
+    /// ```swift
+    /// injector.mainActor.register(SettingsModel.self, scope: .singleton) { r in
+    ///     try SettingsModel(store: r.resolve())
+    /// }
+    /// ```
+    ///
+    /// `fileID` and `line` (leave the defaults) say where the registration was made.
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @MainActor (DependencyInjector) throws -> T
+    ) -> Registered<T> {
+        injector.register(type, name: name, scope: scope, fileID: fileID, line: line, mainActorFactory: factory)
+    }
+}
