@@ -58,6 +58,10 @@
         /// The async injector of the app's registrations, above `asyncInjector`.
         private var asyncApp: AsyncDependencyInjector?
 
+        /// What `registerApp(in:)` or `registerDependencies(in:)` threw for the method about to
+        /// run, thrown again by `setUp()`.
+        private var registrationFailure: (any Error)?
+
         /// Override to return `true` for strict scopes: a test method fails when it resolves
         /// one of the app's registrations (``registerApp(in:)-(DependencyInjector)``, or
         /// `current`'s) that it did not provide, unless the registration carries a test double
@@ -79,15 +83,17 @@
         open var allowedInTests: [any Any.Type] { [] }
 
         /// Override to register the app's services, in a scope of their own above each test
-        /// method's: what a strict scope refuses unless the test provides it.
-        open func registerApp(in injector: DependencyInjector) {}
+        /// method's: what a strict scope refuses unless the test provides it. A throw (a
+        /// module's `install`, say) fails the test before it starts.
+        open func registerApp(in injector: DependencyInjector) throws {}
 
         /// Override to register the app's async services, above each test method's async scope.
         open func registerApp(in injector: AsyncDependencyInjector) async throws {}
 
         /// Override to register what every test method of the class needs. Runs before each
-        /// test method, in that method's fresh injector.
-        open func registerDependencies(in injector: DependencyInjector) {}
+        /// test method, in that method's fresh injector. A throw (a module's `install`, say)
+        /// fails the test before it starts; an override that does not throw needs no `throws`.
+        open func registerDependencies(in injector: DependencyInjector) throws {}
 
         /// Override to register what every test method of the class needs in the async injector.
         /// Runs in `setUp() async throws` before each test method, in that method's fresh async
@@ -98,12 +104,22 @@
         /// `AsyncDependencyInjector.current`.
         override open func invokeTest() {
             let app = DependencyInjector.current.child()
-            registerApp(in: app)
+            // A failed registration fails the test in `setUp()`, which XCTest then does not run.
+            do {
+                try registerApp(in: app)
+            } catch {
+                registrationFailure = error
+            }
             app.withOverrides(
                 strict: isStrict, allowing: allowedInTests,
                 { injector in
                     self.injector = injector
-                    registerDependencies(in: injector)
+                    guard registrationFailure == nil else { return }
+                    do {
+                        try registerDependencies(in: injector)
+                    } catch {
+                        registrationFailure = error
+                    }
                 }
             ) {
                 // `withOverrides` of the async face, which cannot run here: its configuration is
@@ -124,6 +140,11 @@
         /// ``registerDependencies(in:)-(AsyncDependencyInjector)``.
         override open func setUp() async throws {
             try await super.setUp()
+            if let registrationFailure {
+                // Recorded as a failure: XCTest reports a test whose `setUp` throws as skipped.
+                XCTFail("The registrations of \(name) failed: \(registrationFailure)")
+                throw registrationFailure
+            }
             if let asyncApp { try await registerApp(in: asyncApp) }
             try await registerDependencies(in: asyncInjector)
         }

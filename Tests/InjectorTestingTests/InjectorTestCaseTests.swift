@@ -97,3 +97,50 @@ final class WrapperFailureTestCaseTests: InjectorTestCase {
         XCTAssertEqual(failure.line, Receipt.printerLine)
     }
 }
+
+/// A module whose registration fails.
+private struct UnreadyModule: DependencyModule {
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        _ = try injector.resolve(Int.self, name: "not registered")
+    }
+}
+
+/// `registerDependencies(in:)` may throw: the test fails before its body runs, with the error.
+/// The failure is caught here to be checked.
+final class ThrowingRegistrationTestCaseTests: InjectorTestCase {
+    private var caught: [String] = []
+    private var bodyRan = false
+
+    override func registerDependencies(in injector: DependencyInjector) throws {
+        try injector.install(UnreadyModule())
+    }
+
+    #if canImport(Darwin)
+        override func record(_ issue: XCTIssue) {
+            guard issue.compactDescription.contains("Injector could not resolve") else { return super.record(issue) }
+            caught.append(issue.compactDescription)
+        }
+    #else
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            guard description.contains("Injector could not resolve") else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+            caught.append(description)
+        }
+    #endif
+
+    func testTheBodyDoesNotRun() {
+        bodyRan = true
+    }
+
+    override func tearDown() {
+        XCTAssertFalse(bodyRan)
+        let failures = caught.filter { $0.contains("The registrations of") }
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(failures.first?.contains("Swift.Int named \"not registered\"") == true)
+        super.tearDown()
+    }
+}
