@@ -46,7 +46,7 @@ struct StrictModeTests {
 
         #expect(issues.count == 1)
         let message = issues.first?.comments.first ?? ""
-        #expect(message.hasPrefix("Injector refused to resolve InjectorTestingTests.Receipts"))
+        #expect(message.hasPrefix("Injector refused to resolve any InjectorTestingTests.Receipts"))
         #expect(
             message.contains(
                 "the app's registration (InjectorTestingTests/StrictModeTests.swift:\(receiptsRegistrationLine))"))
@@ -117,7 +117,7 @@ struct AsyncStrictModeTests {
         func testAForgottenMockFailsTheTest() {
             XCTAssertThrowsError(try injector.resolve((any PaymentService).self))
             XCTAssertEqual(refusals.count, 1)
-            XCTAssertTrue(refusals.first?.contains("InjectorTestingTests.PaymentService") == true)
+            XCTAssertTrue(refusals.first?.contains("any InjectorTestingTests.PaymentService") == true)
         }
     }
 #endif

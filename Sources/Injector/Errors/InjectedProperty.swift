@@ -2,7 +2,7 @@
 /// injector was building needed the key that follows it (see ``DependencyKey/property``).
 ///
 /// ```swift
-/// // Resolution path: MyApp.PlaceOrderUseCase.users (MyApp/UseCase.swift:25) → MyApp.UserRepository → …
+/// // Resolution path: MyApp.PlaceOrderUseCase.users (MyApp/UseCase.swift:25) → any MyApp.UserRepository → …
 /// if let property = error.path.compactMap(\.property).first {
 ///     print(property.ownerTypeName, property.name ?? "?", property.line)  // MyApp.PlaceOrderUseCase users 25
 /// }

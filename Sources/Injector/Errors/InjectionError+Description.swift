@@ -6,13 +6,13 @@ extension InjectionError: CustomStringConvertible {
     /// (long lines are shown wrapped here):
     ///
     /// ```text
-    /// Injector could not resolve MyApp.PaymentService: nothing is registered for it.
-    /// Resolution path: MyApp.App → MyApp.Checkout → MyApp.PaymentService
-    /// Suggestion: MyApp.StripePayments is registered and conforms to MyApp.PaymentService;
-    ///     register it as that type: `register(value as MyApp.PaymentService)` or
-    ///     `register(value, as: MyApp.PaymentService.self)`.
-    /// To fix: register MyApp.PaymentService before resolving it, e.g.
-    ///     `injector.register(MyApp.PaymentService.self) { r in … }`.
+    /// Injector could not resolve any MyApp.PaymentService: nothing is registered for it.
+    /// Resolution path: MyApp.App → MyApp.Checkout → any MyApp.PaymentService
+    /// Suggestion: MyApp.StripePayments is registered and conforms to any MyApp.PaymentService;
+    ///     register it as that type: `register(value as any MyApp.PaymentService)` or
+    ///     `register(value, as: (any MyApp.PaymentService).self)`.
+    /// To fix: register any MyApp.PaymentService before resolving it, e.g.
+    ///     `injector.register((any MyApp.PaymentService).self) { r in … }`.
     /// ```
     public var description: String {
         var lines: [String]
@@ -21,7 +21,7 @@ extension InjectionError: CustomStringConvertible {
             lines = ["Injector could not resolve \(key): nothing is registered for it."]
             lines += Self.pathLine(path)
             lines += suggestions.map { "Suggestion: " + Self.sentence(for: $0, requested: key) }
-            lines.append("To fix: register \(key) before resolving it, e.g. \(Self.registrationExample(for: key)).")
+            lines.append("To fix: " + Self.likelyFix(for: key, suggestions: suggestions))
         case .circularDependency(let path):
             lines = [
                 "Injector found a circular dependency: \(Self.arrows(path)).",
@@ -91,7 +91,7 @@ extension InjectionError: CustomStringConvertible {
                 "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName))` in its "
                     + "`.injecting` closure), give the registration one for every test (`.inTests { r in … }`), "
                     + "or allow the real one in tests (`.allowedInTests()` on the registration, "
-                    + "or `allowing: [\(key.typeName).self]` on the test scope).")
+                    + "or `allowing: [\(key.typeExpression)]` on the test scope).")
         case .argumentMismatch(let key, let path, let expected, let given):
             let takes =
                 expected.isEmpty ? "takes no arguments" : "takes arguments (\(expected.joined(separator: ", ")))"
@@ -100,9 +100,9 @@ extension InjectionError: CustomStringConvertible {
             lines += Self.pathLine(path)
             lines.append(
                 expected.isEmpty
-                    ? "To fix: resolve it without arguments, `resolve(\(key.typeName).self)`."
+                    ? "To fix: resolve it without arguments, `resolve(\(key.typeExpression))`."
                     : "To fix: pass arguments of exactly those types, in that order: "
-                        + "`resolve(\(key.typeName).self, arguments: …)`."
+                        + "`resolve(\(key.typeExpression), arguments: …)`."
             )
         }
         return lines.joined(separator: "\n")
@@ -139,9 +139,21 @@ extension InjectionError: CustomStringConvertible {
         bytes >= 1 << 20 && bytes.isMultiple(of: 1 << 20) ? "\(bytes >> 20) MB" : "\((bytes + 512) >> 10) KB"
     }
 
+    /// The "To fix" of a missing key: a registered name within two edits of the requested one
+    /// first (a typo is likelier than a missing registration), then the registration.
+    private static func likelyFix(for key: DependencyKey, suggestions: [Suggestion]) -> String {
+        let register = "register \(key) before resolving it, e.g. \(registrationExample(for: key))."
+        guard let name = key.name, case .otherNames(let names, _)? = suggestions.first,
+            case let closest?? = names.first
+        else { return register }
+        var distance = EditDistance(to: name)
+        guard distance(closest, limit: 2) != nil else { return register }
+        return "resolve it with the name \"\(closest)\", which is registered (a typo?), or \(register)"
+    }
+
     private static func registrationExample(for key: DependencyKey) -> String {
         let name = key.name.map { ", name: \"\($0)\"" } ?? ""
-        return "`injector.register(\(key.typeName).self\(name)) { r in … }`"
+        return "`injector.register(\(key.typeExpression)\(name)) { r in … }`"
     }
 
     private static func sentence(for suggestion: Suggestion, requested key: DependencyKey) -> String {
@@ -151,11 +163,11 @@ extension InjectionError: CustomStringConvertible {
             return suggestion.description
         case .conformingRegistration(let registered):
             return "\(registered) is registered and conforms to \(key.typeName); register it as that type: "
-                + "`register(value as \(key.typeName)\(name))` or `register(value, as: \(key.typeName).self\(name))`."
+                + "`register(value as \(key.typeName)\(name))` or `register(value, as: \(key.typeExpression)\(name))`."
         case .registeredAsSupertype(let registered):
             return
                 "\(registered) is registered and holds a value of type \(key.typeName); resolve \(registered) instead, "
-                + "or register the value as \(key.typeName) too: `register(value, as: \(key.typeName).self\(name))`."
+                + "or register the value as \(key.typeName) too: `register(value, as: \(key.typeExpression)\(name))`."
         case .sameSimpleName(let registered):
             return "\(registered) is registered; it has the same simple name as \(key.typeName) but is another type."
         }

@@ -23,14 +23,16 @@ extension DependencyKey {
         .map(\.item)
     }
 
-    /// Descriptions of keys, as `description` builds them, with each type's name built once.
+    /// Descriptions of keys, as `description` builds them, with each type's name built once;
+    /// an existential's without its `any `, so that `any App.Payments` sorts among `App.P…`.
     private struct Descriptions {
         private var typeNames: [ObjectIdentifier: String] = [:]
 
         subscript(key: DependencyKey) -> String {
             mutating get {
                 if let typeName = typeNames[key.typeID] { return key.description(typeName: typeName) }
-                let typeName = key.typeName
+                var typeName = key.typeName
+                if typeName.hasPrefix("any ") { typeName.removeFirst(4) }
                 typeNames[key.typeID] = typeName
                 return key.description(typeName: typeName)
             }

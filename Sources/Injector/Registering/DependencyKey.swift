@@ -59,7 +59,26 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
     /// A `private`, `fileprivate` or function-local type is named as you find it in your code,
     /// marked: `MyApp.NetworkProviderKey (private)`, where `String(reflecting:)` prints
     /// `MyApp.(unknown context at $5641c6f98628).NetworkProviderKey`.
-    public var typeName: String { Self.readable(String(reflecting: type)) }
+    public var typeName: String { Self.name(of: type) }
+
+    /// `type`'s name as messages print it: module-qualified, readable (see `readable(_:)`), and
+    /// an existential spelled `any P`, as code under `ExistentialAny` must spell it.
+    static func name(of type: any Any.Type) -> String {
+        let name = readable(String(reflecting: type))
+        return isExistential(type) ? "any " + name : name
+    }
+
+    /// Whether `type` is a protocol's existential (`any P`, `any P & Q`), not `Any` itself:
+    /// its metatype is the protocol's `.Protocol`. Asked only for messages.
+    static func isExistential(_ type: any Any.Type) -> Bool {
+        guard type != Any.self, type != AnyObject.self else { return false }
+        return String(describing: Swift.type(of: type)).hasSuffix(".Protocol")
+    }
+
+    /// How code names the type's metatype: `App.Config.self`, `(any App.P).self`.
+    var typeExpression: String {
+        Self.isExistential(type) ? "(\(typeName)).self" : "\(typeName).self"
+    }
 
     /// `name` without the `(unknown context at $…).` that `String(reflecting:)` prints for the
     /// context of a private or local type, marked `(private)` if it had any.

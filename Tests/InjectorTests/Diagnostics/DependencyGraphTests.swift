@@ -33,10 +33,10 @@ import Testing
                   node [shape=box];
                   "InjectorTests.App" [label="InjectorTests.App\ntransient"];
                   "InjectorTests.Checkout" [label="InjectorTests.Checkout\nsingleton"];
-                  "InjectorTests.PaymentService" [label="InjectorTests.PaymentService\nnot registered", color=red, style=dashed];
+                  "any InjectorTests.PaymentService" [label="any InjectorTests.PaymentService\nnot registered", color=red, style=dashed];
                   "Swift.String named \"baseURL\"" [label="Swift.String named \"baseURL\"\ninstance"];
                   "InjectorTests.App" -> "InjectorTests.Checkout";
-                  "InjectorTests.Checkout" -> "InjectorTests.PaymentService";
+                  "InjectorTests.Checkout" -> "any InjectorTests.PaymentService";
                   "InjectorTests.Checkout" -> "Swift.String named \"baseURL\"";
                 }
 

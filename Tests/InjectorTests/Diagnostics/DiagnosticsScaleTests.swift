@@ -42,7 +42,8 @@ struct ScaleDashboard {}
                 Injector could not resolve Swift.String named "setting-5000x": nothing is registered for it.
                 Suggestion: The same type is registered under other names: "setting-5000", "setting-50000", \
                 "setting-50001", "setting-50002", "setting-50003", and 99993 more.
-                To fix: register Swift.String named "setting-5000x" before resolving it, \
+                To fix: resolve it with the name "setting-5000", which is registered (a typo?), \
+                or register Swift.String named "setting-5000x" before resolving it, \
                 e.g. `injector.register(Swift.String.self, name: "setting-5000x") { r in … }`.
                 """
         )

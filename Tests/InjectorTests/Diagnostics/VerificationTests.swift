@@ -30,10 +30,10 @@ import Testing
             error?.description == """
                 Injector found 3 problems in 6 registrations:
 
-                1. Injector could not resolve InjectorTests.PaymentService: nothing is registered for it.
-                   Resolution path: InjectorTests.App → InjectorTests.Checkout → InjectorTests.PaymentService
-                   To fix: register InjectorTests.PaymentService before resolving it, \
-                e.g. `injector.register(InjectorTests.PaymentService.self) { r in … }`.
+                1. Injector could not resolve any InjectorTests.PaymentService: nothing is registered for it.
+                   Resolution path: InjectorTests.App → InjectorTests.Checkout → any InjectorTests.PaymentService
+                   To fix: register any InjectorTests.PaymentService before resolving it, \
+                e.g. `injector.register((any InjectorTests.PaymentService).self) { r in … }`.
 
                 2. Injector found a circular dependency: InjectorTests.NodeA → InjectorTests.NodeB → InjectorTests.NodeA.
                    To fix: break the cycle: let one of these types resolve the next one later \

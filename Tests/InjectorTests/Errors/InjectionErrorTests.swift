@@ -32,10 +32,10 @@ struct App {}
         #expect(suggestions.isEmpty)
         #expect(
             error?.description == """
-                Injector could not resolve InjectorTests.PaymentService: nothing is registered for it.
-                Resolution path: InjectorTests.App → InjectorTests.Checkout → InjectorTests.PaymentService
-                To fix: register InjectorTests.PaymentService before resolving it, \
-                e.g. `injector.register(InjectorTests.PaymentService.self) { r in … }`.
+                Injector could not resolve any InjectorTests.PaymentService: nothing is registered for it.
+                Resolution path: InjectorTests.App → InjectorTests.Checkout → any InjectorTests.PaymentService
+                To fix: register any InjectorTests.PaymentService before resolving it, \
+                e.g. `injector.register((any InjectorTests.PaymentService).self) { r in … }`.
                 """
         )
     }
@@ -52,13 +52,13 @@ struct App {}
         #expect(suggestions == [.conformingRegistration(DependencyKey(StripePayments.self))])
         #expect(
             error?.description == """
-                Injector could not resolve InjectorTests.PaymentService: nothing is registered for it.
-                Resolution path: InjectorTests.App → InjectorTests.Checkout → InjectorTests.PaymentService
-                Suggestion: InjectorTests.StripePayments is registered and conforms to InjectorTests.PaymentService; \
-                register it as that type: `register(value as InjectorTests.PaymentService)` \
-                or `register(value, as: InjectorTests.PaymentService.self)`.
-                To fix: register InjectorTests.PaymentService before resolving it, \
-                e.g. `injector.register(InjectorTests.PaymentService.self) { r in … }`.
+                Injector could not resolve any InjectorTests.PaymentService: nothing is registered for it.
+                Resolution path: InjectorTests.App → InjectorTests.Checkout → any InjectorTests.PaymentService
+                Suggestion: InjectorTests.StripePayments is registered and conforms to any InjectorTests.PaymentService; \
+                register it as that type: `register(value as any InjectorTests.PaymentService)` \
+                or `register(value, as: (any InjectorTests.PaymentService).self)`.
+                To fix: register any InjectorTests.PaymentService before resolving it, \
+                e.g. `injector.register((any InjectorTests.PaymentService).self) { r in … }`.
                 """
         )
     }
@@ -83,6 +83,42 @@ struct App {}
                 e.g. `injector.register(Swift.String.self, name: "secondary") { r in … }`.
                 """
         )
+    }
+
+    /// A name two edits from a registered one is most likely a typo: the fix says so first.
+    @Test func aTypoedNameLeadsTheFixWithTheRegisteredName() {
+        let injector = DependencyInjector()
+        injector.register("EUR", name: "currency")
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve(String.self, name: "curency") }
+
+        #expect(
+            error?.description == """
+                Injector could not resolve Swift.String named "curency": nothing is registered for it.
+                Suggestion: The same type is registered under other names: "currency".
+                To fix: resolve it with the name "currency", which is registered (a typo?), \
+                or register Swift.String named "curency" before resolving it, \
+                e.g. `injector.register(Swift.String.self, name: "curency") { r in … }`.
+                """
+        )
+    }
+
+    /// A protocol's key is printed `any P`, and the code the message suggests compiles under
+    /// `ExistentialAny` as written.
+    @Test func anExistentialIsNamedAsCodeSpellsIt() {
+        let injector = DependencyInjector()
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve((any Greeter).self) }
+
+        #expect(
+            error?.description == """
+                Injector could not resolve any InjectorTests.Greeter: nothing is registered for it.
+                To fix: register any InjectorTests.Greeter before resolving it, \
+                e.g. `injector.register((any InjectorTests.Greeter).self) { r in … }`.
+                """
+        )
+        #expect(DependencyKey(Any.self).typeName == "Any")
+        #expect(DependencyKey((any Greeter & Sendable).self).typeName.hasPrefix("any "))
     }
 
     @Test func aTypeWithTheSameSimpleNameIsSuggested() {
@@ -130,8 +166,8 @@ struct App {}
         #expect(
             error?.description == """
                 Injector could not resolve InjectorTests.StripePayments: nothing is registered for it.
-                Suggestion: InjectorTests.PaymentService is registered and holds a value of type \
-                InjectorTests.StripePayments; resolve InjectorTests.PaymentService instead, or register the value \
+                Suggestion: any InjectorTests.PaymentService is registered and holds a value of type \
+                InjectorTests.StripePayments; resolve any InjectorTests.PaymentService instead, or register the value \
                 as InjectorTests.StripePayments too: `register(value, as: InjectorTests.StripePayments.self)`.
                 To fix: register InjectorTests.StripePayments before resolving it, \
                 e.g. `injector.register(InjectorTests.StripePayments.self) { r in … }`.

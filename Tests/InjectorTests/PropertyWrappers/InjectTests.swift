@@ -133,7 +133,7 @@ private final class MainActorViewModel {
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("@Inject property declared at InjectorTests/InjectTests.swift:"))
-        #expect(stderr.contains("Injector could not resolve InjectorTests.Greeter: nothing is registered for it."))
+        #expect(stderr.contains("Injector could not resolve any InjectorTests.Greeter: nothing is registered for it."))
         #expect(stderr.contains("(in Orphan) was read, but its dependency could not be resolved."))
         #expect(stderr.contains("create the object with `try injector.make { … }`, which throws it"))
     }

@@ -43,12 +43,12 @@ private let file = "InjectorTests/WholeObjectTests.swift"
 /// after `before` (each step's text, outermost first).
 private func missingUsersMessage(after before: [String] = []) -> String {
     let steps =
-        before + ["InjectorTests.PlaceOrder.users (\(file):\(PlaceOrder.usersLine))", "InjectorTests.OrderUsers"]
+        before + ["InjectorTests.PlaceOrder.users (\(file):\(PlaceOrder.usersLine))", "any InjectorTests.OrderUsers"]
     return """
-        Injector could not resolve InjectorTests.OrderUsers: nothing is registered for it.
+        Injector could not resolve any InjectorTests.OrderUsers: nothing is registered for it.
         Resolution path: \(steps.joined(separator: " → "))
-        To fix: register InjectorTests.OrderUsers before resolving it, \
-        e.g. `injector.register(InjectorTests.OrderUsers.self) { r in … }`.
+        To fix: register any InjectorTests.OrderUsers before resolving it, \
+        e.g. `injector.register((any InjectorTests.OrderUsers).self) { r in … }`.
         """
 }
 

@@ -89,9 +89,9 @@ final class Stripe: Charging, Refunding, Sendable {}
         #expect(implementation == DependencyKey(Stripe.self))
         #expect(
             error?.description == """
-                Injector could not resolve InjectorTests.Payouts: it is forwarded to the registration of \
-                InjectorTests.Stripe (`implements`), whose value cannot be used as InjectorTests.Payouts.
-                To fix: make InjectorTests.Stripe conform to InjectorTests.Payouts, or take InjectorTests.Payouts \
+                Injector could not resolve any InjectorTests.Payouts: it is forwarded to the registration of \
+                InjectorTests.Stripe (`implements`), whose value cannot be used as any InjectorTests.Payouts.
+                To fix: make InjectorTests.Stripe conform to any InjectorTests.Payouts, or take any InjectorTests.Payouts \
                 out of that registration's `implements(…)`.
                 """)
     }
@@ -147,6 +147,7 @@ final class Stripe: Charging, Refunding, Sendable {}
         let forwarded = await injector.registrations.filter { $0.forwardedTo != nil }
         #expect(forwarded.map(\.key) == [DependencyKey((any Charging).self), DependencyKey((any Refunding).self)])
         #expect(forwarded.allSatisfy { $0.forwardedTo == DependencyKey(Stripe.self) })
-        #expect(forwarded.first?.description == "InjectorTests.Charging (transient, forwards to InjectorTests.Stripe)")
+        #expect(
+            forwarded.first?.description == "any InjectorTests.Charging (transient, forwards to InjectorTests.Stripe)")
     }
 }

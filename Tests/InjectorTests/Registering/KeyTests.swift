@@ -57,7 +57,7 @@ import Testing
     @Test func keyDescriptionIsModuleQualifiedWithQuotedName() {
         #expect(DependencyKey(FeatureA.Config.self).description == "InjectorTests.FeatureA.Config")
         #expect(DependencyKey(String.self, name: "baseURL").description == "Swift.String named \"baseURL\"")
-        #expect(DependencyKey((any Greeter).self).typeName == "InjectorTests.Greeter")
+        #expect(DependencyKey((any Greeter).self).typeName == "any InjectorTests.Greeter")
     }
 }
 

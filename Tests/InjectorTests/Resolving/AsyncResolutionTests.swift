@@ -123,12 +123,12 @@ import Testing
         }
         #expect(
             pairs.first?.1.map(String.init(describing:)) == """
-                Injector could not resolve InjectorTests.Greeter: nothing is registered for it.
-                Suggestion: InjectorTests.EnglishGreeter is registered and conforms to InjectorTests.Greeter; \
-                register it as that type: `register(value as InjectorTests.Greeter)` or \
-                `register(value, as: InjectorTests.Greeter.self)`.
-                To fix: register InjectorTests.Greeter before resolving it, e.g. \
-                `injector.register(InjectorTests.Greeter.self) { r in … }`.
+                Injector could not resolve any InjectorTests.Greeter: nothing is registered for it.
+                Suggestion: InjectorTests.EnglishGreeter is registered and conforms to any InjectorTests.Greeter; \
+                register it as that type: `register(value as any InjectorTests.Greeter)` or \
+                `register(value, as: (any InjectorTests.Greeter).self)`.
+                To fix: register any InjectorTests.Greeter before resolving it, e.g. \
+                `injector.register((any InjectorTests.Greeter).self) { r in … }`.
                 """
         )
     }

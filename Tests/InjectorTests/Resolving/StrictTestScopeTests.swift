@@ -84,12 +84,12 @@ extension FaceInjector {
         #expect(site.line < line)
         #expect(
             error?.description == """
-                Injector refused to resolve InjectorTests.Payments in a strict test scope: the test did not \
+                Injector refused to resolve any InjectorTests.Payments in a strict test scope: the test did not \
                 provide it, and the app's registration (\(site)) is not allowed in tests.
-                To fix: register a stand-in for it in the test (`$0.register(… as InjectorTests.Payments)` in its \
+                To fix: register a stand-in for it in the test (`$0.register(… as any InjectorTests.Payments)` in its \
                 `.injecting` closure), give the registration one for every test (`.inTests { r in … }`), or allow \
                 the real one in tests (`.allowedInTests()` on the registration, or \
-                `allowing: [InjectorTests.Payments.self]` on the test scope).
+                `allowing: [(any InjectorTests.Payments).self]` on the test scope).
                 """)
     }
 
