@@ -76,7 +76,7 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
                 try await MainActor.run { try configureOnMainActor(scope) }
             }
             return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
-                try await WrapperFailureRecorder.$current.withValue(.recordingIssues) {
+                try await TestIssueRecorder.$current.withValue(.recordingIssues) {
                     try await function()
                 }
             }

@@ -129,7 +129,7 @@
                 let asyncInjector = asyncApp.testChild(strict: isStrict, allowing: allowedInTests)
                 self.asyncInjector = asyncInjector
                 AsyncDependencyInjector.$current.withValue(asyncInjector) {
-                    WrapperFailureRecorder.$current.withValue(.failingTestCase) {
+                    TestIssueRecorder.$current.withValue(.failingTestCase) {
                         super.invokeTest()
                     }
                 }

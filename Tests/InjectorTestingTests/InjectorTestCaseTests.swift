@@ -63,29 +63,8 @@ final class InjectorTestCaseTests: InjectorTestCase {
 
 /// A wrapper that fails while an `InjectorTestCase` method runs fails that test, at the
 /// property's declaration. The failures are caught here to be checked, not reported.
-final class WrapperFailureTestCaseTests: InjectorTestCase {
-    private var caught: [(description: String, file: String, line: Int)] = []
-
-    #if canImport(Darwin)
-        override func record(_ issue: XCTIssue) {
-            guard issue.compactDescription.contains("could not be resolved") else { return super.record(issue) }
-            caught.append(
-                (
-                    issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
-                    issue.sourceCodeContext.location?.lineNumber ?? 0
-                ))
-        }
-    #else
-        override func recordFailure(
-            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-        ) {
-            guard description.contains("could not be resolved") else {
-                return super.recordFailure(
-                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            }
-            caught.append((description, filePath, lineNumber))
-        }
-    #endif
+final class WrapperFailureTestCaseTests: FailureCatchingTestCase {
+    override var marker: String { "could not be resolved" }
 
     func testAFailedInjectFailsTheTestAtItsDeclaration() throws {
         let error = Receipt().$printer.failure
@@ -107,30 +86,14 @@ private struct UnreadyModule: DependencyModule {
 
 /// `registerDependencies(in:)` may throw: the test fails before its body runs, with the error.
 /// The failure is caught here to be checked.
-final class ThrowingRegistrationTestCaseTests: InjectorTestCase {
-    private var caught: [String] = []
+final class ThrowingRegistrationTestCaseTests: FailureCatchingTestCase {
     private var bodyRan = false
+
+    override var marker: String { "Injector could not resolve" }
 
     override func registerDependencies(in injector: DependencyInjector) throws {
         try injector.install(UnreadyModule())
     }
-
-    #if canImport(Darwin)
-        override func record(_ issue: XCTIssue) {
-            guard issue.compactDescription.contains("Injector could not resolve") else { return super.record(issue) }
-            caught.append(issue.compactDescription)
-        }
-    #else
-        override func recordFailure(
-            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-        ) {
-            guard description.contains("Injector could not resolve") else {
-                return super.recordFailure(
-                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            }
-            caught.append(description)
-        }
-    #endif
 
     func testTheBodyDoesNotRun() {
         bodyRan = true
@@ -138,7 +101,7 @@ final class ThrowingRegistrationTestCaseTests: InjectorTestCase {
 
     override func tearDown() {
         XCTAssertFalse(bodyRan)
-        let failures = caught.filter { $0.contains("The registrations of") }
+        let failures = caught.map(\.description).filter { $0.contains("The registrations of") }
         XCTAssertEqual(failures.count, 1)
         XCTAssertTrue(failures.first?.contains("Swift.Int named \"not registered\"") == true)
         super.tearDown()

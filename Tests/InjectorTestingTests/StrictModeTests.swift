@@ -83,41 +83,23 @@ struct AsyncStrictModeTests {
 #if canImport(XCTest)
     /// Strict mode in an `InjectorTestCase`: the app's services in `registerApp`, the test's
     /// stand-ins in `registerDependencies`. The refusals are caught here to be checked.
-    final class StrictTestCaseTests: InjectorTestCase {
-        private var refusals: [String] = []
-
+    final class StrictTestCaseTests: FailureCatchingTestCase {
         override var isStrict: Bool { true }
+        override var marker: String { "Injector refused" }
         override func registerApp(in injector: DependencyInjector) { registerShop(in: injector) }
         override func registerDependencies(in injector: DependencyInjector) {
             injector.register(FakeReceipts() as any Receipts)
         }
 
-        #if canImport(Darwin)
-            override func record(_ issue: XCTIssue) {
-                guard issue.compactDescription.contains("Injector refused") else { return super.record(issue) }
-                refusals.append(issue.compactDescription)
-            }
-        #else
-            override func recordFailure(
-                withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-            ) {
-                guard description.contains("Injector refused") else {
-                    return super.recordFailure(
-                        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-                }
-                refusals.append(description)
-            }
-        #endif
-
         func testWhatTheTestProvidesIsUsed() throws {
             XCTAssertEqual(try injector.resolve((any Receipts).self).kind, "fake")
-            XCTAssertTrue(refusals.isEmpty)
+            XCTAssertTrue(caught.isEmpty)
         }
 
         func testAForgottenMockFailsTheTest() {
             XCTAssertThrowsError(try injector.resolve((any PaymentService).self))
-            XCTAssertEqual(refusals.count, 1)
-            XCTAssertTrue(refusals.first?.contains("any InjectorTestingTests.PaymentService") == true)
+            XCTAssertEqual(caught.count, 1)
+            XCTAssertTrue(caught.first?.description.contains("any InjectorTestingTests.PaymentService") == true)
         }
     }
 #endif

@@ -14,13 +14,13 @@ final class LazyResolution<Value>: Sendable {
     private let name: String?
     let site: DeclarationSite
     /// The test scope that created the property, told of each failed resolution when it fails.
-    private let recorder: WrapperFailureRecorder?
+    private let recorder: TestIssueRecorder?
 
     init(injector: DependencyInjector, name: String?, site: DeclarationSite) {
         self.injector = injector
         self.name = name
         self.site = site
-        recorder = WrapperFailureRecorder.current
+        recorder = TestIssueRecorder.current
     }
 
     /// The value for a read that found none kept: resolved now, or kept meanwhile. Stops the
@@ -67,7 +67,7 @@ final class LazyResolution<Value>: Sendable {
             kept.keep(value, replacing: false)
             return value
         } catch {
-            WrapperFailureRecorder.report(
+            TestIssueRecorder.report(
                 error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
             throw error
         }

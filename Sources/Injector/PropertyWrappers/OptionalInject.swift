@@ -39,7 +39,7 @@ public struct OptionalInject<Wrapped> {
         resolution = injector.optionalResult(Wrapped.self, name: name)
         if case .failure(let error) = resolution {
             let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
-            WrapperFailureRecorder.report(
+            TestIssueRecorder.report(
                 error, of: "@OptionalInject", declaredAt: site, searchingIn: injector)
         }
     }

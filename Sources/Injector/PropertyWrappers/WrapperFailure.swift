@@ -69,7 +69,7 @@ final class WrapperFailure: Sendable {
         if ResolutionContext.current.capture(self) || AsyncWrapperCapture.capture(self) { return }
         // A strict scope's refusal is on the test already.
         if case .notProvidedInTest = error { return }
-        WrapperFailureRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: .current)
+        TestIssueRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: .current)
     }
 
     /// Stops the program: the property of a `wrapper` was read after this failure.

@@ -136,7 +136,7 @@ extension DependencyInjector {
     ) -> InjectionError {
         let error = InjectionError.notProvidedInTest(key, path: path, registeredAt: site)
         if ResolutionContext.current.wrapperFailures == nil {
-            WrapperFailureRecorder.current?.record(error.description, at: site.declarationSite)
+            TestIssueRecorder.current?.record(error.description, at: site.declarationSite)
         }
         return error
     }

@@ -44,7 +44,7 @@ public struct InjectedValues {
     /// which reports it itself, is running.
     static func fallingBack(from key: DependencyKey, after error: InjectionError) -> Any? {
         if ResolutionContext.current.wrapperFailures == nil {
-            WrapperFailureRecorder.current?.record(
+            TestIssueRecorder.current?.record(
                 "Injector could not resolve \(key), so its default value is used instead.\n\(error)", at: nil)
         }
         return nil

@@ -1,11 +1,12 @@
-/// Where a test scope hears, at once, of a wrapped property whose resolution failed, so that
-/// the failure is recorded on the test that created the wrapper even when a later read stops
-/// the process. `InjectorTesting` binds one for each test (the trait and the XCTest class);
-/// the library reads it only when a resolution fails.
+/// Where a test scope hears, at once, of what fails in it without a throw that reaches the
+/// test: a wrapped property whose resolution failed (recorded on the test that created it, even
+/// when a later read stops the process), a strict scope's refusal (even when the code swallows
+/// the error), a key path that fell back to its default. `InjectorTesting` binds one for each
+/// test (the trait and the XCTest class); the library reads it only on failure.
 @usableFromInline
-package struct WrapperFailureRecorder: Sendable {
+package struct TestIssueRecorder: Sendable {
     /// The recorder of the test running in this task, if any.
-    @TaskLocal package static var current: WrapperFailureRecorder?
+    @TaskLocal package static var current: TestIssueRecorder?
 
     private let record: @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
 
@@ -41,7 +42,7 @@ package struct WrapperFailureRecorder: Sendable {
         of wrapper: StaticString,
         declaredAt site: DeclarationSite,
         searched: @autoclosure () -> String,
-        to recorder: WrapperFailureRecorder?
+        to recorder: TestIssueRecorder?
     ) {
         let context = ResolutionContext.current
         if context.wrapperFailures != nil {

@@ -5,10 +5,10 @@ import Testing
     import XCTest
 #endif
 
-extension WrapperFailureRecorder {
+extension TestIssueRecorder {
     /// Records each failure as an issue of the Swift Testing test running in the task, at the
     /// property's declaration (or the registration's line), where known.
-    package static let recordingIssues = WrapperFailureRecorder { message, site in
+    package static let recordingIssues = TestIssueRecorder { message, site in
         guard let site else {
             Issue.record(Comment(rawValue: message))
             return
@@ -26,11 +26,11 @@ extension WrapperFailureRecorder {
 #if canImport(XCTest)
     // XCTest exists on watchOS from 7.4 only (Xcode 12.5); the package declares watchOS 6.
     @available(watchOS 7.4, *)
-    extension WrapperFailureRecorder {
+    extension TestIssueRecorder {
         /// Fails the running XCTest test case, at the property's declaration (or the
         /// registration's line), where known.
-        package static var failingTestCase: WrapperFailureRecorder {
-            WrapperFailureRecorder { message, site in
+        package static var failingTestCase: TestIssueRecorder {
+            TestIssueRecorder { message, site in
                 guard let site else {
                     XCTFail(message)
                     return
