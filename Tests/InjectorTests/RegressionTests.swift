@@ -293,3 +293,75 @@ private func resolveAfterReRegistering<Victim: Sendable>(
         #expect(resolvedInDeinit.values == [1])
     }
 }
+
+/// A graph value, the singleton that needs one, and a transient that needs both (issue 27).
+private final class Graphed: Sendable {
+    let clock: String
+    init(clock: String) { self.clock = clock }
+}
+
+private final class Audit: Sendable {
+    let graphed: Graphed
+    init(graphed: Graphed) { self.graphed = graphed }
+}
+
+private final class Receipt: Sendable {
+    let graphed: Graphed
+    let audit: Audit
+    init(graphed: Graphed, audit: Audit) {
+        self.graphed = graphed
+        self.audit = audit
+    }
+}
+
+/// Scoping defects found by a model-based random test (issue 27, item 6).
+@Suite struct ScopingRegressionTests {
+    /// A `.own` child kept one copy per key: the copy of an override's singleton replaced the
+    /// copy of the ancestor's, so removing the override made the child build the ancestor's
+    /// singleton again, although it "keeps it as long as the child lives".
+    @Test(arguments: Face.allCases)
+    func aChildsCopyOfAnInheritedSingletonSurvivesAnOverrideAboveIt(face: Face) async throws {
+        let root = face.makeInjector()
+        await root.register(Service.self, scope: .singleton) { Service(label: "root") }
+        let mid = root.child()
+        let own = mid.child(singletons: .own)
+
+        let first = try await own.resolve(Service.self)
+        await mid.register(Service.self, scope: .singleton) { Service(label: "mid") }
+        let overridden = try await own.resolve(Service.self)
+        await mid.unregister(Service.self)
+        let again = try await own.resolve(Service.self)
+
+        #expect(first.label == "root")
+        #expect(overridden.label == "mid")
+        #expect(again === first)
+    }
+
+    /// Graph sharing looked values up by registration alone: the graph value a child built,
+    /// with its override, was handed to the ancestor's singleton factory, and every child then
+    /// saw the override through the singleton.
+    @Test(arguments: Face.allCases)
+    func aChildsGraphValueDoesNotReachAnAncestorsSingleton(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(String.self, name: "clock") { "app" }
+        await app.register(Graphed.self, scope: .graph, resolving: String.self, named: "clock") {
+            Graphed(clock: $0)
+        }
+        await app.register(Audit.self, scope: .singleton, resolving: Graphed.self) { Audit(graphed: $0) }
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Receipt.self) { r in try Receipt(graphed: r.resolve(), audit: r.resolve()) }
+        case .async(let injector):
+            await injector.register(Receipt.self) { r in try await Receipt(graphed: r.resolve(), audit: r.resolve()) }
+        }
+        let request = app.child()
+        await request.register("request", name: "clock")
+
+        let receipt = try await request.resolve(Receipt.self)
+        let audit = try await app.resolve(Audit.self)
+
+        #expect(receipt.graphed.clock == "request")
+        #expect(receipt.audit.graphed.clock == "app")  // built with the app's registrations
+        #expect(audit === receipt.audit)
+    }
+}

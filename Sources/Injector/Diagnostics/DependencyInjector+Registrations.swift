@@ -35,7 +35,9 @@ extension DependencyInjector {
                     kind = .factory(registration.scope)
                     forwardedTo = registration.forwardedTo
                     // Below a keeper, an inherited singleton exists once the keeper has made its copy.
-                    if let keeper, keeper !== current { isCreated = keeper.keptValue(of: registration) != nil }
+                    if let keeper, keeper !== current {
+                        isCreated = keeper.keptValue(of: registration, heldBy: current) != nil
+                    }
                 }
                 let info = RegistrationInfo(
                     key: key, kind: kind, isCreated: isCreated, owner: shown(current), isInherited: current !== self,

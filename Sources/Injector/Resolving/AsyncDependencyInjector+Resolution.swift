@@ -102,7 +102,7 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector
     ) async throws(InjectionError) -> Any? {
         let frames = AsyncResolutionContext.frames
-        if let value = frames.shared?.value(madeBy: registration) { return value }
+        if let value = frames.shared?.value(madeBy: registration, builtBy: core) { return value }
         switch registration.factory {
         case .async:
             break
@@ -167,7 +167,7 @@ extension AsyncDependencyInjector {
                                 throw failure.error(building: value, after: frames.keys)
                             }
                         } catch {
-                            shared.stopSharing(registration)  // not whole: no later request gets it
+                            shared.stopSharing(registration, builtBy: core)  // not whole: no later request gets it
                             throw error
                         }
                     }
@@ -189,13 +189,13 @@ extension AsyncDependencyInjector {
         madeBy registration: Registration,
         sharingIn shared: AsyncResolutionContext.Resolve
     ) async throws {
-        shared.share(value, madeBy: registration)
+        shared.share(value, madeBy: registration, builtBy: core)
         switch registration.completion {
         case nil: return
         case .async(let complete)?: try await complete(self, value)
         case .sync(let complete)?: try complete(core, value)
         }
         // The value is kept by its scope from now on, or (a transient) is the caller's alone.
-        if registration.scope != .graph { shared.stopSharing(registration) }
+        if registration.scope != .graph { shared.stopSharing(registration, builtBy: core) }
     }
 }

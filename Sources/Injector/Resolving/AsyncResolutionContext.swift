@@ -257,22 +257,22 @@ extension AsyncResolutionContext {
         }
 
         /// The value `registration` made earlier in this resolve, if any.
-        func value(madeBy registration: Registration) -> (any Sendable)? {
-            state.withLock { $0.values.value(madeBy: registration) }
+        func value(madeBy registration: Registration, builtBy injector: DependencyInjector) -> (any Sendable)? {
+            state.withLock { $0.values.value(madeBy: registration, builtBy: injector) }
         }
 
         /// Shares `value` with the rest of the resolve as what `registration` makes; not once
         /// the resolve has ended.
-        func share(_ value: any Sendable, madeBy registration: Registration) {
+        func share(_ value: any Sendable, madeBy registration: Registration, builtBy injector: DependencyInjector) {
             state.update { state -> SharedValues<any Sendable>.Entry? in
                 guard state.inProgress > 0 else { return nil }
-                return state.values.share(value, madeBy: registration)
+                return state.values.share(value, madeBy: registration, builtBy: injector)
             }
         }
 
         /// Stops sharing `registration`'s value (its completion is done).
-        func stopSharing(_ registration: Registration) {
-            state.update { $0.values.stopSharing(registration) }
+        func stopSharing(_ registration: Registration, builtBy injector: DependencyInjector) {
+            state.update { $0.values.stopSharing(registration, builtBy: injector) }
         }
     }
 

@@ -46,12 +46,12 @@ extension DependencyInjector {
         let value = try build(registration, arguments: arguments)
         // Before the completion runs: it is for whole values only.
         try context.throwCapturedFailure(building: value)
-        context.share(value, madeBy: registration)
+        context.share(value, madeBy: registration, builtBy: self)
         var completed = false
         defer {
             // The value is kept by its scope from now on, or (a transient) is the caller's
             // alone; a graph value stays shared with the rest of the resolve, if it is whole.
-            if registration.scope != .graph || !completed { context.stopSharing(registration) }
+            if registration.scope != .graph || !completed { context.stopSharing(registration, builtBy: self) }
         }
         switch registration.completion {
         case nil:

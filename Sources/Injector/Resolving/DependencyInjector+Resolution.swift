@@ -248,7 +248,7 @@ extension DependencyInjector {
         keptBy keeper: DependencyInjector
     ) throws(InjectionError) -> Any? {
         let context = ResolutionContext.current
-        if let value = try context.madeEarlier(registration) { return value }
+        if let value = try context.madeEarlier(registration, builtBy: self) { return value }
         if case .withArguments(let types, _, _) = registration.factory {
             throw Self.takesArguments(registration, types, in: context)
         }
@@ -257,7 +257,7 @@ extension DependencyInjector {
             return try run(registration, in: context)
         case .singleton, .weak, .eagerSingleton, .named:
             // A copy kept below the holder is read without the process-wide creation lock.
-            if keeper !== holder, let value = keeper.keptValue(of: registration) { return value }
+            if keeper !== holder, let value = keeper.keptValue(of: registration, heldBy: holder) { return value }
             return try SingletonCreation.shared.value(
                 of: registration, heldBy: holder, keptBy: keeper, context: context)
         }

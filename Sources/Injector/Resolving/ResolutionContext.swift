@@ -74,11 +74,14 @@ final class ResolutionContext: @unchecked Sendable {
     /// The registration whose factory is running innermost, if any.
     var innermost: Registration? { running.last?.takeUnretainedValue() }
 
-    /// The value `registration` made earlier in this resolve for its later requests, or `nil`
+    /// The value `registration` made earlier in this resolve for its later requests, built by
+    /// `injector` (see `SharedValues`), or `nil`
     /// when there is none; throws `circularDependency` when its factory is running here.
     @inline(__always)
-    func madeEarlier(_ registration: Registration) throws(InjectionError) -> Any? {
-        if !shared.isEmpty, let value = shared.value(madeBy: registration) { return value }
+    func madeEarlier(_ registration: Registration, builtBy injector: DependencyInjector) throws(InjectionError)
+        -> Any?
+    {
+        if !shared.isEmpty, let value = shared.value(madeBy: registration, builtBy: injector) { return value }
         try checkNotResolving(registration)
         return nil
     }
@@ -86,14 +89,15 @@ final class ResolutionContext: @unchecked Sendable {
     /// Whether this resolve shares values with its later requests (see `madeEarlier`).
     var isSharing: Bool { !shared.isEmpty }
 
-    /// Shares `value` with the rest of this resolve as what `registration` makes.
-    func share(_ value: Any, madeBy registration: Registration) {
-        _ = shared.share(value, madeBy: registration)
+    /// Shares `value` with the rest of this resolve as what `registration` makes when
+    /// `injector` builds it.
+    func share(_ value: Any, madeBy registration: Registration, builtBy injector: DependencyInjector) {
+        _ = shared.share(value, madeBy: registration, builtBy: injector)
     }
 
-    /// Stops sharing `registration`'s value (its completion is done).
-    func stopSharing(_ registration: Registration) {
-        _ = shared.stopSharing(registration)
+    /// Stops sharing what `registration` made, built by `injector` (its completion is done).
+    func stopSharing(_ registration: Registration, builtBy injector: DependencyInjector) {
+        _ = shared.stopSharing(registration, builtBy: injector)
     }
 
     /// Throws `circularDependency` when `registration`'s factory is already running here.

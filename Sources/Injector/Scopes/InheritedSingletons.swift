@@ -4,10 +4,20 @@
 struct InheritedSingletons {
     typealias Kept = (registration: Registration, cache: Cache)
 
-    private var kept: [DependencyKey: Kept] = [:]
+    /// Where a copy is kept: one per key and ancestor holding a registration of it, so that
+    /// the copy of a nearer ancestor's override does not replace the copy of a farther one's
+    /// (which is used again once the override is removed). An ancestor outlives the child.
+    private struct Place: Hashable {
+        let key: DependencyKey
+        let holder: ObjectIdentifier
+    }
 
-    func value(of registration: Registration) -> Any? {
-        guard let stored = kept[registration.key], stored.registration === registration else { return nil }
+    private var kept: [Place: Kept] = [:]
+
+    func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
+        guard let stored = kept[Place(key: registration.key, holder: ObjectIdentifier(holder))],
+            stored.registration === registration
+        else { return nil }
         return stored.cache.value
     }
 
@@ -23,19 +33,22 @@ struct InheritedSingletons {
         return dropped
     }
 
-    mutating func keep(_ value: Any, producedBy registration: Registration) -> Kept? {
+    mutating func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
+        -> Kept?
+    {
         guard let cache = Cache(keeping: value, for: registration.scope) else { return nil }
-        return kept.updateValue((registration, cache), forKey: registration.key)
+        return kept.updateValue(
+            (registration, cache), forKey: Place(key: registration.key, holder: ObjectIdentifier(holder)))
     }
 }
 
 extension DependencyInjector {
-    /// What this injector keeps for `registration`, held by an ancestor.
-    func keptValue(of registration: Registration) -> Any? {
-        inheritedSingletons?.withLock { $0.value(of: registration) }
+    /// What this injector keeps for `registration`, held by `holder`, an ancestor.
+    func keptValue(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
+        inheritedSingletons?.withLock { $0.value(of: registration, heldBy: holder) }
     }
 
-    func keep(_ value: Any, producedBy registration: Registration) {
-        inheritedSingletons?.update { $0.keep(value, producedBy: registration) }
+    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector) {
+        inheritedSingletons?.update { $0.keep(value, producedBy: registration, heldBy: holder) }
     }
 }

@@ -151,7 +151,7 @@ final class SingletonCreation: Sendable {
             return .ready(value)
         }
         guard holder !== keeper, held == nil else { return held }
-        return keeper.keptValue(of: registration).map(Start.ready)
+        return keeper.keptValue(of: registration, heldBy: holder).map(Start.ready)
     }
 
     /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies.
@@ -164,7 +164,7 @@ final class SingletonCreation: Sendable {
         if holder === keeper {
             keeper.registry.update { $0.cache(value, producedBy: registration) }
         } else {
-            keeper.keep(value, producedBy: registration)
+            keeper.keep(value, producedBy: registration, heldBy: holder)
         }
     }
 
