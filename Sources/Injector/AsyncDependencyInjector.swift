@@ -123,12 +123,34 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 
-    /// The face of `core`: this injector's or an ancestor's (a singleton's factory runs with its keeper's).
+    /// Opens a scope under this injector: a child that keeps one value of each
+    /// ``Scope/scoped`` registration for every resolve in it; the rules are
+    /// ``DependencyInjector/openScope()``'s. ``close()`` ends it, awaiting its teardowns.
+    ///
+    /// ```swift
+    /// await server.register(Transaction.self, scope: .scoped) { r in try await Transaction.begin(r.resolve()) }
+    ///     .teardown { try await $0.commit() }
+    ///
+    /// let request = server.openScope()
+    /// await request.register(RequestContext(id: 42))
+    /// let handler = try await request.resolve(OrderHandler.self)
+    /// try await request.close()
+    /// ```
+    public nonisolated func openScope() -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: core.openScope())
+    }
+
+    /// A throw-away scope that `verify()` resolves in (see `DependencyInjector.scratchScope()`).
+    nonisolated func scratchScope() -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: core.scratchScope())
+    }
+
     /// A test scope under this injector (see `TestScope`), `strict` if asked.
     package nonisolated func testChild(strict: Bool, allowing: [any Any.Type]) -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(TestScope(isStrict: strict, allowing: allowing)))
     }
 
+    /// The face of `core`: this injector's or an ancestor's (a singleton's factory runs with its keeper's).
     nonisolated func face(of core: DependencyInjector) -> AsyncDependencyInjector {
         var face = self
         while face.core !== core, let parent = face.parent { face = parent }

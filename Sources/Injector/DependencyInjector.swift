@@ -48,6 +48,10 @@ public final class DependencyInjector: Sendable {
     /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
 
+    /// The values of `.scoped` registrations it keeps, when it is an opened scope
+    /// (``openScope()``, a test scope, `verify()`'s scratch); `nil` for any other injector.
+    let scopedValues: Locked<InheritedSingletons>?
+
     /// What it makes of its ancestors' registrations when it is a test scope; `nil` for any
     /// other injector (a child of a test scope included: the scope is its parent).
     let testScope: TestScope?
@@ -71,25 +75,60 @@ public final class DependencyInjector: Sendable {
         registry = Locked(Registry(ready: ready))
         parent = nil
         inheritedSingletons = nil
+        scopedValues = nil
         testScope = nil
         self.defaultScope = defaultScope
     }
 
-    private init(parent: DependencyInjector, singletons: ChildSingletons, testScope: TestScope? = nil) {
+    private init(
+        parent: DependencyInjector,
+        singletons: ChildSingletons,
+        opensScope: Bool = false,
+        testScope: TestScope? = nil
+    ) {
         ready = PublishedTable()
         registry = Locked(Registry(ready: ready))
         self.parent = parent
         defaultScope = parent.defaultScope
         inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
+        scopedValues = opensScope ? Locked(InheritedSingletons()) : nil
         self.testScope = testScope
         inheritObserver(from: parent)
     }
 
-    /// A test scope under this injector: a child that keeps its own singletons, and uses its
-    /// ancestors' registrations as `scope` says (see `TestScope`).
+    /// A test scope under this injector: an opened scope that keeps its own singletons, and
+    /// uses its ancestors' registrations as `scope` says (see `TestScope`).
     func testChild(_ scope: TestScope) -> DependencyInjector {
-        DependencyInjector(parent: self, singletons: .own, testScope: scope)
+        DependencyInjector(parent: self, singletons: .own, opensScope: true, testScope: scope)
     }
+
+    /// A child that keeps its own singletons and opens a scope, which `verify()` resolves in.
+    func scratchScope() -> DependencyInjector {
+        DependencyInjector(parent: self, singletons: .own, opensScope: true)
+    }
+
+    /// Opens a scope under this injector: a child that keeps one value of each
+    /// ``Scope/scoped`` registration for every resolve in it (and in its children), such as
+    /// one request's transaction and logger. ``close()`` ends it and tears its values down.
+    ///
+    /// ```swift
+    /// app.register(Transaction.self, scope: .scoped) { r in try Transaction(db: r.resolve()) }
+    ///     .teardown { try $0.commit() }
+    ///
+    /// let request = app.openScope()
+    /// request.register(RequestContext(id: 42))  // what this scope provides
+    /// defer { try? request.close() }
+    /// let handler = try request.resolve(OrderHandler.self)
+    /// ```
+    ///
+    /// Otherwise it is a ``child()``: it shares its ancestors' singletons, and what is registered
+    /// in it is its own. A scope opened inside another keeps scoped values of its own.
+    public func openScope() -> DependencyInjector {
+        DependencyInjector(parent: self, singletons: .shared, opensScope: true)
+    }
+
+    /// Whether this injector is an opened scope, which keeps ``Scope/scoped`` values.
+    var opensScope: Bool { scopedValues != nil }
 
     /// A test scope under this injector, `strict` if asked, for `InjectorTesting`.
     package func testChild(strict: Bool, allowing: [any Any.Type]) -> DependencyInjector {

@@ -14,7 +14,7 @@ extension AsyncDependencyInjector {
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public nonisolated func verify() async throws(VerificationError) {
-        let scratch = child(singletons: .own)
+        let scratch = scratchScope()
         var verification = Verification(of: core, in: scratch.core)
         for key in verification.keys {
             do {

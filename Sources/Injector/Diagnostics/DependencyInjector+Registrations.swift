@@ -17,9 +17,11 @@ extension DependencyInjector {
     func registrations(showingOwnersAs shown: (DependencyInjector) -> RegistrationInfo.Owner) -> [RegistrationInfo] {
         var found: [RegistrationInfo] = []
         var seen: Set<DependencyKey> = []
-        // The nearest injector, on the way up, that keeps its own copies of inherited singletons.
-        var keeper: DependencyInjector?
+        // The nearest injectors, on the way up, that keep their own copies of inherited
+        // singletons, and scoped values (as the walk of a resolve finds them).
+        var keepers = Keepers()
         for current in sequence(first: self, next: \.parent) {
+            if keepers.scope == nil, current.opensScope { keepers.scope = current }
             // A key is unique within one injector: `seen` keeps the keys an ancestor may hold
             // too (none when `current` is the root), and is asked only about an ancestor's.
             for (key, entry) in current.registry.withLock({ $0.entries }) {
@@ -34,8 +36,8 @@ extension DependencyInjector {
                 case .factory(let registration, _):
                     kind = .factory(registration.scope)
                     forwardedTo = registration.forwardedTo
-                    // Below a keeper, an inherited singleton exists once the keeper has made its copy.
-                    if let keeper, keeper !== current {
+                    // Below a keeper, an inherited value exists once the keeper has made its copy.
+                    if let keeper = keepers.keeper(of: registration), keeper !== current {
                         isCreated = keeper.keptValue(of: registration, heldBy: current) != nil
                     }
                 }
@@ -44,7 +46,7 @@ extension DependencyInjector {
                     forwardedTo: forwardedTo)
                 found.append(info)
             }
-            if keeper == nil, current.inheritedSingletons != nil { keeper = current }
+            if keepers.singletons == nil, current.inheritedSingletons != nil { keepers.singletons = current }
         }
         return DependencyKey.sorted(found, by: \.key)
     }

@@ -28,7 +28,7 @@ extension DependencyInjector {
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
-        let scratch = child(singletons: .own)
+        let scratch = scratchScope()
         var verification = Verification(of: self, in: scratch)
         // The wrappers (`@Inject`, `@OptionalInject`) of the objects the factories build
         // report their failures here too: a factory that succeeds can build a broken object.
@@ -81,6 +81,8 @@ struct Verification {
             return  // a factory that takes run-time arguments: only its callers can run it
         case .requiresMainActor:
             return  // off the main actor, which says nothing about whether it works
+        case .notProvidedByScope:
+            return  // each opened scope provides it: there is none to resolve here
         default:
             let cause = Self.cause(of: error)
             guard let index = indexByCause[cause] else {
@@ -104,6 +106,7 @@ struct Verification {
     private enum Cause: Hashable {
         case missing(DependencyKey)
         case failing(DependencyKey)
+        case captive(DependencyKey, holder: DependencyKey)
         case cycle(Set<DependencyKey>)
         /// The graph is deeper than the thread's stack allows, wherever it ran out.
         case tooDeep
@@ -114,8 +117,11 @@ struct Verification {
         case .notRegistered(let key, _, _):
             return .missing(key)
         case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .requiresMainActor(let key, _),
-            .sealed(let key), .notImplemented(let key, _, _), .notProvidedInTest(let key, _, _):
+            .sealed(let key), .notImplemented(let key, _, _), .notProvidedInTest(let key, _, _),
+            .outsideScope(let key, _), .notProvidedByScope(let key, _, _):
             return .failing(key)
+        case .captiveDependency(let key, _, let holder, _):
+            return .captive(key, holder: holder)
         case .resolutionTooDeep, .unknownScope:
             return .tooDeep
         case .circularDependency(let path):

@@ -92,6 +92,36 @@ extension InjectionError: CustomStringConvertible {
                     + "`.injecting` closure), give the registration one for every test (`.inTests { r in … }`), "
                     + "or allow the real one in tests (`.allowedInTests()` on the registration, "
                     + "or `allowing: [\(key.typeExpression)]` on the test scope).")
+        case .outsideScope(let key, let path):
+            lines = [
+                "Injector could not resolve \(key): it is scoped (one value per opened scope), "
+                    + "and this resolve did not run in an opened scope."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: resolve it from an opened scope (`let request = injector.openScope()`, then "
+                    + "`request.resolve(\(key.typeExpression))`; a test scope is one too), "
+                    + "or register it with another scope.")
+        case .captiveDependency(let key, let path, let holder, let holderScope):
+            lines = [
+                "Injector refused to give \(key) (scoped: one value per opened scope) to \(holder) "
+                    + "(\(holderScope)): \(holder.typeName) would keep it after its scope ends "
+                    + "(a captive dependency)."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: make \(holder.typeName) `.scoped` too, or let it ask for \(key.typeName) when it needs one "
+                    + "(a `ProviderHandle<\(key.typeName)>` resolved in the scope, or a resolve inside a method), "
+                    + "or give \(key.typeName) a lifetime as long as \(holder.typeName)'s.")
+        case .notProvidedByScope(let key, let path, let site):
+            lines = [
+                "Injector could not resolve \(key): it is declared (\(site)) as a value that each opened scope "
+                    + "provides, and the scope this resolve ran in did not provide one."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: register it in the scope when you open it: "
+                    + "`let request = injector.openScope(); request.register(value as \(key.typeName))`.")
         case .argumentMismatch(let key, let path, let expected, let given):
             let takes =
                 expected.isEmpty ? "takes no arguments" : "takes arguments (\(expected.joined(separator: ", ")))"
@@ -142,6 +172,9 @@ extension InjectionError: CustomStringConvertible {
     /// The "To fix" of a missing key: a registered name within two edits of the requested one
     /// first (a typo is likelier than a missing registration), then the registration.
     private static func likelyFix(for key: DependencyKey, suggestions: [Suggestion]) -> String {
+        if case .registeredBelowBuilder(let builder)? = suggestions.first {
+            return "let \(builder.typeName) live no longer than what it needs (see the suggestion above)."
+        }
         let register = "register \(key) before resolving it, e.g. \(registrationExample(for: key))."
         guard let name = key.name, case .otherNames(let names, _)? = suggestions.first,
             case let closest?? = names.first
@@ -170,6 +203,10 @@ extension InjectionError: CustomStringConvertible {
                 + "or register the value as \(key.typeName) too: `register(value, as: \(key.typeExpression)\(name))`."
         case .sameSimpleName(let registered):
             return "\(registered) is registered; it has the same simple name as \(key.typeName) but is another type."
+        case .registeredBelowBuilder(let builder):
+            return suggestion.description + " Make \(builder.typeName) `.scoped` (one per opened scope) if it "
+                + "needs a value of each scope, or register \(key.typeName) where \(builder.typeName) is registered "
+                + "(`declareScoped(\(key.typeExpression))` declares a value that each scope provides)."
         }
     }
 }

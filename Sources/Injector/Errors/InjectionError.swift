@@ -83,6 +83,35 @@ public indirect enum InjectionError: Error, Sendable {
     /// ```
     case notProvidedInTest(DependencyKey, path: [DependencyKey], registeredAt: RegistrationSite)
 
+    /// The key is registered with ``Scope/scoped`` (one value per opened scope), and the
+    /// resolve did not run in a scope that ``DependencyInjector/openScope()`` opened (or a test
+    /// scope).
+    ///
+    /// ```swift
+    /// app.register(Transaction.self, scope: .scoped) { _ in Transaction() }
+    /// try app.resolve(Transaction.self)              // throws: outsideScope
+    /// try app.openScope().resolve(Transaction.self)  // a Transaction of that scope
+    /// ```
+    case outsideScope(DependencyKey, path: [DependencyKey])
+
+    /// A value that outlives opened scopes (`holder`, of `holderScope`: a singleton, an eager
+    /// singleton, a weak instance or a named scope's value) asked for the key, which is
+    /// ``Scope/scoped``: it would keep one scope's value after that scope ends. Reported by
+    /// the resolve and by `verify()`, wherever the holder is built (in a test scope too).
+    ///
+    /// ```swift
+    /// app.register(AuditLog.self, scope: .singleton) { r in try AuditLog(tx: r.resolve()) }
+    /// app.register(Transaction.self, scope: .scoped) { _ in Transaction() }
+    /// try app.openScope().resolve(AuditLog.self)  // throws: captiveDependency
+    /// ```
+    case captiveDependency(DependencyKey, path: [DependencyKey], holder: DependencyKey, holderScope: Scope)
+
+    /// The key is declared as a value that each opened scope provides
+    /// (``DependencyInjector/declareScoped(_:name:fileID:line:)``, at `declaredAt`), and the
+    /// scope the resolve ran in did not register one. `verify()` does not report it: each
+    /// scope provides its own.
+    case notProvidedByScope(DependencyKey, path: [DependencyKey], declaredAt: RegistrationSite)
+
     /// ``DependencyInjector/reset(_:)`` was asked to reset a scope that keeps nothing to
     /// reset (``Scope/transient``, ``Scope/graph``), or a named scope that no registration in
     /// the injector or its ancestors uses (often a typo).
@@ -131,6 +160,15 @@ public indirect enum InjectionError: Error, Sendable {
         case .notProvidedInTest(let key, var path, let site):
             change(&path)
             return .notProvidedInTest(key, path: path, registeredAt: site)
+        case .outsideScope(let key, var path):
+            change(&path)
+            return .outsideScope(key, path: path)
+        case .captiveDependency(let key, var path, let holder, let holderScope):
+            change(&path)
+            return .captiveDependency(key, path: path, holder: holder, holderScope: holderScope)
+        case .notProvidedByScope(let key, var path, let site):
+            change(&path)
+            return .notProvidedByScope(key, path: path, declaredAt: site)
         case .sealed, .unknownScope:
             return self
         }
@@ -141,7 +179,8 @@ public indirect enum InjectionError: Error, Sendable {
         switch self {
         case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
             .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path), .resolutionTooDeep(let path, _),
-            .notImplemented(_, let path, _), .notProvidedInTest(_, let path, _):
+            .notImplemented(_, let path, _), .notProvidedInTest(_, let path, _), .outsideScope(_, let path),
+            .captiveDependency(_, let path, _, _), .notProvidedByScope(_, let path, _):
             path
         case .sealed, .unknownScope:
             []

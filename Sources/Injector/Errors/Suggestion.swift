@@ -29,6 +29,18 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// A type with the same simple name (from another module or parent type) is registered here.
     case sameSimpleName(DependencyKey)
 
+    /// The key is registered in the injector the resolve started from, but the singleton
+    /// (`builtBy`) whose factory asked for it is built and kept by an ancestor, with the
+    /// ancestor's registrations, which do not include a child's.
+    ///
+    /// ```swift
+    /// app.register(AuditLog.self, scope: .singleton) { r in try AuditLog(request: r.resolve()) }
+    /// let request = app.openScope()
+    /// request.register(RequestContext(id: 7))
+    /// try request.resolve(AuditLog.self)  // .registeredBelowBuilder(AuditLog)
+    /// ```
+    case registeredBelowBuilder(DependencyKey)
+
     /// More registrations could be what was meant than a message lists: this many more than
     /// the five suggestions before it.
     case unlistedRegistrations(Int)
@@ -52,6 +64,9 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
             return "\(key) has the same simple name but is another type."
         case .unlistedRegistrations(let count):
             return "\(count) more registrations like the ones above are not listed."
+        case .registeredBelowBuilder(let builder):
+            return "It is registered in the injector the resolve started from, but \(builder) is a singleton "
+                + "built by an ancestor with the ancestor's own registrations, which cannot see a child's."
         }
     }
 }

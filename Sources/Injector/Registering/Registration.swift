@@ -29,6 +29,8 @@ class Registration: @unchecked Sendable {
     /// `scope == .transient`, stored: the resolve's hot path asks, and a `Scope` is compared
     /// by its payload-carrying cases otherwise.
     let isTransient: Bool
+    /// `scope == .scoped`, stored for the same reason: kept by the nearest opened scope.
+    let isScoped: Bool
     /// Whether a published table hands out this registration's factory, to be run by the
     /// resolving injector as the locked path would: a transient that needs only the injector
     /// and shares nothing with the resolve (see `PublishedTable`).
@@ -107,6 +109,7 @@ class Registration: @unchecked Sendable {
         self.inTests = inTests
         sharesValues = completion != nil || scope == .graph
         isTransient = scope == .transient
+        isScoped = scope == .scoped
         if case .plain = factory, isTransient, !sharesValues {
             isPublishedTransient = true
         } else {

@@ -114,8 +114,13 @@ extension AsyncDependencyInjector {
         }
         guard registration.scope.isKept else { return try await runTransient(registration, after: frames) }
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
-        return try await AsyncSingletonCreation.value(
-            of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
+        if registration.isScoped { try core.checkScoped(registration, keptBy: keeper) }
+        do {
+            return try await AsyncSingletonCreation.value(
+                of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
+        } catch {
+            throw core.explained(error, building: registration, keptBy: keeper)
+        }
     }
 
     /// How many resolves wait for the running creation of `type` under `name` (for tests).

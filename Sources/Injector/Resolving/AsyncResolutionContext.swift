@@ -147,6 +147,16 @@ extension AsyncResolutionContext {
             return key
         }
 
+        /// The innermost registration running in these frames whose value its scope keeps.
+        var innermostKept: Registration? {
+            var kept: Registration?
+            walkRunning { frame in
+                if frame.registration.scope.isKept { kept = frame.registration }
+                return kept == nil
+            }
+            return kept
+        }
+
         /// The number of the creation of the innermost frame that runs one, and the keys of the
         /// frames inside it (outermost first); `nil` when no frame runs a creation.
         var innermostCreation: (creation: AsyncSingletonCreation.Number, keysInside: [DependencyKey])? {

@@ -52,7 +52,9 @@ extension DependencyInjector {
             if registration.isTransient, let typed = registration.typed(making: T.self) {
                 return try make(typed)
             }
-            if !registration.isTransient { return try resolve(key, as: T.self, producing: registration) }
+            if !registration.isTransient, !registration.isScoped {
+                return try resolve(key, as: T.self, producing: registration)
+            }
         }
         return try resolve(key, as: T.self, after: miss, instrumented: instrumented) { key throws(InjectionError) in
             try unregistered(key, as: T.self)
@@ -162,9 +164,10 @@ extension DependencyInjector {
     /// ancestors, the one place that decides who holds a key and who keeps its singleton.
     /// `miss`: what a lookup in this injector has already found, if any.
     func locate(_ key: DependencyKey, after miss: Miss? = nil) -> Location {
-        // The nearest injector on the way that keeps its own copies of inherited singletons.
-        var keeper: DependencyInjector?
-        if let found = locate(key, in: self, after: miss, keeper: &keeper) { return found }
+        // The nearest injectors on the way that keep their own copies of inherited singletons,
+        // and `.scoped` values (an opened scope).
+        var keepers = Keepers()
+        if let found = locate(key, in: self, after: miss, keepers: &keepers) { return found }
         // What is found above a test scope is the app's, seen from a test (see `TestScope`).
         var passed: PassedTestScopes?
         var below = self
@@ -173,7 +176,7 @@ extension DependencyInjector {
             if let scope = below.testScope {
                 passed = (passed ?? PassedTestScopes()).passing(below, scope: scope, for: key)
             }
-            if let found = locate(key, in: injector, after: nil, keeper: &keeper) {
+            if let found = locate(key, in: injector, after: nil, keepers: &keepers) {
                 // What a test scope holds is a test's own (an outer scope's stand-ins).
                 guard let passed, injector.testScope == nil else { return found }
                 return passed.screen(found, key: key)
@@ -185,20 +188,24 @@ extension DependencyInjector {
     }
 
     /// One step of the walk: what `injector` holds for `key`, or `nil` to go on to its parent,
-    /// noting whether it is the keeper. A ready value comes back still locked in (see
+    /// noting whether it is a keeper. A ready value comes back still locked in (see
     /// `LockedSlot`): copied out under the lock, as the hot path copies it.
     private func locate(
         _ key: DependencyKey,
         in injector: DependencyInjector,
         after miss: Miss?,
-        keeper: inout DependencyInjector?
+        keepers: inout Keepers
     ) -> Location? {
+        // An opened scope keeps the scoped values of its own registrations too.
+        if keepers.scope == nil, injector.opensScope { keepers.scope = injector }
         var found = miss ?? .absent
         if miss == nil {
             let registry = injector.registry.lock()
             if let slot = registry.pointee.readySlot(key, miss: &found) {
-                // A singleton that an ancestor created is not for a keeper below it.
-                guard let keeper, case .factory(let registration, _) = slot.takeUnretainedValue().entry else {
+                // A value that an ancestor created is not for a keeper below it.
+                guard case .factory(let registration, _) = slot.takeUnretainedValue().entry,
+                    let keeper = keepers.keeper(of: registration), keeper !== injector
+                else {
                     return .ready(LockedSlot(slot, lockedIn: injector.registry))
                 }
                 injector.registry.unlock()
@@ -207,9 +214,9 @@ extension DependencyInjector {
             injector.registry.unlock()
         }
         if case .pending(let registration) = found {
-            return .pending(registration, heldBy: injector, keptBy: keeper ?? injector)
+            return .pending(registration, heldBy: injector, keptBy: keepers.keeper(of: registration) ?? injector)
         }
-        if keeper == nil, injector.inheritedSingletons != nil { keeper = injector }
+        if keepers.singletons == nil, injector.inheritedSingletons != nil { keepers.singletons = injector }
         return nil
     }
 
@@ -255,11 +262,18 @@ extension DependencyInjector {
         switch registration.scope {
         case .transient, .graph:
             return try run(registration, in: context)
+        case .scoped:
+            try checkScoped(registration, keptBy: keeper)
+            fallthrough
         case .singleton, .weak, .eagerSingleton, .named:
             // A copy kept below the holder is read without the process-wide creation lock.
             if keeper !== holder, let value = keeper.keptValue(of: registration, heldBy: holder) { return value }
-            return try SingletonCreation.shared.value(
-                of: registration, heldBy: holder, keptBy: keeper, context: context)
+            do {
+                return try SingletonCreation.shared.value(
+                    of: registration, heldBy: holder, keptBy: keeper, context: context)
+            } catch {
+                throw explained(error, building: registration, keptBy: keeper)
+            }
         }
     }
 
@@ -365,6 +379,18 @@ extension DependencyInjector {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         return try Self.cast(run(registration, in: context), to: T.self, key: key)
+    }
+}
+
+/// The keepers a walk has passed (see `DependencyInjector.locate(_:after:)`): the nearest
+/// injector that keeps its own copies of inherited singletons, and the nearest opened scope.
+struct Keepers {
+    var singletons: DependencyInjector?
+    var scope: DependencyInjector?
+
+    /// Who keeps `registration`'s value for the resolve, if not its holder (`nil`).
+    func keeper(of registration: Registration) -> DependencyInjector? {
+        registration.isScoped ? scope : singletons
     }
 }
 

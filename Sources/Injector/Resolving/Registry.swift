@@ -362,7 +362,7 @@ enum Cache {
         switch scope {
         case .transient, .graph:
             return nil
-        case .singleton, .eagerSingleton, .named:
+        case .singleton, .eagerSingleton, .named, .scoped:
             self = .strong(value)
         case .weak:
             guard type(of: value) is AnyObject.Type else { return nil }

@@ -74,6 +74,12 @@ final class ResolutionContext: @unchecked Sendable {
     /// The registration whose factory is running innermost, if any.
     var innermost: Registration? { running.last?.takeUnretainedValue() }
 
+    /// The innermost registration running here whose value its scope keeps (see
+    /// `DependencyInjector.checkScoped`); `nil` when only transients and graph values run.
+    var innermostKept: Registration? {
+        running.last { $0.takeUnretainedValue().scope.isKept }?.takeUnretainedValue()
+    }
+
     /// The value `registration` made earlier in this resolve for its later requests, built by
     /// `injector` (see `SharedValues`), or `nil`
     /// when there is none; throws `circularDependency` when its factory is running here.

@@ -1,5 +1,5 @@
 /// The copies of its ancestors' singletons (and weak instances) that a
-/// `child(singletons: .own)` keeps. Each is kept with its registration and used only while the
+/// `child(singletons: .own)` keeps, or of their scoped values that an opened scope keeps. Each is kept with its registration and used only while the
 /// ancestor still holds that registration, so re-registering a key is seen at once.
 struct InheritedSingletons {
     typealias Kept = (registration: Registration, cache: Cache)
@@ -45,10 +45,16 @@ struct InheritedSingletons {
 extension DependencyInjector {
     /// What this injector keeps for `registration`, held by `holder`, an ancestor.
     func keptValue(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
-        inheritedSingletons?.withLock { $0.value(of: registration, heldBy: holder) }
+        copies(of: registration)?.withLock { $0.value(of: registration, heldBy: holder) }
     }
 
     func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector) {
-        inheritedSingletons?.update { $0.keep(value, producedBy: registration, heldBy: holder) }
+        copies(of: registration)?.update { $0.keep(value, producedBy: registration, heldBy: holder) }
+    }
+
+    /// Where this injector keeps copies of `registration`'s values: an opened scope's scoped
+    /// values, or a `.own` child's inherited singletons.
+    private func copies(of registration: Registration) -> Locked<InheritedSingletons>? {
+        registration.isScoped ? scopedValues : inheritedSingletons
     }
 }

@@ -47,9 +47,27 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// try injector.reset(.session)  // on logout: the next resolve builds a new Cart
     /// ```
     case named(String)
+    /// One value per opened scope: created on the first resolve inside a scope that
+    /// ``DependencyInjector/openScope()`` opened (a request, a job, a test scope), shared by
+    /// every resolve in that scope and its children, and torn down when the scope is closed.
+    /// Registered once, at the root: no registration code runs per request.
+    ///
+    /// ```swift
+    /// app.register(Transaction.self, scope: .scoped) { r in try Transaction(db: r.resolve()) }
+    /// let request = app.openScope()
+    /// let a = try request.resolve(Transaction.self)
+    /// let b = try request.child().resolve(Transaction.self)  // a === b: one per request
+    /// try request.close()
+    /// ```
+    ///
+    /// A scoped value resolved outside any opened scope throws
+    /// ``InjectionError/outsideScope(_:path:)``. A singleton (or weak, eager or named-scope
+    /// value) of an enclosing injector that would keep one throws
+    /// ``InjectionError/captiveDependency(_:path:holder:holderScope:)``: it would outlive the scope.
+    case scoped
 
-    /// The scope's name as written in code: `transient`, `singleton`, `weak`, `eagerSingleton`
-    /// or `graph`; a named scope's name.
+    /// The scope's name as written in code: `transient`, `singleton`, `weak`, `eagerSingleton`,
+    /// `graph` or `scoped`; a named scope's name.
     public var description: String {
         switch self {
         case .transient: "transient"
@@ -58,6 +76,7 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
         case .eagerSingleton: "eagerSingleton"
         case .graph: "graph"
         case .named(let name): name
+        case .scoped: "scoped"
         }
     }
 
@@ -65,7 +84,16 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
     var isKept: Bool {
         switch self {
         case .transient, .graph: false
+        case .singleton, .weak, .eagerSingleton, .named, .scoped: true
+        }
+    }
+
+    /// Whether a value of this scope may outlive an opened scope, so that keeping a
+    /// ``scoped`` value in it is a captive dependency.
+    var outlivesOpenedScopes: Bool {
+        switch self {
         case .singleton, .weak, .eagerSingleton, .named: true
+        case .transient, .graph, .scoped: false
         }
     }
 }

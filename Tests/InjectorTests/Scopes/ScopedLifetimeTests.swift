@@ -1,0 +1,175 @@
+import Injector
+import Testing
+
+/// `.scoped` on both faces: one value per opened scope, registered once at the root; values
+/// each scope provides (`declareScoped`); lifetimes checked at resolve and by `verify()`.
+@Suite struct ScopedLifetimeTests {
+    /// The request a scope serves: provided by each scope.
+    struct RequestContext: Sendable {
+        let id: Int
+    }
+
+    /// One per request, shared by every resolve in it.
+    final class Transaction: Sendable {
+        let request: Int
+        init(request: Int) { self.request = request }
+    }
+
+    final class Handler: Sendable {
+        let transaction: Transaction
+        init(transaction: Transaction) { self.transaction = transaction }
+    }
+
+    /// An app singleton.
+    final class AuditLog: Sendable {
+        let transaction: Transaction
+        init(transaction: Transaction) { self.transaction = transaction }
+    }
+
+    /// A root with `RequestContext` declared, `Transaction` scoped (built from the request) and
+    /// `Handler` transient; `made` counts the transactions.
+    private func app(_ face: Face, made: Collected<Int>) async -> FaceInjector {
+        let app = face.makeInjector()
+        await app.declareScoped(RequestContext.self)
+        await app.register(Transaction.self, scope: .scoped, resolving: RequestContext.self) {
+            made.append($0.id)
+            return Transaction(request: $0.id)
+        }
+        await app.register(Handler.self, resolving: Transaction.self) { Handler(transaction: $0) }
+        return app
+    }
+
+    @Test(arguments: Face.allCases)
+    func aScopedValueIsOnePerScopeSharedByEveryResolveInIt(face: Face) async throws {
+        let made = Collected<Int>()
+        let app = await app(face, made: made)
+        let first = app.openScope()
+        await first.register(RequestContext(id: 1))
+        let second = app.openScope()
+        await second.register(RequestContext(id: 2))
+
+        let handler = try await first.resolve(Handler.self)
+        #expect(try await first.resolve(Transaction.self) === handler.transaction)
+        #expect(try await first.child().resolve(Handler.self).transaction === handler.transaction)
+        let other = try await second.resolve(Handler.self)
+        #expect(other.transaction !== handler.transaction)
+        #expect(handler.transaction.request == 1)
+        #expect(other.transaction.request == 2)
+        #expect(made.values.sorted() == [1, 2])
+    }
+
+    @Test(arguments: Face.allCases)
+    func aScopeOpenedInsideAnotherKeepsValuesOfItsOwn(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Service.self, scope: .scoped) { Service() }
+        let outer = app.openScope()
+        let inner = outer.openScope()
+        let fromOuter = try await outer.resolve(Service.self)
+        #expect(try await inner.resolve(Service.self) !== fromOuter)
+        #expect(try await outer.child().resolve(Service.self) === fromOuter)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aScopedValueOutsideAnyScopeIsATypedError(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Service.self, scope: .scoped) { Service() }
+        let error = await app.child().resolveError(Service.self)
+        guard case .outsideScope(let key, let path)? = error else {
+            Issue.record("expected outsideScope, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(Service.self))
+        #expect(path == [key])
+        #expect(error?.description.contains("openScope()") == true)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aValueTheScopeDidNotProvideSaysSo(face: Face) async throws {
+        let app = await app(face, made: Collected())
+        let error = await app.openScope().resolveError(Handler.self)
+        guard case .notProvidedByScope(let key, let path, let site)? = error else {
+            Issue.record("expected notProvidedByScope, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(RequestContext.self))
+        #expect(path == [DependencyKey(Handler.self), DependencyKey(Transaction.self), key])
+        #expect(site.fileID == "InjectorTests/Faces+Scoped.swift")
+        #expect(error?.description.contains("request.register(value as ") == true)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aSingletonThatKeepsAScopedValueIsACaptiveDependency(face: Face) async throws {
+        let app = await app(face, made: Collected())
+        await app.register(AuditLog.self, scope: .singleton, resolving: Handler.self) {
+            AuditLog(transaction: $0.transaction)
+        }
+        let request = app.openScope()
+        await request.register(RequestContext(id: 1))
+        let error = await request.resolveError(AuditLog.self)
+        guard case .captiveDependency(let key, let path, let holder, let holderScope)? = error else {
+            Issue.record("expected captiveDependency, got \(String(describing: error))")
+            return
+        }
+        // Through the transient Handler: the singleton would keep the Handler, and with it the
+        // request's transaction.
+        #expect(key == DependencyKey(Transaction.self))
+        #expect(path == [DependencyKey(AuditLog.self), DependencyKey(Handler.self), key])
+        #expect(holder == DependencyKey(AuditLog.self))
+        #expect(holderScope == .singleton)
+        #expect(error?.description.contains("captive dependency") == true)
+        // A test scope builds its own copy of the singleton: the same error, not a pass.
+        let test = app.child(singletons: .own).openScope()
+        await test.register(RequestContext(id: 2))
+        guard case .captiveDependency? = await test.resolveError(AuditLog.self) else {
+            Issue.record("a singleton built below the scope still outlives it")
+            return
+        }
+    }
+
+    @Test(arguments: Face.allCases)
+    func aSingletonRegisteredInsideTheScopeMayKeepItsValues(face: Face) async throws {
+        let app = await app(face, made: Collected())
+        let request = app.openScope()
+        await request.register(RequestContext(id: 3))
+        await request.register(AuditLog.self, scope: .singleton, resolving: Transaction.self) {
+            AuditLog(transaction: $0)
+        }
+        let log = try await request.resolve(AuditLog.self)
+        #expect(log.transaction === (try await request.resolve(Transaction.self)))
+    }
+
+    @Test(arguments: Face.allCases)
+    func verifyReportsACaptiveDependencyAndPassesACorrectScopedGraph(face: Face) async throws {
+        let app = await app(face, made: Collected())
+        try await app.verify()  // RequestContext is provided by each scope: no request needed
+
+        await app.register(AuditLog.self, scope: .singleton, resolving: Transaction.self) {
+            AuditLog(transaction: $0)
+        }
+        let failures = await app.verificationError()?.failures ?? []
+        #expect(failures.count == 1)
+        guard case .captiveDependency(_, _, let holder, _)? = failures.first else {
+            Issue.record("expected a captive dependency, got \(failures)")
+            return
+        }
+        #expect(holder == DependencyKey(AuditLog.self))
+    }
+
+    @Test(arguments: Face.allCases)
+    func aSingletonBuiltByAnAncestorSaysWhyItCannotSeeTheScopesValue(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(AuditLog.self, scope: .singleton, resolving: RequestContext.self) {
+            AuditLog(transaction: Transaction(request: $0.id))
+        }
+        let request = app.openScope()
+        await request.register(RequestContext(id: 4))
+        let error = await request.resolveError(AuditLog.self)
+        guard case .notRegistered(let key, _, let suggestions)? = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(RequestContext.self))
+        #expect(suggestions.first == .registeredBelowBuilder(DependencyKey(AuditLog.self)))
+        #expect(error?.description.contains("built by an ancestor") == true)
+    }
+}
