@@ -70,13 +70,14 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         }
         let isStrict = strictMode != nil
         let allowed = strictMode?.allowed ?? []
-        try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
-            if let configureOnMainActor {
-                let scope = DependencyInjector.current
-                try await MainActor.run { try configureOnMainActor(scope) }
-            }
-            return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
-                try await TestIssueRecorder.$current.withValue(.recordingIssues) {
+        // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
+        try await TestIssueRecorder.$current.withValue(.recordingIssues) {
+            try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
+                if let configureOnMainActor {
+                    let scope = DependencyInjector.current
+                    try await MainActor.run { try configureOnMainActor(scope) }
+                }
+                return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
                     try await function()
                 }
             }

@@ -110,6 +110,12 @@
             } catch {
                 registrationFailure = error
             }
+            // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
+            TestIssueRecorder.$current.withValue(.failingTestCase) { invokeTest(in: app) }
+        }
+
+        /// `invokeTest()` in test scopes under `app`, closed when the test method returns.
+        private func invokeTest(in app: DependencyInjector) {
             app.withOverrides(
                 strict: isStrict, allowing: allowedInTests,
                 { injector in
@@ -129,9 +135,7 @@
                 let asyncInjector = asyncApp.testChild(strict: isStrict, allowing: allowedInTests)
                 self.asyncInjector = asyncInjector
                 AsyncDependencyInjector.$current.withValue(asyncInjector) {
-                    TestIssueRecorder.$current.withValue(.failingTestCase) {
-                        super.invokeTest()
-                    }
+                    super.invokeTest()
                 }
             }
         }
@@ -147,6 +151,13 @@
             }
             if let asyncApp { try await registerApp(in: asyncApp) }
             try await registerDependencies(in: asyncInjector)
+        }
+
+        /// Closes the test method's async test scope: its own singletons and scoped values are
+        /// torn down (the sync scope closes when the method returns).
+        override open func tearDown() async throws {
+            await asyncInjector.closeTestScope()
+            try await super.tearDown()
         }
     }
 #endif

@@ -113,6 +113,15 @@ extension InjectionError: CustomStringConvertible {
                 "To fix: make \(holder.typeName) `.scoped` too, or let it ask for \(key.typeName) when it needs one "
                     + "(a `ProviderHandle<\(key.typeName)>` resolved in the scope, or a resolve inside a method), "
                     + "or give \(key.typeName) a lifetime as long as \(holder.typeName)'s.")
+        case .closed(let key, let path):
+            lines = [
+                "Injector could not resolve \(key): the injector that would keep it has been closed, "
+                    + "and keeps nothing more (a value made after the close began was torn down)."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: resolve it before calling close(), or from an injector that is still open "
+                    + "(open a new scope for new work).")
         case .notProvidedByScope(let key, let path, let site):
             lines = [
                 "Injector could not resolve \(key): it is declared (\(site)) as a value that each opened scope "

@@ -112,6 +112,16 @@ public indirect enum InjectionError: Error, Sendable {
     /// scope provides its own.
     case notProvidedByScope(DependencyKey, path: [DependencyKey], declaredAt: RegistrationSite)
 
+    /// The injector that would keep the key's value has been closed
+    /// (``DependencyInjector/close()``): it keeps nothing more. A value its factory made after
+    /// the close began was torn down at once.
+    ///
+    /// ```swift
+    /// try request.close()
+    /// try request.resolve(Transaction.self)  // throws: closed
+    /// ```
+    case closed(DependencyKey, path: [DependencyKey])
+
     /// ``DependencyInjector/reset(_:)`` was asked to reset a scope that keeps nothing to
     /// reset (``Scope/transient``, ``Scope/graph``), or a named scope that no registration in
     /// the injector or its ancestors uses (often a typo).
@@ -169,6 +179,9 @@ public indirect enum InjectionError: Error, Sendable {
         case .notProvidedByScope(let key, var path, let site):
             change(&path)
             return .notProvidedByScope(key, path: path, declaredAt: site)
+        case .closed(let key, var path):
+            change(&path)
+            return .closed(key, path: path)
         case .sealed, .unknownScope:
             return self
         }
@@ -180,7 +193,7 @@ public indirect enum InjectionError: Error, Sendable {
         case .notRegistered(_, let path, _), .circularDependency(let path), .factoryFailed(_, let path, _),
             .argumentMismatch(_, let path, _, _), .requiresMainActor(_, let path), .resolutionTooDeep(let path, _),
             .notImplemented(_, let path, _), .notProvidedInTest(_, let path, _), .outsideScope(_, let path),
-            .captiveDependency(_, let path, _, _), .notProvidedByScope(_, let path, _):
+            .captiveDependency(_, let path, _, _), .notProvidedByScope(_, let path, _), .closed(_, let path):
             path
         case .sealed, .unknownScope:
             []

@@ -170,6 +170,9 @@ extension DependencyInjector {
         }
         retired.reclaim()
         defer { withExtendedLifetime(previous) {} }  // released here, not under the lock
+        // A value an installation replaces is torn down when the installation succeeds (it
+        // puts the value back if it fails).
+        if installation == nil, let teardown = previous?.entry.teardown { tearDown([teardown]) }
         guard !refused else {
             if let installation {
                 installation.recordRefusal(of: key)  // `install` throws it

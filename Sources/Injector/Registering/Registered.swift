@@ -72,6 +72,34 @@ public struct Registered<Value>: Sendable {
         }
     }
 
+    /// Closes each value the injector keeps for this registration when the injector lets it
+    /// go: when the scope that keeps it is closed, when it is reset, replaced or unregistered,
+    /// when a test scope ends, and on the injector's ``DependencyInjector/close()``.
+    ///
+    /// ```swift
+    /// injector.register(ConnectionPool.self, scope: .singleton) { _ in try ConnectionPool.open() }
+    ///     .teardown { pool in pool.close() }
+    /// injector.register(Transaction.self, scope: .scoped) { r in try Transaction(pool: r.resolve()) }
+    ///     .teardown { try $0.commit() }
+    /// ```
+    ///
+    /// Values are closed in reverse creation order (a transaction before the pool it came
+    /// from), each once, outside any lock; a teardown that throws does not stop the others,
+    /// and its error reaches ``DependencyInjector/close()``'s ``TeardownError``. Only values
+    /// the injector keeps strongly are torn down: a registration whose scope keeps nothing
+    /// (``Scope/transient``, ``Scope/graph``) or keeps weakly (``Scope/weak``) hands its values
+    /// to the caller, who closes them. A second call replaces the first teardown.
+    @discardableResult
+    public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> Registered<Value> {
+        replaced(
+            by: registration.modified { extras in
+                extras.teardown = .sync { value in
+                    guard let value = value as? Value else { return }
+                    try close(value)
+                }
+            })
+    }
+
     /// Makes the registration answer `types` too (under the same name), with the value it
     /// makes: one singleton for every key (Swinject's and Resolver's `implements`).
     ///
@@ -132,7 +160,7 @@ public struct Registered<Value>: Sendable {
 
     /// Stores this registration, with `completion`, in place of this one, if it is still stored.
     fileprivate func completed(by completion: Registration.Completion) -> Registered<Value> {
-        replaced(by: registration.modified(completion: completion, inTests: registration.inTests))
+        replaced(by: registration.modified { $0.completion = completion })
     }
 
     /// Stores `modified` in place of this registration, if it is still stored, keeping what
@@ -168,7 +196,7 @@ public struct Registered<Value>: Sendable {
     ) -> Registered<Value> {
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
         let stand = TypedRegistration(double, key: registration.key, scope: registration.scope, site: site)
-        return replaced(by: registration.modified(completion: registration.completion, inTests: .double(stand)))
+        return replaced(by: registration.modified { $0.inTests = .double(stand) })
     }
 
     /// Lets strict test scopes use this registration as it is: for values and services that
@@ -185,7 +213,7 @@ public struct Registered<Value>: Sendable {
     public func allowedInTests() -> Registered<Value> {
         // A double already stands in: nothing is left to allow.
         if case .double? = registration.inTests { return self }
-        return replaced(by: registration.modified(completion: registration.completion, inTests: .allowed))
+        return replaced(by: registration.modified { $0.inTests = .allowed })
     }
 
     /// ``inTests(fileID:line:_:)`` for a double that runs on the main actor, as a
@@ -241,6 +269,27 @@ public struct AsyncRegistered<Value>: Sendable {
                 }))
     }
 
+    /// Closes each value the injector keeps for this registration when the injector lets it
+    /// go; the rules are ``Registered/teardown(_:)``'s, and ``AsyncDependencyInjector/close()``
+    /// awaits it.
+    ///
+    /// ```swift
+    /// await server.register(ConnectionPool.self, scope: .singleton) { _ in try await ConnectionPool.open() }
+    ///     .teardown { pool in await pool.drain() }
+    /// ```
+    @discardableResult
+    public func teardown(_ close: @escaping @Sendable (Value) async throws -> Void) -> AsyncRegistered<Value>
+    where Value: Sendable {
+        AsyncRegistered(
+            base: base.replaced(
+                by: base.registration.modified { extras in
+                    extras.teardown = .async { value in
+                        guard let value = value as? Value else { return }
+                        try await close(value)
+                    }
+                }))
+    }
+
     /// Makes the registration answer `types` too (under the same name), with the value it
     /// makes; see ``Registered/implements(_:)``.
     @discardableResult
@@ -267,7 +316,7 @@ public struct AsyncRegistered<Value>: Sendable {
         let stand = Registration(
             key: registration.key, scope: registration.scope, factory: .async { try await double($0) }, site: site)
         return AsyncRegistered(
-            base: base.replaced(by: registration.modified(completion: registration.completion, inTests: .double(stand)))
+            base: base.replaced(by: registration.modified { $0.inTests = .double(stand) })
         )
     }
 

@@ -23,6 +23,8 @@ class Registration: @unchecked Sendable {
     /// What a test scope below its injector makes of it (see `TestScope`); `nil`: a strict
     /// scope refuses it.
     let inTests: InTests?
+    /// What closes each value the injector keeps for it (``Registered/teardown(_:)``).
+    let teardown: Teardown?
     /// Whether later requests in the same resolve share each value it makes: a `.graph`
     /// value, or one whose completion may resolve what refers back to it.
     let sharesValues: Bool
@@ -50,6 +52,20 @@ class Registration: @unchecked Sendable {
     enum Completion: Sendable {
         case sync(@Sendable (DependencyInjector, Any) throws -> Void)
         case async(@Sendable (AsyncDependencyInjector, Any) async throws -> Void)
+    }
+
+    /// What closes a value when the injector that keeps it lets it go (see `Teardowns`).
+    enum Teardown: Sendable {
+        case sync(@Sendable (Any) throws -> Void)
+        /// Registered with the actor face, whose `close()` awaits it.
+        case async(@Sendable (Any) async throws -> Void)
+    }
+
+    /// What a registration carries besides its factory, changed together by `modified(_:)`.
+    struct Extras {
+        var completion: Completion?
+        var inTests: InTests?
+        var teardown: Teardown?
     }
 
     /// How the registration builds its value.
@@ -80,11 +96,12 @@ class Registration: @unchecked Sendable {
         site: RegistrationSite,
         completion: Completion? = nil,
         forwardedTo: DependencyKey? = nil,
-        inTests: InTests? = nil
+        inTests: InTests? = nil,
+        teardown: Teardown? = nil
     ) {
         self.init(
             key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, plainValueType: nil)
+            inTests: inTests, teardown: teardown, plainValueType: nil)
     }
 
     /// Private to this file, so that only `TypedRegistration` gives a `plainValueType`, which
@@ -97,8 +114,10 @@ class Registration: @unchecked Sendable {
         completion: Completion?,
         forwardedTo: DependencyKey?,
         inTests: InTests?,
+        teardown: Teardown?,
         plainValueType: ObjectIdentifier?
     ) {
+        self.teardown = teardown
         self.plainValueType = plainValueType
         self.key = key
         self.scope = scope
@@ -117,12 +136,23 @@ class Registration: @unchecked Sendable {
         }
     }
 
-    /// This registration with `completion` run on each value it makes, and `inTests` for
-    /// test scopes (`nil`: this one's).
-    func modified(completion: Completion?, inTests: InTests?) -> Registration {
+    /// What the registration carries besides its factory.
+    final var extras: Extras {
+        Extras(completion: completion, inTests: inTests, teardown: teardown)
+    }
+
+    /// This registration with its extras (completion, test double, teardown) as `change` makes them.
+    final func modified(_ change: (inout Extras) -> Void) -> Registration {
+        var extras = extras
+        change(&extras)
+        return modified(extras)
+    }
+
+    /// This registration with `extras`.
+    func modified(_ extras: Extras) -> Registration {
         Registration(
-            key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests)
+            key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
+            forwardedTo: forwardedTo, inTests: extras.inTests, teardown: extras.teardown)
     }
 
     /// Whether `self` is `stored`, the registration stored under its key, or its test double
@@ -192,18 +222,19 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         site: RegistrationSite,
         completion: Completion?,
         forwardedTo: DependencyKey? = nil,
-        inTests: InTests? = nil
+        inTests: InTests? = nil,
+        teardown: Teardown? = nil
     ) {
         self.make = make
         super.init(
             key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, plainValueType: ObjectIdentifier(Value.self))
+            inTests: inTests, teardown: teardown, plainValueType: ObjectIdentifier(Value.self))
     }
 
-    override func modified(completion: Completion?, inTests: InTests?) -> Registration {
+    override func modified(_ extras: Extras) -> Registration {
         TypedRegistration(
-            make, key: key, scope: scope, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests)
+            make, key: key, scope: scope, site: site, completion: extras.completion, forwardedTo: forwardedTo,
+            inTests: extras.inTests, teardown: extras.teardown)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {

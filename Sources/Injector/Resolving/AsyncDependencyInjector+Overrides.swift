@@ -30,7 +30,14 @@ extension AsyncDependencyInjector {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         let scope = testChild(strict: strict, allowing: allowing)
-        try await overrides(scope)
-        return try await Self.$current.withValue(scope, operation: operation)
+        do {
+            try await overrides(scope)
+            let result = try await Self.$current.withValue(scope, operation: operation)
+            await scope.closeTestScope()
+            return result
+        } catch {
+            await scope.closeTestScope()
+            throw error
+        }
     }
 }

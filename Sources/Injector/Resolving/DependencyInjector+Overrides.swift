@@ -36,6 +36,7 @@ extension DependencyInjector {
         operation: () throws -> Result
     ) rethrows -> Result {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
+        defer { scope.closeTestScope() }
         try overrides(scope)
         return try Self.$current.withValue(scope, operation: operation)
     }
@@ -60,6 +61,7 @@ extension DependencyInjector {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
+        defer { scope.closeTestScope() }
         try overrides(scope)
         return try await Self.$current.withValue(scope, operation: operation)
     }

@@ -296,7 +296,9 @@ extension DependencyInjector {
         case .create(let creationKey):
             defer { creation.finish(creationKey) }
             let value = try run(registration, in: context)
-            SingletonCreation.keep(value, producedBy: registration, heldBy: self, keptBy: self)
+            guard SingletonCreation.keep(value, producedBy: registration, heldBy: self, keptBy: self) else {
+                throw refusalAfterClose(of: value, producedBy: registration, path: context.path)
+            }
             return try Self.cast(value, to: T.self, key: key)
         case .stale:
             break

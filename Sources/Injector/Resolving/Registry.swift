@@ -14,6 +14,14 @@ struct Registry {
     var installationWaits: [ObjectIdentifier: Installation] = [:]
     /// Whether registrations are refused (see `DependencyInjector.seal()`).
     var isSealed = false
+    /// Whether `close()` has begun: nothing is kept from then on (see `DependencyInjector.close()`).
+    var isClosed = false
+    /// Teardowns that failed outside `close()` (on a replacement, an unregistration or a
+    /// reset), for the next `close()` to throw.
+    var teardownFailures: [TeardownError.Failure] = []
+    /// The tasks running asynchronous teardowns of values let go outside `close()`, which
+    /// `close()` awaits.
+    var teardownTasks: [Task<Void, Never>] = []
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {
@@ -123,7 +131,7 @@ struct Registry {
     /// Keeps `value` if `registration` is still stored under its key; returns what it replaces.
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
         guard case .factory(let current, _) = self[registration.key], current === registration,
-            let cache = Cache(keeping: value, for: registration.scope)
+            let cache = Cache(keeping: value, producedBy: registration)
         else { return nil }
         return replace(registration.key, with: .factory(registration, cache))
     }
@@ -180,7 +188,7 @@ extension Registry {
         /// The slot for `entry`.
         static func make(_ entry: Entry) -> Slot {
             switch entry {
-            case .instance(let value, _, _), .factory(_, .strong(let value)): .ready(ReadySlot(entry, value: value))
+            case .instance(let value, _, _), .factory(_, .strong(let value, _)): .ready(ReadySlot(entry, value: value))
             case .factory(let registration, .empty): .pending(registration)
             case .factory(_, .weak): .weak(WeakSlot(entry))
             }
@@ -335,7 +343,7 @@ enum Entry {
     /// instance (recorded when it was created, so that it is known after the value is gone).
     var readyType: ObjectIdentifier? {
         switch self {
-        case .instance(let value, _, _), .factory(_, .strong(let value)): ObjectIdentifier(type(of: value))
+        case .instance(let value, _, _), .factory(_, .strong(let value, _)): ObjectIdentifier(type(of: value))
         case .factory(_, .weak(let reference)): reference.valueType
         case .factory(_, .empty): nil
         }
@@ -353,17 +361,19 @@ enum Entry {
 /// What a singleton or weak registration has produced.
 enum Cache {
     case empty
-    case strong(Any)
+    /// A value kept strongly, with its teardown if its registration has one.
+    case strong(Any, PendingTeardown?)
     case weak(WeakReference)
 
-    /// How `scope` keeps `value`; `nil` when it keeps nothing: a transient, or a `.weak` value
-    /// that is not a class instance (only those can be held weakly; others are made anew).
-    init?(keeping value: Any, for scope: Scope) {
-        switch scope {
+    /// How `registration`'s scope keeps `value`; `nil` when it keeps nothing: a transient, or a
+    /// `.weak` value that is not a class instance (only those can be held weakly; others are
+    /// made anew). Only strongly kept values are torn down.
+    init?(keeping value: Any, producedBy registration: Registration) {
+        switch registration.scope {
         case .transient, .graph:
             return nil
         case .singleton, .eagerSingleton, .named, .scoped:
-            self = .strong(value)
+            self = .strong(value, PendingTeardown(of: value, producedBy: registration))
         case .weak:
             guard type(of: value) is AnyObject.Type else { return nil }
             self = .weak(WeakReference(object: value as AnyObject, valueType: ObjectIdentifier(type(of: value))))
@@ -373,7 +383,7 @@ enum Cache {
     var value: Any? {
         switch self {
         case .empty: nil
-        case .strong(let value): value
+        case .strong(let value, _): value
         case .weak(let reference): reference.object
         }
     }

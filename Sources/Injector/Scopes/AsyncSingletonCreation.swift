@@ -79,10 +79,13 @@ final class AsyncSingletonCreation: Sendable {
             // requester's (errors show the whole chain, and a cycle back into it is found).
             let (inside, run) = frames.appending(registration, creation: creation)
             Task {
-                let outcome = await face.run(registration, frames: inside)
+                var outcome = await face.run(registration, frames: inside)
                 inside.end(run)
-                if case .success(let value) = outcome {
-                    SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
+                if case .success(let value) = outcome,
+                    !SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
+                {
+                    outcome = .failure(
+                        await keeper.refusalAfterClose(of: value, producedBy: registration, path: frames.keys))
                 }
                 runs.update { runs in runs.byKey[key] === creation ? runs.byKey.removeValue(forKey: key) : nil }
                 creation.finish(outcome)

@@ -18,7 +18,8 @@ extension DependencyInjector {
     /// resets what its parent shares with it (and with the child's siblings), while a test
     /// scope's `reset` never reaches the app's values. A resolve that is creating a value while
     /// the reset runs may still keep it. The values are released after the injector's lock, so
-    /// their `deinit`s may use the injector.
+    /// their `deinit`s may use the injector; their teardowns (``Registered/teardown(_:)``) run
+    /// then too, latest first.
     ///
     /// - Throws: ``InjectionError/unknownScope(_:)`` for a scope that keeps nothing
     ///   (``Scope/transient``, ``Scope/graph``), or a named scope that no registration of this
@@ -28,9 +29,11 @@ extension DependencyInjector {
         let resets = { (kept: Scope) in kept == scope || (scope == .singleton && kept == .eagerSingleton) }
         var injector: DependencyInjector? = self
         while let current = injector {
-            current.registry.update { $0.dropValues(ofScopes: resets) }
+            let dropped = current.registry.withLock { $0.dropValues(ofScopes: resets) }
+            current.tearDown(dropped.compactMap(\.teardown))
             if let copies = current.inheritedSingletons {
-                copies.update { $0.dropValues(ofScopes: resets) }
+                let droppedCopies = copies.withLock { $0.dropValues(ofScopes: resets) }
+                current.tearDown(droppedCopies.compactMap(\.cache.teardown))
                 return  // the keeper of every value above it, for resolves through it
             }
             injector = current.parent
@@ -62,6 +65,7 @@ extension AsyncDependencyInjector {
     /// ```
     public func reset(_ scope: Scope) async throws(InjectionError) {
         try core.reset(scope)
+        await teardownsFinished()  // the values' asynchronous teardowns, before it returns
     }
 }
 

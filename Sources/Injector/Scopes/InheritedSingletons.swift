@@ -13,6 +13,8 @@ struct InheritedSingletons {
     }
 
     private var kept: [Place: Kept] = [:]
+    /// Whether the injector's `close()` has begun: nothing is kept from then on.
+    var isClosed = false
 
     func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
         guard let stored = kept[Place(key: registration.key, holder: ObjectIdentifier(holder))],
@@ -33,10 +35,11 @@ struct InheritedSingletons {
         return dropped
     }
 
+    /// Keeps `value` as what `registration` produced, unless closed; returns what it replaces.
     mutating func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
         -> Kept?
     {
-        guard let cache = Cache(keeping: value, for: registration.scope) else { return nil }
+        guard !isClosed, let cache = Cache(keeping: value, producedBy: registration) else { return nil }
         return kept.updateValue(
             (registration, cache), forKey: Place(key: registration.key, holder: ObjectIdentifier(holder)))
     }
@@ -48,8 +51,25 @@ extension DependencyInjector {
         copies(of: registration)?.withLock { $0.value(of: registration, heldBy: holder) }
     }
 
-    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector) {
-        copies(of: registration)?.update { $0.keep(value, producedBy: registration, heldBy: holder) }
+    /// Keeps a copy of `value`, made by `registration` held by `holder`, an ancestor; `false`
+    /// when this injector is closed (nothing is kept). A copy it replaces is torn down.
+    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector) -> Bool {
+        guard let copies = copies(of: registration) else { return true }
+        let (replaced, isClosed) = copies.withLock { copies in
+            (copies.keep(value, producedBy: registration, heldBy: holder), copies.isClosed)
+        }
+        tearDown([replaced?.cache.teardown].compactMap { $0 })
+        return !isClosed
+    }
+
+    /// Closes this injector's copies: nothing is kept from now on; returns what was kept.
+    func closeCopies() -> [InheritedSingletons.Kept] {
+        [inheritedSingletons, scopedValues].compactMap { $0 }.flatMap { copies in
+            copies.withLock { copies in
+                copies.isClosed = true
+                return copies.dropValues { _ in true }
+            }
+        }
     }
 
     /// Where this injector keeps copies of `registration`'s values: an opened scope's scoped

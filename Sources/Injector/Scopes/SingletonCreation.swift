@@ -80,7 +80,9 @@ final class SingletonCreation: Sendable {
         case .create(let key):
             defer { finish(key) }
             let value = try keeper.run(registration, in: context)
-            Self.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
+            guard Self.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper) else {
+                throw keeper.refusalAfterClose(of: value, producedBy: registration, path: context.path)
+            }
             return value
         }
     }
@@ -154,18 +156,20 @@ final class SingletonCreation: Sendable {
         return keeper.keptValue(of: registration, heldBy: holder).map(Start.ready)
     }
 
-    /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies.
+    /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies;
+    /// `false` when the keeper is closed, and keeps nothing (see `DependencyInjector.close()`).
     static func keep(
         _ value: Any,
         producedBy registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
-    ) {
-        if holder === keeper {
-            keeper.registry.update { $0.cache(value, producedBy: registration) }
-        } else {
-            keeper.keep(value, producedBy: registration, heldBy: holder)
+    ) -> Bool {
+        guard holder === keeper else { return keeper.keep(value, producedBy: registration, heldBy: holder) }
+        let (replaced, isClosed) = keeper.registry.withLock { registry in
+            registry.isClosed ? (nil, true) : (registry.cache(value, producedBy: registration), false)
         }
+        withExtendedLifetime(replaced) {}  // released after the unlock
+        return !isClosed
     }
 
     /// The cycle that waiting for `key` would close, as a path, or `nil` when waiting is safe.

@@ -11,8 +11,8 @@ typealias FaceModule = AsyncDependencyModule & DependencyModule
 /// A dependency that a factory registered with `register(_:name:scope:needing:_:)` resolves,
 /// and drops, before it makes its value.
 struct Need: Sendable {
-    fileprivate let sync: @Sendable (DependencyInjector) throws(InjectionError) -> Void
-    fileprivate let async: @Sendable (AsyncDependencyInjector) async throws(InjectionError) -> Void
+    let sync: @Sendable (DependencyInjector) throws(InjectionError) -> Void
+    let async: @Sendable (AsyncDependencyInjector) async throws(InjectionError) -> Void
 
     /// `type` under `name`.
     static func on<T: Sendable>(_ type: T.Type, name: String? = nil) -> Need {

@@ -132,10 +132,12 @@ final class Installation: Sendable {
         if failure != nil {
             undo()
         } else {
-            let claimed = journal.withLock { $0.installedModules }
+            let (claimed, replaced) = journal.withLock { ($0.installedModules, $0.replaced) }
             injector.registry.withLock { registry in
                 for module in claimed { registry.modules[module] = .installed }
             }
+            // The values the installation replaced are gone for good.
+            injector.tearDown(replaced.compactMap { $0.previous?.teardown })
         }
         let waiters = ending.withLock { ending in
             ending.failure = .some(failure)
@@ -172,10 +174,12 @@ final class Installation: Sendable {
     /// Puts back what the installation replaced and forgets the modules it claimed.
     private func undo() {
         let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
-        injector.registry.update { registry in
+        let undone = injector.registry.withLock { registry in
             for module in installed { registry.modules[module] = nil }
             return replaced.reversed().map { key, previous in registry.replace(key, with: previous) }
         }
+        // What the installation created (eager singletons) goes; what it replaced is back.
+        injector.tearDown(undone.compactMap { $0?.teardown })
     }
 }
 

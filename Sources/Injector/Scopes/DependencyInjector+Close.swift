@@ -1,0 +1,193 @@
+extension DependencyInjector {
+    /// Ends this injector's life: tears down every value it keeps, in reverse creation order,
+    /// outside any lock, and keeps nothing from then on.
+    ///
+    /// ```swift
+    /// let request = app.openScope()
+    /// defer { try? request.close() }  // the request's transaction, then its logger
+    ///
+    /// app.register(Pool.self, scope: .singleton) { _ in try Pool.open() }
+    ///     .teardown { $0.close() }
+    /// try app.close()  // at shutdown: the pool is closed
+    /// ```
+    ///
+    /// What it tears down is what it created and keeps: the singletons of its own registrations,
+    /// the scoped values of an opened scope, a `.own` child's copies of its ancestors'
+    /// singletons. Values it shares from an ancestor are the ancestor's, and stay. Each
+    /// teardown runs once; one that throws does not stop the others.
+    ///
+    /// Resolves in flight when it begins: a value they had already received stays theirs (and
+    /// is torn down with the rest); a value a factory finishes creating afterwards is not kept
+    /// but torn down at once, and that resolve throws ``InjectionError/closed(_:path:)``, as
+    /// does every later resolve that would create a value for it to keep. Transients and
+    /// registered instances still resolve.
+    ///
+    /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
+    ///   replacement, an unregistration or a reset.
+    public func close() throws(TeardownError) {
+        let (teardowns, tasks) = closeKeeping()
+        var failures: [TeardownError.Failure] = []
+        var deferred: [PendingTeardown] = []
+        for teardown in teardowns {
+            let outcome = teardown.runIfSynchronous()
+            if let failure = outcome.failure { failures.append(failure) }
+            if let later = outcome.deferred { deferred.append(later) }
+        }
+        // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
+        runLater(deferred, after: tasks)
+        failures = takeTeardownFailures() + failures
+        if !failures.isEmpty { throw TeardownError(failures: failures) }
+    }
+
+    /// Marks this injector closed and takes out what it keeps: the teardowns, latest first,
+    /// and the tasks running earlier teardowns. The values are released after the locks.
+    func closeKeeping() -> (teardowns: [PendingTeardown], tasks: [Task<Void, Never>]) {
+        let (dropped, tasks) = registry.withLock { registry in
+            registry.isClosed = true
+            return (registry.dropValues { $0.isKept }, exchange(&registry.teardownTasks, with: []))
+        }
+        let copies = closeCopies()
+        let teardowns = dropped.compactMap(\.teardown) + copies.compactMap(\.cache.teardown)
+        return (teardowns.sorted { $0.order > $1.order }, tasks)
+    }
+
+    /// The teardown failures noted outside `close()`, taken out.
+    func takeTeardownFailures() -> [TeardownError.Failure] {
+        registry.withLock { exchange(&$0.teardownFailures, with: []) }
+    }
+
+    /// Tears down values this injector let go outside `close()` (replaced, unregistered,
+    /// reset): outside any lock, latest first; synchronous teardowns now, asynchronous ones in a
+    /// task that `close()` awaits. A failure is kept for `close()` and recorded on the running test.
+    func tearDown(_ teardowns: [PendingTeardown]) {
+        guard !teardowns.isEmpty else { return }
+        var failures: [TeardownError.Failure] = []
+        var deferred: [PendingTeardown] = []
+        for teardown in teardowns.sorted(by: { $0.order > $1.order }) {
+            let outcome = teardown.runIfSynchronous()
+            if let failure = outcome.failure { failures.append(failure) }
+            if let later = outcome.deferred { deferred.append(later) }
+        }
+        note(failures)
+        runLater(deferred, after: [])
+    }
+
+    /// Runs `teardowns` in a task (after `tasks`), which `close()` awaits.
+    private func runLater(_ teardowns: [PendingTeardown], after tasks: [Task<Void, Never>]) {
+        guard !teardowns.isEmpty || !tasks.isEmpty else { return }
+        let task = Task {
+            for task in tasks { await task.value }
+            var failures: [TeardownError.Failure] = []
+            for teardown in teardowns {
+                if let failure = await teardown.run() { failures.append(failure) }
+            }
+            note(failures)
+        }
+        registry.withLock { $0.teardownTasks.append(task) }
+    }
+
+    /// Keeps `failures` for the next `close()`, and records them on the running test.
+    func note(_ failures: [TeardownError.Failure]) {
+        guard !failures.isEmpty else { return }
+        registry.withLock { $0.teardownFailures += failures }
+        for failure in failures {
+            TestIssueRecorder.current?.record(
+                TeardownError(failures: [failure]).description, at: nil)
+        }
+    }
+
+    /// The error for a resolve whose factory made `value` for this injector after its `close()`
+    /// began: the value is torn down at once (nothing keeps it).
+    func refusalAfterClose(of value: Any, producedBy registration: Registration, path: [DependencyKey])
+        -> InjectionError
+    {
+        if let teardown = PendingTeardown(of: value, producedBy: registration) { tearDown([teardown]) }
+        return .closed(registration.key, path: path.last == registration.key ? path : path + [registration.key])
+    }
+
+    /// `refusalAfterClose` for the actor face, which awaits an asynchronous teardown.
+    func refusalAfterClose(of value: Any, producedBy registration: Registration, path: [DependencyKey]) async
+        -> InjectionError
+    {
+        if let teardown = PendingTeardown(of: value, producedBy: registration), let failure = await teardown.run() {
+            note([failure])
+        }
+        return .closed(registration.key, path: path + [registration.key])
+    }
+}
+
+extension AsyncDependencyInjector {
+    /// Ends this injector's life: tears down every value it keeps, in reverse creation order,
+    /// awaiting asynchronous teardowns; the rules are ``DependencyInjector/close()``'s.
+    ///
+    /// ```swift
+    /// await server.register(Pool.self, scope: .singleton) { _ in try await Pool.open() }
+    ///     .teardown { try await $0.drain() }
+    ///
+    /// let request = server.openScope()
+    /// // … serve the request …
+    /// try await request.close()  // its scoped values
+    /// try await server.close()   // at shutdown: the pool
+    /// ```
+    ///
+    /// It first awaits the teardowns still running for values let go earlier (replaced,
+    /// unregistered, reset).
+    ///
+    /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
+    public nonisolated func close() async throws(TeardownError) {
+        let (teardowns, tasks) = core.closeKeeping()
+        for task in tasks { await task.value }
+        var failures = core.takeTeardownFailures()
+        for teardown in teardowns {
+            if let failure = await teardown.run() { failures.append(failure) }
+        }
+        // A replacement during the teardowns above may have started one more task.
+        let (_, late) = core.closeKeeping()
+        for task in late { await task.value }
+        failures += core.takeTeardownFailures()
+        if !failures.isEmpty { throw TeardownError(failures: failures) }
+    }
+}
+
+extension DependencyInjector {
+    /// Closes a test scope at its end (`withOverrides`, the testing trait, `InjectorTestCase`):
+    /// its own singletons and scoped values are torn down. A teardown that throws is recorded on
+    /// the running test (or printed, outside one), since the scope's API returns the test's
+    /// result; failures noted earlier were recorded when they happened.
+    package func closeTestScope() {
+        _ = takeTeardownFailures()
+        do {
+            try close()
+        } catch {
+            Self.reportFailedTeardowns(error)
+        }
+    }
+
+    /// Reports `error` to the running test, or prints it outside one.
+    static func reportFailedTeardowns(_ error: TeardownError) {
+        guard let recorder = TestIssueRecorder.current else {
+            print(error.description)
+            return
+        }
+        recorder.record(error.description, at: nil)
+    }
+}
+
+extension AsyncDependencyInjector {
+    /// Waits for the asynchronous teardowns running for values let go outside `close()`
+    /// (replaced, unregistered, reset).
+    func teardownsFinished() async {
+        let tasks = core.registry.withLock { $0.teardownTasks }
+        for task in tasks { await task.value }
+    }
+
+    /// `DependencyInjector.closeTestScope()` for the actor face, awaiting its teardowns.
+    package nonisolated func closeTestScope() async {
+        _ = core.takeTeardownFailures()
+        do {
+            try await close()
+        } catch {
+            DependencyInjector.reportFailedTeardowns(error)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Dispatch
+import Testing
+
+@testable import Injector
+
+/// Teardown on both faces: what an injector keeps is closed when it lets it go, latest first,
+/// each once, outside any lock, with every failure collected.
+@Suite struct TeardownTests {
+    struct Pool: Sendable { let id = "pool" }
+    struct Transaction: Sendable { let id = "transaction" }
+    struct RequestLog: Sendable { let id = "log" }
+
+    struct TeardownFailed: Error {}
+
+    /// A root with a singleton pool, and per scope a transaction (from the pool) and a log
+    /// (from the transaction), each torn down into `closed`.
+    private func server(_ face: Face, closed: Collected<String>) async -> FaceInjector {
+        let server = face.makeInjector()
+        await server.register(Pool.self, scope: .singleton, tornDown: { closed.append($0.id) }) { Pool() }
+        await server.register(
+            Transaction.self, scope: .scoped, needing: [.on(Pool.self)], tornDown: { closed.append($0.id) }
+        ) {
+            Transaction()
+        }
+        await server.register(
+            RequestLog.self, scope: .scoped, needing: [.on(Transaction.self)], tornDown: { closed.append($0.id) }
+        ) {
+            RequestLog()
+        }
+        return server
+    }
+
+    @Test(arguments: Face.allCases)
+    func aScopeTearsDownItsValuesInReverseCreationOrderAndTheServerItsOwn(face: Face) async throws {
+        let closed = Collected<String>()
+        let server = await server(face, closed: closed)
+        let request = server.openScope()
+        _ = try await request.child().resolve(RequestLog.self)
+
+        try await request.close()
+        #expect(closed.values == ["log", "transaction"])  // the pool is the server's: it stays
+        try await request.close()  // each teardown runs once
+        #expect(closed.values == ["log", "transaction"])
+
+        try await server.close()
+        #expect(closed.values == ["log", "transaction", "pool"])
+    }
+
+    @Test(arguments: Face.allCases)
+    func everyTeardownRunsAndEveryFailureIsReported(face: Face) async throws {
+        let closed = Collected<String>()
+        let injector = face.makeInjector()
+        await injector.register(Pool.self, scope: .singleton, tornDown: { closed.append($0.id) }) { Pool() }
+        await injector.register(Transaction.self, scope: .singleton, tornDown: { _ in throw TeardownFailed() }) {
+            Transaction()
+        }
+        await injector.register(RequestLog.self, scope: .singleton, tornDown: { closed.append($0.id) }) {
+            RequestLog()
+        }
+        _ = try await injector.resolve(Pool.self)
+        _ = try await injector.resolve(Transaction.self)
+        _ = try await injector.resolve(RequestLog.self)
+
+        let error = await #expect(throws: TeardownError.self) { try await injector.close() }
+        #expect(closed.values == ["log", "pool"])  // the failure in between skipped nothing
+        #expect(error?.failures.map(\.key) == [DependencyKey(Transaction.self)])
+        #expect(error?.failures.first?.error is TeardownFailed)
+        #expect(error?.description.contains("TeardownTests.Transaction") == true)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aValueIsTornDownWhenResetReplacedOrUnregistered(face: Face) async throws {
+        let closed = Collected<String>()
+        let injector = face.makeInjector()
+        let made = Counter()
+        await injector.register(Pool.self, scope: .singleton, tornDown: { _ in closed.append("first") }) {
+            _ = made.increment()
+            return Pool()
+        }
+        _ = try await injector.resolve(Pool.self)
+        try await injector.reset(.singleton)
+        await settled(injector)
+        #expect(closed.values == ["first"])
+
+        _ = try await injector.resolve(Pool.self)
+        await injector.register(Pool.self, scope: .singleton, tornDown: { _ in closed.append("second") }) { Pool() }
+        await settled(injector)
+        #expect(closed.values == ["first", "first"])
+
+        _ = try await injector.resolve(Pool.self)
+        await injector.unregister(Pool.self)
+        await settled(injector)
+        #expect(closed.values == ["first", "first", "second"])
+        #expect(made.value == 2)
+        try await injector.close()  // nothing left, nothing run twice
+        #expect(closed.values.count == 3)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aFailedTeardownOnReplacementIsThrownByTheNextClose(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(Pool.self, scope: .singleton, tornDown: { _ in throw TeardownFailed() }) { Pool() }
+        _ = try await injector.resolve(Pool.self)
+        await injector.unregister(Pool.self)
+        let error = await #expect(throws: TeardownError.self) { try await injector.close() }
+        #expect(error?.failures.map(\.key) == [DependencyKey(Pool.self)])
+    }
+
+    @Test(arguments: Face.allCases)
+    func aChildNeverTearsDownWhatItSharesFromAnAncestor(face: Face) async throws {
+        let closed = Collected<String>()
+        let server = await server(face, closed: closed)
+        let child = server.child()
+        _ = try await child.resolve(Pool.self)
+        try await child.close()
+        #expect(closed.values.isEmpty)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aTestScopeTearsDownItsOwnSingletonsWhenItEnds(face: Face) async throws {
+        let closed = Collected<String>()
+        let server = await server(face, closed: closed)
+        try await server.withOverrides({ _ in }) {
+            _ = try await face.currentInjector.resolve(RequestLog.self)
+        }
+        // The test's own pool, transaction and log: the app's pool was never created.
+        #expect(closed.values == ["log", "transaction", "pool"])
+        try await server.close()
+        #expect(closed.values.count == 3)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aClosedScopeKeepsNothingMore(face: Face) async throws {
+        let closed = Collected<String>()
+        let server = await server(face, closed: closed)
+        let request = server.openScope()
+        try await request.close()
+        let error = await request.resolveError(Transaction.self)
+        guard case .closed(let key, _)? = error else {
+            Issue.record("expected closed, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(Transaction.self))
+        #expect(closed.values == ["transaction"])  // made after the close: torn down at once
+        #expect(error?.description.contains("has been closed") == true)
+        #expect(try await request.resolve(Pool.self).id == "pool")  // the server's, still open
+    }
+
+    @Test func aValueMadeWhileTheScopeClosesIsTornDownAndItsResolveThrowsClosed() async throws {
+        let closed = Collected<String>()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let app = DependencyInjector()
+        app.register(Transaction.self, scope: .scoped) { _ in
+            started.signal()
+            release.wait()
+            return Transaction()
+        }
+        .teardown { closed.append($0.id) }
+        let request = app.openScope()
+
+        async let outcome = onOwnThread { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try request.resolve(Transaction.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        await onOwnThread { started.wait() }
+        try request.close()  // the factory is still running: nothing is kept yet
+        release.signal()
+        guard case .closed(let key, let path)? = await outcome else {
+            Issue.record("the resolve in flight should throw closed")
+            return
+        }
+        #expect(key == DependencyKey(Transaction.self))
+        #expect(path == [key])
+        #expect(closed.values == ["transaction"])  // torn down at once: nobody keeps it
+    }
+
+    @Test func anAsyncValueMadeWhileTheScopeClosesIsTornDownAndItsResolveThrowsClosed() async throws {
+        let closed = Collected<String>()
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let app = AsyncDependencyInjector()
+        await app.register(Transaction.self, scope: .scoped) { _ in
+            startedSignal.yield()
+            for await _ in release { break }
+            return Transaction()
+        }
+        .teardown { value async in closed.append(value.id) }
+        let request = app.openScope()
+
+        let resolve = Task { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try await request.resolve(Transaction.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        for await _ in started { break }
+        try await request.close()
+        releaseSignal.yield()
+        guard case .closed? = await resolve.value else {
+            Issue.record("the resolve in flight should throw closed")
+            return
+        }
+        #expect(closed.values == ["transaction"])
+    }
+
+    /// Waits for the asynchronous teardowns that a replacement started on the actor face
+    /// (whose `register` and `unregister` cannot await them; `close()` does).
+    private func settled(_ injector: FaceInjector) async {
+        guard case .async(let injector) = injector.base else { return }
+        await injector.teardownsFinished()
+    }
+}
