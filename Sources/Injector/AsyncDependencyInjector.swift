@@ -48,8 +48,9 @@ public actor AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// While an injector runs a factory, it is `current` for that factory's work (and
-    /// ``DependencyInjector/current`` is left alone).
+    /// While an injector runs a factory, it is `current` for that factory's work, and its
+    /// ``synchronous`` registry is ``DependencyInjector/current``, where the wrappers of what
+    /// the factory builds resolve.
     ///
     /// > Important: Like every task-local value, the binding reaches `Task {}`, `async let` and
     /// > task-group children, but not `Task.detached`.
@@ -66,6 +67,23 @@ public actor AsyncDependencyInjector {
     /// The injector this face works on (its ancestors are the cores of this face's), so both
     /// faces share one registry, scope rule, walk and diagnostics layer.
     @usableFromInline nonisolated let core: DependencyInjector
+
+    /// This injector's registry as a ``DependencyInjector``, for synchronous factories: what
+    /// the `@Inject` (or ``Injected``) properties of the objects this injector builds can get
+    /// without `await`, as every `await resolve` can.
+    ///
+    /// ```swift
+    /// server.synchronous.register(Clock.self, scope: .singleton) { _ in SystemClock() }
+    /// await server.register(InvoiceService.self) { _ in InvoiceService() }  // its `@Inject var clock`
+    /// ```
+    ///
+    /// While this injector runs a factory, ``DependencyInjector/current`` is this registry, so
+    /// the wrappers of what it builds resolve here: ready values (instances, created
+    /// singletons) and synchronous factories. A dependency whose factory is `async` makes the
+    /// wrapper fail with ``InjectionError/factoryFailed(_:path:underlying:)``, saying to await it
+    /// or pass it to the object's `init`. Registrations, scopes and teardowns made through it
+    /// are this injector's own.
+    public nonisolated var synchronous: DependencyInjector { core }
 
     /// Creates an empty injector, independent of ``shared``.
     ///

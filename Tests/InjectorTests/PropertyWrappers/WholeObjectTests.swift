@@ -1,5 +1,6 @@
-import Injector
 import Testing
+
+@testable import Injector
 
 // Objects whose `@Inject` properties the tests below leave missing. The backing storage of a
 // wrapped property is a `var`, so a class that has one cannot be checked `Sendable`; these are
@@ -55,8 +56,8 @@ private func missingUsersMessage(after before: [String] = []) -> String {
 /// An object the injector builds is built whole or not at all (issue 26): a failed `@Inject`
 /// of the object a factory builds fails the resolve, typed, with the property in the path.
 @Suite struct WholeObjectTests {
-    /// An injector of `face` whose wrappers resolve from `wrappers` (the sync face's own; the
-    /// actor face's wrappers read `DependencyInjector.current`, which the test binds).
+    /// An injector of `face` whose wrappers resolve from `wrappers`: the injector itself, which
+    /// is `DependencyInjector.current` while its factories run (the actor face's, its core).
     private func resolve<T: Sendable>(
         _ type: T.Type,
         from injector: FaceInjector,
@@ -71,10 +72,13 @@ private func missingUsersMessage(after before: [String] = []) -> String {
         }
     }
 
-    /// The sync injector the wrappers resolve from: the face's own, or a separate one.
+    /// The sync injector the wrappers resolve from: the face's own, or the actor face's core,
+    /// which its factories bind as `DependencyInjector.current`.
     private func wrapperInjector(for injector: FaceInjector) -> DependencyInjector {
-        if case .sync(let own) = injector.base { return own }
-        return DependencyInjector()
+        switch injector.base {
+        case .sync(let own): own
+        case .async(let face): face.core
+        }
     }
 
     @Test(arguments: Face.allCases)
