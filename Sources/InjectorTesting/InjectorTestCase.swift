@@ -156,7 +156,7 @@
         /// Closes the test method's async test scope: its own singletons and scoped values are
         /// torn down (the sync scope closes when the method returns).
         override open func tearDown() async throws {
-            await asyncInjector.closeTestScope()
+            await asyncInjector.closeReportingFailures()
             try await super.tearDown()
         }
     }

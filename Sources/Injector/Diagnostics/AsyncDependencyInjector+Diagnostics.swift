@@ -10,7 +10,8 @@ extension AsyncDependencyInjector {
     /// (or its ancestors) is created, each key is resolved once, and edges go to ``graph()``.
     ///
     /// > Important: Every factory runs, once per resolve: side effects of factories (opening
-    /// > connections) happen, and the values are dropped when `verify` returns.
+    /// > connections) happen, and the values are dropped when `verify` returns, their
+    /// > teardowns run.
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public nonisolated func verify() async throws(VerificationError) {
@@ -23,6 +24,7 @@ extension AsyncDependencyInjector {
                 verification.record(error, resolving: key)
             }
         }
+        await scratch.closeReportingFailures()  // what it created is torn down
         try verification.finish()
     }
 

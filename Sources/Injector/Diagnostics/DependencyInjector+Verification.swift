@@ -24,11 +24,13 @@ extension DependencyInjector {
     ///   reach the real injector, and may create its singletons).
     ///
     /// > Important: Every factory runs, once per resolve: side effects of factories (opening
-    /// > files or connections) happen, and the values are dropped when `verify` returns.
+    /// > files or connections) happen, and the values are dropped when `verify` returns, their
+    /// > teardowns (``Registered/teardown(_:)``) run.
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
         let scratch = scratchScope()
+        defer { scratch.closeReportingFailures() }  // what it created is torn down
         var verification = Verification(of: self, in: scratch)
         // The wrappers (`@Inject`, `@OptionalInject`) of the objects the factories build
         // report their failures here too: a factory that succeeds can build a broken object.

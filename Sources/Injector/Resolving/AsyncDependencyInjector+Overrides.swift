@@ -33,10 +33,10 @@ extension AsyncDependencyInjector {
         do {
             try await overrides(scope)
             let result = try await Self.$current.withValue(scope, operation: operation)
-            await scope.closeTestScope()
+            await scope.closeReportingFailures()
             return result
         } catch {
-            await scope.closeTestScope()
+            await scope.closeReportingFailures()
             throw error
         }
     }

@@ -36,7 +36,7 @@ extension DependencyInjector {
         operation: () throws -> Result
     ) rethrows -> Result {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
-        defer { scope.closeTestScope() }
+        defer { scope.closeReportingFailures() }
         try overrides(scope)
         return try Self.$current.withValue(scope, operation: operation)
     }
@@ -61,7 +61,7 @@ extension DependencyInjector {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
-        defer { scope.closeTestScope() }
+        defer { scope.closeReportingFailures() }
         try overrides(scope)
         return try await Self.$current.withValue(scope, operation: operation)
     }

@@ -150,11 +150,12 @@ extension AsyncDependencyInjector {
 }
 
 extension DependencyInjector {
-    /// Closes a test scope at its end (`withOverrides`, the testing trait, `InjectorTestCase`):
-    /// its own singletons and scoped values are torn down. A teardown that throws is recorded on
-    /// the running test (or printed, outside one), since the scope's API returns the test's
-    /// result; failures noted earlier were recorded when they happened.
-    package func closeTestScope() {
+    /// Closes a scope whose API cannot throw a `TeardownError` at its end: a test scope
+    /// (`withOverrides`, the testing trait, `InjectorTestCase`) or `verify()`'s scratch. Its own
+    /// singletons and scoped values are torn down; a teardown that throws is recorded on the
+    /// running test (or printed, outside one). Failures noted earlier were recorded when they
+    /// happened.
+    package func closeReportingFailures() {
         _ = takeTeardownFailures()
         do {
             try close()
@@ -181,8 +182,8 @@ extension AsyncDependencyInjector {
         for task in tasks { await task.value }
     }
 
-    /// `DependencyInjector.closeTestScope()` for the actor face, awaiting its teardowns.
-    package nonisolated func closeTestScope() async {
+    /// `DependencyInjector.closeReportingFailures()` for the actor face, awaiting its teardowns.
+    package nonisolated func closeReportingFailures() async {
         _ = core.takeTeardownFailures()
         do {
             try await close()

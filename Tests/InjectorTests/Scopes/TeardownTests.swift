@@ -146,6 +146,17 @@ import Testing
         #expect(try await request.resolve(Pool.self).id == "pool")  // the server's, still open
     }
 
+    @Test(arguments: Face.allCases)
+    func verifyTearsDownTheCopiesItCreated(face: Face) async throws {
+        let closed = Collected<String>()
+        let server = await server(face, closed: closed)
+        try await server.verify()
+        // Its scratch scope made its own pool, transaction and log, and closed them.
+        #expect(closed.values == ["log", "transaction", "pool"])
+        try await server.close()  // the server's own pool was never created
+        #expect(closed.values.count == 3)
+    }
+
     @Test func aValueMadeWhileTheScopeClosesIsTornDownAndItsResolveThrowsClosed() async throws {
         let closed = Collected<String>()
         let started = DispatchSemaphore(value: 0)
