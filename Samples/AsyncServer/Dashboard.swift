@@ -13,7 +13,8 @@ final class DashboardModel {
 
     func refresh() async -> String {
         refreshes += 1
-        return "refresh \(refreshes): \(await database.queryCount) queries so far"
+        return "refresh \(refreshes): \(await database.queryCount) queries, "
+            + "\(await database.committedStatements) statements committed so far"
     }
 }
 

@@ -1,58 +1,84 @@
 import Injector
 
-struct Request: Sendable {
-    let number: Int
-    let route: String
-    let userID: Int
-}
-
-struct Response: Sendable, CustomStringConvertible {
-    let request: Request
+struct Response: Sendable {
     let status: Int
     let body: String
     var error: InjectionError? = nil
-
-    var description: String { "#\(request.number) GET \(request.route)/\(request.userID) -> \(status) \(body)" }
 }
 
-/// Answers one request; built per request, with that request and what its route needs.
+/// Answers one request; built per resolve, inside the request's scope, from what its route
+/// needs. Handlers are `final class …: Sendable`, and so take their dependencies through
+/// `init` (see `RequestLogger`), or hold `Injected` values (see `UserHandler`).
 protocol RouteHandler: Sendable {
-    func respond() async -> Response
+    var context: RequestContext { get }
+    var logger: RequestLogger { get }
+    var transaction: Transaction { get }
+    func respond() async throws -> Response
 }
 
-struct UserHandler: RouteHandler {
-    let request: Request
-    let users: UserRepository
+final class UserHandler: RouteHandler {
+    /// The other way for a `Sendable` class: an `Injected` `let`, resolved when the handler is
+    /// created, as `@Inject` would be. The factory runs in the request's scope, whose registry
+    /// is then `DependencyInjector.current`, so it finds the request's context there (a ready
+    /// value: what a factory must `await` still comes through `init`).
+    private let request = Injected<RequestContext>()
+    let logger: RequestLogger
+    private let users: UserRepository
+    var context: RequestContext { request() }
+    var transaction: Transaction { users.transaction }
 
-    func respond() async -> Response {
-        guard let name = await users.name(ofUser: request.userID) else {
-            return Response(request: request, status: 404, body: "no such user")
+    init(logger: RequestLogger, users: UserRepository) {
+        self.logger = logger
+        self.users = users
+    }
+
+    func respond() async throws -> Response {
+        guard let name = try await users.name(ofUser: context.userID) else {
+            return Response(status: 404, body: "no such user")
         }
-        return Response(request: request, status: 200, body: name)
+        return Response(status: 200, body: name)
     }
 }
 
-struct OrdersHandler: RouteHandler {
-    let request: Request
-    let users: UserRepository
-    let orders: OrderRepository
+final class OrdersHandler: RouteHandler {
+    let context: RequestContext
+    let logger: RequestLogger
+    private let orders: OrderRepository
+    var transaction: Transaction { orders.transaction }
 
-    func respond() async -> Response {
-        let name = await users.name(ofUser: request.userID) ?? "nobody"
-        let items = await orders.orders(ofUser: request.userID)
-        let body = items.isEmpty ? "\(name) has no orders" : "\(name) ordered \(items.joined(separator: ", "))"
-        return Response(request: request, status: 200, body: body)
+    init(context: RequestContext, logger: RequestLogger, orders: OrderRepository) {
+        self.context = context
+        self.logger = logger
+        self.orders = orders
+    }
+
+    func respond() async throws -> Response {
+        let items = try await orders.orders(ofUser: context.userID)
+        return Response(status: 200, body: items.isEmpty ? "no orders" : items.joined(separator: ", "))
     }
 }
 
-struct CheckoutHandler: RouteHandler {
-    let request: Request
-    let orders: OrderRepository
-    let payments: any PaymentGateway
+/// Pays for the signed-in user's orders: it needs the request's `Session`, which only
+/// requests with a session token provide.
+final class CheckoutHandler: RouteHandler {
+    let context: RequestContext
+    let logger: RequestLogger
+    private let session: Session
+    private let orders: OrderRepository
+    var transaction: Transaction { orders.transaction }
 
-    func respond() async -> Response {
-        let items = await orders.orders(ofUser: request.userID)
-        return await Response(request: request, status: 200, body: payments.charge(for: items))
+    init(context: RequestContext, logger: RequestLogger, session: Session, orders: OrderRepository) {
+        self.context = context
+        self.logger = logger
+        self.session = session
+        self.orders = orders
+    }
+
+    func respond() async throws -> Response {
+        let items = try await orders.orders(ofUser: session.userID)
+        try await orders.pay(for: items, user: session.userID)
+        try await logger.log("paid for \(items.count) items")
+        return Response(status: 200, body: "paid for \(items.count) items")
     }
 }
 
@@ -60,31 +86,14 @@ struct CheckoutHandler: RouteHandler {
 struct RoutesModule: AsyncDependencyModule {
     func register(in injector: AsyncDependencyInjector) async {
         await injector.register((any RouteHandler).self, name: "/users") { r in
-            try await UserHandler(request: r.resolve(), users: r.resolve())
+            try await UserHandler(logger: r.resolve(), users: r.resolve())
         }
         await injector.register((any RouteHandler).self, name: "/orders") { r in
-            try await OrdersHandler(request: r.resolve(), users: r.resolve(), orders: r.resolve())
+            try await OrdersHandler(context: r.resolve(), logger: r.resolve(), orders: r.resolve())
         }
         await injector.register((any RouteHandler).self, name: "/checkout") { r in
-            try await CheckoutHandler(request: r.resolve(), orders: r.resolve(), payments: r.resolve())
+            try await CheckoutHandler(
+                context: r.resolve(), logger: r.resolve(), session: r.resolve(), orders: r.resolve())
         }
-    }
-}
-
-/// Serves `request` from a child of `services` that holds the request, so the handler and
-/// what it needs are built for this request alone. A failed resolve becomes a 500.
-func serve(_ request: Request, from services: AsyncDependencyInjector) async -> Response {
-    let scope = services.child()
-    await scope.register(request)
-    do {
-        return try await scope.resolve((any RouteHandler).self, name: request.route).respond()
-    } catch {
-        // Typed throws: `error` is an InjectionError, whose cases match without a cast.
-        let reason =
-            switch error {
-            case .notRegistered(let key, _, _): "missing \(key)"
-            default: "handler failed"
-            }
-        return Response(request: request, status: 500, body: reason, error: error)
     }
 }

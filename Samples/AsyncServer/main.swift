@@ -1,50 +1,62 @@
-// AsyncServer: an async app on `AsyncDependencyInjector`. A database connected once at
-// start-up, repositories, ten requests served concurrently, one route missing a dependency,
-// the database handed to synchronous code, a test-like child with a fake, and a main-actor
-// model built by the synchronous injector.
-// Run it with `swift run AsyncServer`.
+// AsyncServer: a server on `AsyncDependencyInjector` that serves each request in a scope of
+// its own. Start-up connects the database once and verifies the per-request graph with no
+// request in hand; 200 requests run at once, each with its own transaction and logger, torn
+// down when it ends; the lifetime traps end in typed errors; synchronous code and a
+// main-actor model get the database; shutdown closes the connection pool.
+// Run it with `swift run AsyncServer`; it exits with status 1 if a check fails.
+import Foundation  // exit(_:)
 import Injector
 
-let services = AsyncDependencyInjector()
-let requests = [
-    (1, "/users", 1), (2, "/orders", 2), (3, "/users", 3), (4, "/checkout", 1), (5, "/orders", 1),
-    (6, "/users", 2), (7, "/users", 9), (8, "/orders", 3), (9, "/users", 1), (10, "/orders", 1),
-].map { Request(number: $0.0, route: $0.1, userID: $0.2) }
+let server = AsyncDependencyInjector()
+let ledger = ResourceLedger()
+let routes = ["/users", "/orders", "/checkout"]
+let requests = (1...200).map { id in
+    RequestContext(id: id, route: routes[id % 3], userID: id % 4 + 1, sessionToken: id % 2 == 0 ? "s\(id)" : nil)
+}
 
 do {
     print("1. Start-up: installing the modules connects the database (an eager singleton):")
-    try await services.install(PersistenceModule(), RoutesModule())
-    print("  installed; the database was created by `install`, before any request")
+    await server.register(ledger)
+    try await server.install(PersistenceModule(), RequestScopeModule(), RoutesModule())
+    print("  verify() builds its own copy of every singleton, so the database's factory runs once more:")
+    try await server.verify()
+    print("  verify() passed with no request in hand: each request's scope provides its RequestContext")
 
-    print("2. \(requests.count) requests served concurrently, each from a child injector holding the request:")
-    let responses = await withTaskGroup(of: Response.self) { group in
+    print("2. \(requests.count) requests at once, each in a scope of its own, closed when it ends:")
+    let exchanges = await withTaskGroup(of: Exchange.self) { group in
         for request in requests {
-            group.addTask { await serve(request, from: services) }
+            group.addTask { await serve(request, on: server, ledger: ledger) }
         }
-        var responses: [Response] = []
-        for await response in group { responses.append(response) }
-        return responses.sorted { $0.request.number < $1.request.number }
+        var exchanges: [Exchange] = []
+        for await exchange in group { exchanges.append(exchange) }
+        return exchanges.sorted { $0.request.id < $1.request.id }
     }
-    for response in responses { print("  \(response)") }
-    let database = try await services.resolve(Database.self)
-    print("  one Database served them all: \(await database.queryCount) queries")
-    for response in responses {
-        guard let error = response.error else { continue }
-        print("  #\(response.request.number) failed gracefully with a typed InjectionError:")
-        print(error.description.split(separator: "\n").map { "  | \($0)" }.joined(separator: "\n"))
+    for exchange in exchanges.prefix(3) { print("  \(line(for: exchange))") }
+    let statuses = Dictionary(grouping: exchanges, by: \.response.status).mapValues(\.count)
+    print(
+        "  statuses: " + statuses.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", "))
+    if let refused = exchanges.first(where: { $0.response.error != nil }), let error = refused.response.error {
+        print("  \(line(for: refused)), from a typed InjectionError:")
+        print("  | \(firstLine(of: error))")
     }
+    let problems = exchanges.flatMap(\.problems)
+    let pool = try await server.resolve(ConnectionPool.self)
+    print(
+        "  every handler and access log of a request shared its one logger and transaction, "
+            + "and saw no other request's: \(problems.isEmpty ? "checked" : "\(problems.count) problems")")
+    print(
+        "  up to \(await ledger.peakOpenRequests) requests open at once, served by one pool "
+            + "with up to \(await pool.peakInUse) connections in use")
+    guard problems.isEmpty else { throw CheckFailed(problems) }
 
-    print("3. export(_:to:) hands the database to synchronous code, where @Inject reads it:")
-    try await services.export(Database.self, to: .shared)
+    print("3. The lifetime traps, each refused with a typed error:")
+    try await showCaptiveDependency(under: server)
+    try await showOutsideScope(on: server)
+
+    print("4. `export(_:to:)` hands the database to synchronous code, where @Inject reads it:")
+    let database = try await server.export(Database.self, to: .shared)
     let status = StatusPage()
-    print("  \(status.summary); the same instance as the async one: \(status.database === database)")
-
-    print("4. A test-like child injector adds a fake payment gateway; the server's injector is untouched:")
-    let checkout = Request(number: 11, route: "/checkout", userID: 1)
-    let test = services.child()
-    await test.register(FakePayments() as any PaymentGateway)
-    print("  in the test child: \(await serve(checkout, from: test))")
-    print("  in the server:     \(await serve(checkout, from: services))")
+    print("  \(status.summary); the same instance as the server's: \(status.database === database)")
 
     print("5. A @MainActor dashboard model from the synchronous injector, after all these awaits:")
     DependencyInjector.shared.registerDashboard()
@@ -53,7 +65,7 @@ do {
             _ = try DependencyInjector.shared.resolve(DashboardModel.self)
             return "resolved"
         } catch {
-            return "\(error.description.split(separator: "\n")[0])"
+            return String(firstLine(of: error))
         }
     }.value
     print("  from a background task, before it exists: \(early)")
@@ -61,7 +73,43 @@ do {
     print("  on the main actor: \(await dashboard.refresh())")
     let later = try await Task.detached { try DependencyInjector.shared.resolve(DashboardModel.self) }.value
     print("  from a background task, once created: the same model: \(later === dashboard)")
+
+    print("6. Shutdown, after the last request: `server.close()` closes the pool:")
+    guard await !ledger.events.contains(.closed(.pool)) else { throw CheckFailed("the pool closed before shutdown") }
+    try await server.close()
+    let audit = TeardownAudit(of: await ledger.events, served: exchanges.map(\.request.id))
+    print(
+        "  teardown order: each request's logger, then its transaction, when the request ended "
+            + "(\(audit.requestsInReverseOrder) of \(audit.requests) requests); the pool last, at shutdown")
+    print("  \(audit.summary)")
+    guard audit.problems.isEmpty else { throw CheckFailed(audit.problems) }
     print("AsyncServer finished.")
 } catch {
     print("AsyncServer failed: \(error)")
+    exit(1)
+}
+
+/// A check of the sample's that did not hold.
+struct CheckFailed: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+
+    /// The problems found, the first ten in full: one broken rule breaks it for every request.
+    init(_ problems: [String]) {
+        let more = problems.count > 10 ? ["… and \(problems.count - 10) more"] : []
+        description = (["\(problems.count) problems:"] + problems.prefix(10) + more).joined(separator: "\n")
+    }
+}
+
+/// The first line of a message: what went wrong, without the path and the fix.
+func firstLine(of error: some CustomStringConvertible) -> Substring {
+    error.description.split(separator: "\n").first ?? ""
+}
+
+func line(for exchange: Exchange) -> String {
+    let request = exchange.request
+    let session = request.sessionToken == nil ? " (no session)" : ""
+    return "#\(request.id) GET \(request.route)/\(request.userID)\(session) -> "
+        + "\(exchange.response.status) \(exchange.response.body)"
 }
