@@ -37,3 +37,15 @@ struct StubWeather: WeatherService {
 }
 
 let injector = DependencyInjector()
+
+/// A request's unit of work, in the server snippet.
+final class Transaction: Sendable {
+    static func begin(_ database: Database) async throws -> Transaction { Transaction() }
+    func commit() async throws {}
+}
+
+final class OrderHandler: Sendable {
+    func handle() async throws {}
+}
+
+let services = AsyncDependencyInjector()

@@ -48,3 +48,11 @@ final class Audit {
     let clock: Clock
     init(clock: Clock) { self.clock = clock }
 }
+
+final class ConnectionPool {}
+
+final class Transaction {
+    init(pool: ConnectionPool) {}
+}
+
+let app = DependencyInjector()

@@ -4,7 +4,7 @@ import Injector
 /// Runs `body` in a task and blocks the calling thread until it is done. The task hop costs
 /// once per batch; each batch does `repeats` times the work the harness asks for, so that the
 /// hop is spread over many operations.
-private func runAsync(_ body: @escaping @Sendable () async -> Void) {
+func runAsync(_ body: @escaping @Sendable () async -> Void) {
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         await body()

@@ -13,6 +13,7 @@ func allScenarios() -> [Scenario] {
         threadsResolvingOneSingleton(8),
         registerTenThousand(),
         childFallThrough(),
+        requestScope(),
         injectThreeProperties(),
         resolveObjectWithThreeWrappers(),
         lazyInjectReads(),

@@ -154,7 +154,8 @@
         }
 
         /// Closes the test method's async test scope: its own singletons and scoped values are
-        /// torn down (the sync scope closes when the method returns).
+        /// torn down (the sync scope closes when the method returns). A subclass that overrides
+        /// it must call `try await super.tearDown()`.
         override open func tearDown() async throws {
             await asyncInjector.closeReportingFailures()
             try await super.tearDown()

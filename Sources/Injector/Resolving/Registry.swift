@@ -20,8 +20,10 @@ struct Registry {
     /// reset), for the next `close()` to throw.
     var teardownFailures: [TeardownError.Failure] = []
     /// The tasks running asynchronous teardowns of values let go outside `close()`, which
-    /// `close()` awaits.
-    var teardownTasks: [Task<Void, Never>] = []
+    /// `close()` awaits; each removes itself when done, so a long-lived server keeps none.
+    var teardownTasks: [UInt64: Task<Void, Never>] = [:]
+    /// Numbers `teardownTasks`.
+    var teardownTasksStarted: UInt64 = 0
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {

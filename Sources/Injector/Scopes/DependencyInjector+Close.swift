@@ -44,7 +44,7 @@ extension DependencyInjector {
     func closeKeeping() -> (teardowns: [PendingTeardown], tasks: [Task<Void, Never>]) {
         let (dropped, tasks) = registry.withLock { registry in
             registry.isClosed = true
-            return (registry.dropValues { $0.isKept }, exchange(&registry.teardownTasks, with: []))
+            return (registry.dropValues { $0.isKept }, Array(exchange(&registry.teardownTasks, with: [:]).values))
         }
         let copies = closeCopies()
         let teardowns = dropped.compactMap(\.teardown) + copies.compactMap(\.cache.teardown)
@@ -75,15 +75,20 @@ extension DependencyInjector {
     /// Runs `teardowns` in a task (after `tasks`), which `close()` awaits.
     private func runLater(_ teardowns: [PendingTeardown], after tasks: [Task<Void, Never>]) {
         guard !teardowns.isEmpty || !tasks.isEmpty else { return }
-        let task = Task {
-            for task in tasks { await task.value }
-            var failures: [TeardownError.Failure] = []
-            for teardown in teardowns {
-                if let failure = await teardown.run() { failures.append(failure) }
+        // Started under the lock, so that its removal of itself, which takes the lock, comes after.
+        registry.withLock { registry in
+            let number = registry.teardownTasksStarted
+            registry.teardownTasksStarted += 1
+            registry.teardownTasks[number] = Task {
+                for task in tasks { await task.value }
+                var failures: [TeardownError.Failure] = []
+                for teardown in teardowns {
+                    if let failure = await teardown.run() { failures.append(failure) }
+                }
+                note(failures)
+                _ = self.registry.withLock { $0.teardownTasks.removeValue(forKey: number) }
             }
-            note(failures)
         }
-        registry.withLock { $0.teardownTasks.append(task) }
     }
 
     /// Keeps `failures` for the next `close()`, and records them on the running test.
@@ -97,7 +102,8 @@ extension DependencyInjector {
     }
 
     /// The error for a resolve whose factory made `value` for this injector after its `close()`
-    /// began: the value is torn down at once (nothing keeps it).
+    /// began: the value is torn down at once (nothing keeps it). Apart, off the stack of a chain.
+    @inline(never)
     func refusalAfterClose(of value: Any, producedBy registration: Registration, path: [DependencyKey])
         -> InjectionError
     {
@@ -178,7 +184,7 @@ extension AsyncDependencyInjector {
     /// Waits for the asynchronous teardowns running for values let go outside `close()`
     /// (replaced, unregistered, reset).
     func teardownsFinished() async {
-        let tasks = core.registry.withLock { $0.teardownTasks }
+        let tasks = core.registry.withLock { Array($0.teardownTasks.values) }
         for task in tasks { await task.value }
     }
 

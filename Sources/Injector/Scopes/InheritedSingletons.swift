@@ -36,6 +36,12 @@ struct InheritedSingletons {
     }
 
     /// Keeps `value` as what `registration` produced, unless closed; returns what it replaces.
+    /// Keeps nothing from now on; returns every copy.
+    mutating func close() -> [Kept] {
+        isClosed = true
+        return Array(exchange(&kept, with: [:]).values)
+    }
+
     mutating func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
         -> Kept?
     {
@@ -64,12 +70,12 @@ extension DependencyInjector {
 
     /// Closes this injector's copies: nothing is kept from now on; returns what was kept.
     func closeCopies() -> [InheritedSingletons.Kept] {
-        [inheritedSingletons, scopedValues].compactMap { $0 }.flatMap { copies in
-            copies.withLock { copies in
-                copies.isClosed = true
-                return copies.dropValues { _ in true }
-            }
+        var closed: [InheritedSingletons.Kept] = []
+        for copies in [inheritedSingletons, scopedValues] {
+            guard let copies else { continue }
+            closed += copies.withLock { $0.close() }
         }
+        return closed
     }
 
     /// Where this injector keeps copies of `registration`'s values: an opened scope's scoped

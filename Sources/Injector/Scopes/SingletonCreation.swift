@@ -158,6 +158,8 @@ final class SingletonCreation: Sendable {
 
     /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies;
     /// `false` when the keeper is closed, and keeps nothing (see `DependencyInjector.close()`).
+    /// Apart, for the stack: the frame that calls it holds a chain's level while its factory runs.
+    @inline(never)
     static func keep(
         _ value: Any,
         producedBy registration: Registration,
