@@ -79,7 +79,8 @@ public actor AsyncDependencyInjector {
     ///
     /// While this injector runs a factory, ``DependencyInjector/current`` is this registry, so
     /// the wrappers of what it builds resolve here: ready values (instances, created
-    /// singletons) and synchronous factories. A dependency whose factory is `async` makes the
+    /// singletons) and synchronous factories; what it does not hold, from the
+    /// `DependencyInjector.current` bound outside. A dependency whose factory is `async` makes the
     /// wrapper fail with ``InjectionError/factoryFailed(_:path:underlying:)``, saying to await it
     /// or pass it to the object's `init`. Registrations, scopes and teardowns made through it
     /// are this injector's own.

@@ -124,8 +124,8 @@ extension InjectionError: CustomStringConvertible {
                     + "(open a new scope for new work).")
         case .notProvidedByScope(let key, let path, let site):
             lines = [
-                "Injector could not resolve \(key): it is declared (\(site)) as a value that each opened scope "
-                    + "provides, and the scope this resolve ran in did not provide one."
+                "Injector could not resolve \(key): it is declared, at \(site), as a value that each opened "
+                    + "scope provides, and the scope this resolve ran in did not provide one."
             ]
             lines += Self.pathLine(path)
             lines.append(

@@ -77,8 +77,15 @@ extension Locked where State == Registry {
     /// of a chain of singletons (which keeps its value through here).
     @inline(never)
     func update<Removed>(_ body: (inout Registry) -> Removed) {
+        withExtendedLifetime(updateReturning(body)) {}
+    }
+
+    /// `update(_:)` that hands what `body` removed to the caller (to tear down, then release),
+    /// once the withdrawn tables are freed.
+    @inline(never)
+    func updateReturning<Removed>(_ body: (inout Registry) -> Removed) -> Removed {
         let (removed, retired) = withLock { registry in (body(&registry), registry.ready.takeRetired()) }
         retired.reclaim()
-        withExtendedLifetime(removed) {}
+        return removed
     }
 }

@@ -167,8 +167,12 @@ public struct Registered<Value>: Sendable {
     /// it has created (a test double is never created by the registration it stands in for).
     fileprivate func replaced(by modified: Registration) -> Registered<Value> {
         injector.registry.update { registry -> Entry? in
-            guard case .factory(let current, let cache) = registry[registration.key], current === registration
+            guard case .factory(let current, var cache) = registry[registration.key], current === registration
             else { return nil }
+            // A value created already is closed as the registration now says, in its place in the order.
+            if case .strong(let value, let teardown) = cache {
+                cache = .strong(value, PendingTeardown(of: value, producedBy: modified, order: teardown?.order))
+            }
             return registry.replace(registration.key, with: .factory(modified, cache))
         }
         return Registered(injector: injector, registration: modified)

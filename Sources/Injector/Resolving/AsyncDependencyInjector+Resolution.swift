@@ -163,8 +163,12 @@ extension AsyncDependencyInjector {
             let value = try await AsyncResolutionContext.$frames.withValue(frames) {
                 try await Self.$current.withValue(self) {
                     // Both faces' `current`: the wrappers (`@Inject`, …) of what the factory
-                    // builds read `DependencyInjector.current`, and resolve from this face.
-                    let value = try await DependencyInjector.$current.withValue(core) { try await make(self) }
+                    // builds read `DependencyInjector.current`, and resolve from this face, then
+                    // from the `DependencyInjector.current` bound outside (see `ActorFaceCurrent`).
+                    let outside = ActorFaceCurrent(core: core, outside: DependencyInjector.current)
+                    let value = try await DependencyInjector.$current.withValue(core) {
+                        try await ActorFaceCurrent.$running.withValue(outside) { try await make(self) }
+                    }
                     // Before the completion runs: it is for whole values only.
                     if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
                     if let shared = frames.shared, registration.sharesValues {

@@ -156,6 +156,10 @@ extension DependencyInjector {
         {
             return resolved
         }
+        // In what the actor face's factory builds: the injector bound outside it, next.
+        if let outside = outsideActorFace, outside.isRegistered(T.self, name: key.name) {
+            return try outside.resolve(T.self, name: key.name)
+        }
         throw .notRegistered(
             key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
     }
@@ -214,7 +218,9 @@ extension DependencyInjector {
             injector.registry.unlock()
         }
         if case .pending(let registration) = found {
-            return .pending(registration, heldBy: injector, keptBy: keepers.keeper(of: registration) ?? injector)
+            // A scoped registration held below every opened scope is kept by the nearest above it.
+            let keeper = keepers.keeper(of: registration) ?? (registration.isScoped ? injector.enclosingScope : nil)
+            return .pending(registration, heldBy: injector, keptBy: keeper ?? injector)
         }
         if keepers.singletons == nil, injector.inheritedSingletons != nil { keepers.singletons = injector }
         return nil
@@ -294,11 +300,15 @@ extension DependencyInjector {
         case .ready(let value):
             return try Self.cast(value, to: T.self, key: key)
         case .create(let creationKey):
-            defer { creation.finish(creationKey) }
-            let value = try run(registration, in: context)
-            guard SingletonCreation.keep(value, producedBy: registration, heldBy: self, keptBy: self) else {
-                throw refusalAfterClose(of: value, producedBy: registration, path: context.path)
+            let value: Any
+            do {
+                value = try run(registration, in: context)
+            } catch {
+                creation.finish(creationKey)
+                throw error
             }
+            try creation.keepAndFinish(
+                value, producedBy: registration, heldBy: self, keptBy: self, creation: creationKey)
             return try Self.cast(value, to: T.self, key: key)
         case .stale:
             break
@@ -381,6 +391,13 @@ extension DependencyInjector {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         return try Self.cast(run(registration, in: context), to: T.self, key: key)
+    }
+}
+
+extension DependencyInjector {
+    /// The nearest opened scope above this injector, if any.
+    var enclosingScope: DependencyInjector? {
+        sequence(first: self, next: \.parent).dropFirst().first { $0.opensScope }
     }
 }
 

@@ -16,6 +16,9 @@ struct Registry {
     var isSealed = false
     /// Whether `close()` has begun: nothing is kept from then on (see `DependencyInjector.close()`).
     var isClosed = false
+    /// The teardowns of values made for a registration that was replaced or removed while
+    /// its factory ran: handed to their resolves, kept by nobody, torn down by `close()`.
+    var orphanTeardowns: [PendingTeardown] = []
     /// Teardowns that failed outside `close()` (on a replacement, an unregistration or a
     /// reset), for the next `close()` to throw.
     var teardownFailures: [TeardownError.Failure] = []
@@ -131,10 +134,15 @@ struct Registry {
     }
 
     /// Keeps `value` if `registration` is still stored under its key; returns what it replaces.
+    /// A value whose registration was replaced or removed while its factory ran goes to the
+    /// resolve that made it, unkept; its teardown waits for `close()` (`orphanTeardowns`).
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
         guard case .factory(let current, _) = self[registration.key], current === registration,
             let cache = Cache(keeping: value, producedBy: registration)
-        else { return nil }
+        else {
+            if let teardown = PendingTeardown(of: value, producedBy: registration) { orphanTeardowns.append(teardown) }
+            return nil
+        }
         return replace(registration.key, with: .factory(registration, cache))
     }
 

@@ -81,14 +81,21 @@ final class AsyncSingletonCreation: Sendable {
             Task {
                 var outcome = await face.run(registration, frames: inside)
                 inside.end(run)
-                if case .success(let value) = outcome,
-                    !SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
-                {
-                    outcome = .failure(
-                        await keeper.refusalAfterClose(of: value, producedBy: registration, path: frames.keys))
+                var keeping = SingletonCreation.Keeping()
+                if case .success(let value) = outcome {
+                    keeping = SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
+                    if keeping.isClosed {
+                        // Made after the close began: nobody keeps it. Torn down before its
+                        // resolves hear `closed`, as on the sync face.
+                        await keeper.tearDownAwaiting(
+                            [PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
+                        outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
+                    }
                 }
                 runs.update { runs in runs.byKey[key] === creation ? runs.byKey.removeValue(forKey: key) : nil }
                 creation.finish(outcome)
+                // After the creation ends, so that no resolve waiting for it waits for user code.
+                await keeper.tearDownAwaiting(keeping.letGo)
             }
             return try await creation.value(waitingFrom: frames)
         }

@@ -42,12 +42,16 @@ extension DependencyInjector {
     /// Marks this injector closed and takes out what it keeps: the teardowns, latest first,
     /// and the tasks running earlier teardowns. The values are released after the locks.
     func closeKeeping() -> (teardowns: [PendingTeardown], tasks: [Task<Void, Never>]) {
-        let (dropped, tasks) = registry.withLock { registry in
+        let (dropped, tasks) = registry.updateReturning { registry in
             registry.isClosed = true
-            return (registry.dropValues { $0.isKept }, Array(exchange(&registry.teardownTasks, with: [:]).values))
+            let dropped = registry.dropValues { $0.isKept }.compactMap(\.teardown)
+            return (
+                dropped + exchange(&registry.orphanTeardowns, with: []),
+                Array(exchange(&registry.teardownTasks, with: [:]).values)
+            )
         }
         let copies = closeCopies()
-        let teardowns = dropped.compactMap(\.teardown) + copies.compactMap(\.cache.teardown)
+        let teardowns = dropped + copies.compactMap(\.cache.teardown)
         return (teardowns.sorted { $0.order > $1.order }, tasks)
     }
 
@@ -111,14 +115,13 @@ extension DependencyInjector {
         return .closed(registration.key, path: path.last == registration.key ? path : path + [registration.key])
     }
 
-    /// `refusalAfterClose` for the actor face, which awaits an asynchronous teardown.
-    func refusalAfterClose(of value: Any, producedBy registration: Registration, path: [DependencyKey]) async
-        -> InjectionError
-    {
-        if let teardown = PendingTeardown(of: value, producedBy: registration), let failure = await teardown.run() {
-            note([failure])
+    /// `tearDown(_:)` for the actor face's creations, which await an asynchronous teardown.
+    func tearDownAwaiting(_ teardowns: [PendingTeardown]) async {
+        var failures: [TeardownError.Failure] = []
+        for teardown in teardowns.sorted(by: { $0.order > $1.order }) {
+            if let failure = await teardown.run() { failures.append(failure) }
         }
-        return .closed(registration.key, path: path + [registration.key])
+        note(failures)
     }
 }
 
@@ -147,10 +150,13 @@ extension AsyncDependencyInjector {
         for teardown in teardowns {
             if let failure = await teardown.run() { failures.append(failure) }
         }
-        // A replacement during the teardowns above may have started one more task.
-        let (_, late) = core.closeKeeping()
-        for task in late { await task.value }
+        // A teardown above may have let go of more (a replacement, a value made in flight).
+        let (lateTeardowns, lateTasks) = core.closeKeeping()
+        for task in lateTasks { await task.value }
         failures += core.takeTeardownFailures()
+        for teardown in lateTeardowns {
+            if let failure = await teardown.run() { failures.append(failure) }
+        }
         if !failures.isEmpty { throw TeardownError(failures: failures) }
     }
 }

@@ -29,8 +29,14 @@ extension DependencyInjector {
         let resets = { (kept: Scope) in kept == scope || (scope == .singleton && kept == .eagerSingleton) }
         var injector: DependencyInjector? = self
         while let current = injector {
-            let dropped = current.registry.withLock { $0.dropValues(ofScopes: resets) }
+            let dropped = current.registry.updateReturning { $0.dropValues(ofScopes: resets) }
             current.tearDown(dropped.compactMap(\.teardown))
+            // Scoped values are kept by the nearest opened scope.
+            if scope == .scoped, let copies = current.scopedValues {
+                let droppedCopies = copies.withLock { $0.dropValues { _ in true } }
+                current.tearDown(droppedCopies.compactMap(\.cache.teardown))
+                return
+            }
             if let copies = current.inheritedSingletons {
                 let droppedCopies = copies.withLock { $0.dropValues(ofScopes: resets) }
                 current.tearDown(droppedCopies.compactMap(\.cache.teardown))

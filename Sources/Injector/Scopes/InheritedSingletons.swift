@@ -57,15 +57,16 @@ extension DependencyInjector {
         copies(of: registration)?.withLock { $0.value(of: registration, heldBy: holder) }
     }
 
-    /// Keeps a copy of `value`, made by `registration` held by `holder`, an ancestor; `false`
-    /// when this injector is closed (nothing is kept). A copy it replaces is torn down.
-    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector) -> Bool {
-        guard let copies = copies(of: registration) else { return true }
+    /// Keeps a copy of `value`, made by `registration` held by `holder`, an ancestor, unless
+    /// this injector is closed; the teardown of a copy it replaces is for the caller to run.
+    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
+        -> SingletonCreation.Keeping
+    {
+        guard let copies = copies(of: registration) else { return SingletonCreation.Keeping() }
         let (replaced, isClosed) = copies.withLock { copies in
             (copies.keep(value, producedBy: registration, heldBy: holder), copies.isClosed)
         }
-        tearDown([replaced?.cache.teardown].compactMap { $0 })
-        return !isClosed
+        return SingletonCreation.Keeping(isClosed: isClosed, letGo: [replaced?.cache.teardown].compactMap { $0 })
     }
 
     /// Closes this injector's copies: nothing is kept from now on; returns what was kept.

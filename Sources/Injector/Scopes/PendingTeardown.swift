@@ -10,12 +10,19 @@ struct PendingTeardown: @unchecked Sendable {
     let teardown: Registration.Teardown
 
     /// The teardown of `value`, made by `registration`, if it has one; numbered in creation order.
-    init?(of value: Any, producedBy registration: Registration) {
+    /// Only a value its scope keeps strongly has one: the others are their holders'.
+    init?(of value: Any, producedBy registration: Registration, order: UInt64? = nil) {
         guard let teardown = registration.teardown else { return nil }
-        order = Self.counter.withLock { counter in
-            counter += 1
-            return counter
+        switch registration.scope {
+        case .singleton, .eagerSingleton, .named, .scoped: break
+        case .transient, .graph, .weak: return nil
         }
+        self.order =
+            order
+            ?? Self.counter.withLock { counter in
+                counter += 1
+                return counter
+            }
         key = registration.key
         self.value = value
         self.teardown = teardown

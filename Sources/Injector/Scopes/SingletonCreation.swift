@@ -78,11 +78,14 @@ final class SingletonCreation: Sendable {
         case .stale:
             return nil
         case .create(let key):
-            defer { finish(key) }
-            let value = try keeper.run(registration, in: context)
-            guard Self.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper) else {
-                throw keeper.refusalAfterClose(of: value, producedBy: registration, path: context.path)
+            let value: Any
+            do {
+                value = try keeper.run(registration, in: context)
+            } catch {
+                finish(key)
+                throw error
             }
+            try keepAndFinish(value, producedBy: registration, heldBy: holder, keptBy: keeper, creation: key)
             return value
         }
     }
@@ -156,22 +159,47 @@ final class SingletonCreation: Sendable {
         return keeper.keptValue(of: registration, heldBy: holder).map(Start.ready)
     }
 
-    /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies;
-    /// `false` when the keeper is closed, and keeps nothing (see `DependencyInjector.close()`).
-    /// Apart, for the stack: the frame that calls it holds a chain's level while its factory runs.
+    /// Keeps `value` in `keeper`'s cache (`holder`'s registry, or the keeper's own copies),
+    /// ends the creation `key`, then tears down what keeping let go: after `finish`, so that no
+    /// resolve waiting for the value waits for user code. Throws `closed`, the value torn
+    /// down, when the keeper is closed (see `DependencyInjector.close()`). Apart, for the
+    /// stack: the frame that calls it holds a chain's level while its factory runs.
     @inline(never)
+    func keepAndFinish(
+        _ value: Any,
+        producedBy registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        creation key: Key
+    ) throws(InjectionError) {
+        let keeping = Self.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
+        finish(key)
+        keeper.tearDown(keeping.letGo)
+        if keeping.isClosed {
+            throw keeper.refusalAfterClose(of: value, producedBy: registration, path: ResolutionContext.current.path)
+        }
+    }
+
+    /// What keeping a value came to: whether the keeper was closed (nothing kept), and the
+    /// teardowns of what it let go (a stale copy replaced), to run once the creation ends.
+    struct Keeping {
+        var isClosed = false
+        var letGo: [PendingTeardown] = []
+    }
+
+    /// Keeps `value` in `keeper`'s cache: `holder`'s registry, or the keeper's own copies.
     static func keep(
         _ value: Any,
         producedBy registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
-    ) -> Bool {
+    ) -> Keeping {
         guard holder === keeper else { return keeper.keep(value, producedBy: registration, heldBy: holder) }
         let (replaced, isClosed) = keeper.registry.withLock { registry in
             registry.isClosed ? (nil, true) : (registry.cache(value, producedBy: registration), false)
         }
         withExtendedLifetime(replaced) {}  // released after the unlock
-        return !isClosed
+        return Keeping(isClosed: isClosed)
     }
 
     /// The cycle that waiting for `key` would close, as a path, or `nil` when waiting is safe.

@@ -85,4 +85,15 @@ final class Report {
         #expect(error?.description.contains("resolve it with `try await`") == true)
         #expect(error?.description.contains("pass it to the object's init") == true)
     }
+
+    @Test func whatTheActorCannotAnswerComesFromTheInjectorBoundOutside() async throws {
+        let app = DependencyInjector()
+        app.register(FixedClock(time: 5) as any Clock)
+        let server = AsyncDependencyInjector()
+        await server.register(Int.self, name: "report") { _ in Report().clock.now() }
+        let time = try await DependencyInjector.$current.withValue(app) {
+            try await server.resolve(Int.self, name: "report")
+        }
+        #expect(time == 5)
+    }
 }

@@ -70,6 +70,17 @@ import Testing
     }
 
     @Test(arguments: Face.allCases)
+    func aScopedRegistrationBelowTheScopeIsKeptByTheScopeAboveIt(face: Face) async throws {
+        let app = face.makeInjector()
+        let request = app.openScope()
+        let below = request.child()
+        await below.register(Service.self, scope: .scoped) { Service() }
+        let value = try await below.resolve(Service.self)
+        #expect(try await below.resolve(Service.self) === value)
+        #expect(try await below.child().resolve(Service.self) === value)
+    }
+
+    @Test(arguments: Face.allCases)
     func aScopedValueOutsideAnyScopeIsATypedError(face: Face) async throws {
         let app = face.makeInjector()
         await app.register(Service.self, scope: .scoped) { Service() }

@@ -221,6 +221,62 @@ import Testing
         #expect(closed.values == ["transaction"])
     }
 
+    @Test func aValueMadeWhileItsRegistrationIsRemovedGoesToItsResolveAndIsTornDownOnClose() async throws {
+        let closed = Collected<String>()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let app = DependencyInjector()
+        app.register(Pool.self, scope: .singleton) { _ in
+            started.signal()
+            release.wait()
+            return Pool()
+        }
+        .teardown { closed.append($0.id) }
+
+        async let made = onOwnThread { try? app.resolve(Pool.self) }
+        await onOwnThread { started.wait() }
+        app.unregister(Pool.self)  // while the factory runs
+        release.signal()
+        #expect(await made != nil)  // the resolve that made it gets it, unkept
+        #expect(closed.values.isEmpty)
+        try app.close()
+        #expect(closed.values == ["pool"])
+    }
+
+    @Test(arguments: Face.allCases)
+    func aTeardownAddedAfterTheValueExistsStillClosesIt(face: Face) async throws {
+        let closed = Collected<String>()
+        switch face {
+        case .sync:
+            let injector = DependencyInjector()
+            let registered = injector.register(Pool.self, scope: .singleton) { _ in Pool() }
+            _ = try injector.resolve(Pool.self)
+            registered.teardown { closed.append($0.id) }
+            try injector.close()
+        case .async:
+            let injector = AsyncDependencyInjector()
+            let registered = await injector.register(Pool.self, scope: .singleton) { _ in Pool() }
+            _ = try await injector.resolve(Pool.self)
+            registered.teardown { value async in closed.append(value.id) }
+            try await injector.close()
+        }
+        #expect(closed.values == ["pool"])
+    }
+
+    @Test(arguments: Face.allCases)
+    func resettingScopedDropsAndTearsDownTheScopesValues(face: Face) async throws {
+        let closed = Collected<String>()
+        let server = await server(face, closed: closed)
+        let request = server.openScope()
+        let first = try await request.resolve(Transaction.self)
+        try await request.reset(.scoped)
+        #expect(closed.values == ["transaction"])
+        _ = try await request.resolve(Transaction.self)  // a new one
+        _ = first
+        try await request.close()
+        #expect(closed.values == ["transaction", "transaction"])
+    }
+
     /// Waits for the asynchronous teardowns that a replacement started on the actor face
     /// (whose `register` and `unregister` cannot await them; `close()` does).
     private func settled(_ injector: FaceInjector) async {

@@ -174,7 +174,7 @@ final class Installation: Sendable {
     /// Puts back what the installation replaced and forgets the modules it claimed.
     private func undo() {
         let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
-        let undone = injector.registry.withLock { registry in
+        let undone = injector.registry.updateReturning { registry in
             for module in installed { registry.modules[module] = nil }
             return replaced.reversed().map { key, previous in registry.replace(key, with: previous) }
         }
