@@ -91,7 +91,7 @@ public final class DependencyInjector: Sendable {
         self.parent = parent
         defaultScope = parent.defaultScope
         inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
-        scopedValues = opensScope ? Locked(InheritedSingletons()) : nil
+        scopedValues = opensScope ? Locked(InheritedSingletons(capacity: 4)) : nil
         self.testScope = testScope
         inheritObserver(from: parent)
     }

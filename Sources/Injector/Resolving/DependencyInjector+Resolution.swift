@@ -300,15 +300,10 @@ extension DependencyInjector {
         case .ready(let value):
             return try Self.cast(value, to: T.self, key: key)
         case .create(let creationKey):
-            let value: Any
-            do {
-                value = try run(registration, in: context)
-            } catch {
-                creation.finish(creationKey)
-                throw error
-            }
-            try creation.keepAndFinish(
-                value, producedBy: registration, heldBy: self, keptBy: self, creation: creationKey)
+            var letGo: [PendingTeardown] = []
+            defer { creation.finish(creationKey, tearingDown: letGo, for: self) }
+            let value = try run(registration, in: context)
+            letGo = try creation.keep(value, producedBy: registration, heldBy: self, keptBy: self)
             return try Self.cast(value, to: T.self, key: key)
         case .stale:
             break

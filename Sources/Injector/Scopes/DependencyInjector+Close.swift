@@ -51,7 +51,7 @@ extension DependencyInjector {
             )
         }
         let copies = closeCopies()
-        let teardowns = dropped + copies.compactMap(\.cache.teardown)
+        let teardowns = copies.reduce(into: dropped) { $0 += $1.teardowns }
         return (teardowns.sorted { $0.order > $1.order }, tasks)
     }
 

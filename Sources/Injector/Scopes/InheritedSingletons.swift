@@ -1,20 +1,26 @@
 /// The copies of its ancestors' singletons (and weak instances) that a
-/// `child(singletons: .own)` keeps, or of their scoped values that an opened scope keeps. Each is kept with its registration and used only while the
-/// ancestor still holds that registration, so re-registering a key is seen at once.
+/// `child(singletons: .own)` keeps, or of their scoped values that an opened scope keeps. Each
+/// is kept with its registration and used only while the ancestor still holds that
+/// registration, so re-registering a key is seen at once.
 struct InheritedSingletons {
     typealias Kept = (registration: Registration, cache: Cache)
 
     /// Where a copy is kept: one per key and ancestor holding a registration of it, so that
     /// the copy of a nearer ancestor's override does not replace the copy of a farther one's
     /// (which is used again once the override is removed). An ancestor outlives the child.
-    private struct Place: Hashable {
+    fileprivate struct Place: Hashable {
         let key: DependencyKey
         let holder: ObjectIdentifier
     }
 
-    private var kept: [Place: Kept] = [:]
+    private var kept: [Place: Kept]
     /// Whether the injector's `close()` has begun: nothing is kept from then on.
     var isClosed = false
+
+    /// Copies, with room for `capacity` before the first growth (a request's few scoped values).
+    init(capacity: Int = 0) {
+        kept = Dictionary(minimumCapacity: capacity)
+    }
 
     func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
         guard let stored = kept[Place(key: registration.key, holder: ObjectIdentifier(holder))],
@@ -36,10 +42,22 @@ struct InheritedSingletons {
     }
 
     /// Keeps `value` as what `registration` produced, unless closed; returns what it replaces.
+    /// What `close()` takes out: the teardowns to run, and the copies, to release after the
+    /// unlock.
+    struct Closed {
+        var teardowns: [PendingTeardown] = []
+        fileprivate var released: [Place: Kept] = [:]
+    }
+
     /// Keeps nothing from now on; returns every copy.
-    mutating func close() -> [Kept] {
+    mutating func close() -> Closed {
         isClosed = true
-        return Array(exchange(&kept, with: [:]).values)
+        let released = exchange(&kept, with: [:])
+        var teardowns: [PendingTeardown] = []
+        for copy in released.values {
+            if let teardown = copy.cache.teardown { teardowns.append(teardown) }
+        }
+        return Closed(teardowns: teardowns, released: released)
     }
 
     mutating func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
@@ -66,16 +84,16 @@ extension DependencyInjector {
         let (replaced, isClosed) = copies.withLock { copies in
             (copies.keep(value, producedBy: registration, heldBy: holder), copies.isClosed)
         }
-        return SingletonCreation.Keeping(isClosed: isClosed, letGo: [replaced?.cache.teardown].compactMap { $0 })
+        var keeping = SingletonCreation.Keeping(isClosed: isClosed)
+        if let teardown = replaced?.cache.teardown { keeping.letGo.append(teardown) }
+        return keeping
     }
 
     /// Closes this injector's copies: nothing is kept from now on; returns what was kept.
-    func closeCopies() -> [InheritedSingletons.Kept] {
-        var closed: [InheritedSingletons.Kept] = []
-        for copies in [inheritedSingletons, scopedValues] {
-            guard let copies else { continue }
-            closed += copies.withLock { $0.close() }
-        }
+    func closeCopies() -> [InheritedSingletons.Closed] {
+        var closed: [InheritedSingletons.Closed] = []
+        if let copies = inheritedSingletons { closed.append(copies.withLock { $0.close() }) }
+        if let copies = scopedValues { closed.append(copies.withLock { $0.close() }) }
         return closed
     }
 

@@ -78,14 +78,10 @@ final class SingletonCreation: Sendable {
         case .stale:
             return nil
         case .create(let key):
-            let value: Any
-            do {
-                value = try keeper.run(registration, in: context)
-            } catch {
-                finish(key)
-                throw error
-            }
-            try keepAndFinish(value, producedBy: registration, heldBy: holder, keptBy: keeper, creation: key)
+            var letGo: [PendingTeardown] = []
+            defer { finish(key, tearingDown: letGo, for: keeper) }
+            let value = try keeper.run(registration, in: context)
+            letGo = try keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
             return value
         }
     }
@@ -159,25 +155,31 @@ final class SingletonCreation: Sendable {
         return keeper.keptValue(of: registration, heldBy: holder).map(Start.ready)
     }
 
-    /// Keeps `value` in `keeper`'s cache (`holder`'s registry, or the keeper's own copies),
-    /// ends the creation `key`, then tears down what keeping let go: after `finish`, so that no
-    /// resolve waiting for the value waits for user code. Throws `closed`, the value torn
-    /// down, when the keeper is closed (see `DependencyInjector.close()`). Apart, for the
-    /// stack: the frame that calls it holds a chain's level while its factory runs.
+    /// Keeps `value` in `keeper`'s cache (`holder`'s registry, or the keeper's own copies);
+    /// returns the teardowns of what keeping let go (a stale copy replaced), for
+    /// `finish(_:tearingDown:for:)`. Throws `closed`, the value torn down, when the keeper is
+    /// closed (see `DependencyInjector.close()`). Apart, for the stack: the frame that calls it
+    /// holds a chain's level while its factory runs.
     @inline(never)
-    func keepAndFinish(
+    func keep(
         _ value: Any,
         producedBy registration: Registration,
         heldBy holder: DependencyInjector,
-        keptBy keeper: DependencyInjector,
-        creation key: Key
-    ) throws(InjectionError) {
+        keptBy keeper: DependencyInjector
+    ) throws(InjectionError) -> [PendingTeardown] {
         let keeping = Self.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
-        finish(key)
-        keeper.tearDown(keeping.letGo)
         if keeping.isClosed {
             throw keeper.refusalAfterClose(of: value, producedBy: registration, path: ResolutionContext.current.path)
         }
+        return keeping.letGo
+    }
+
+    /// Ends the creation `key`, then runs `teardowns` (by `keeper`): after the end, so that no
+    /// resolve waiting for the value waits for user code.
+    @inline(never)
+    func finish(_ key: Key, tearingDown teardowns: [PendingTeardown], for keeper: DependencyInjector) {
+        finish(key)
+        keeper.tearDown(teardowns)
     }
 
     /// What keeping a value came to: whether the keeper was closed (nothing kept), and the
