@@ -379,14 +379,12 @@ enum Cache {
     /// `.weak` value that is not a class instance (only those can be held weakly; others are
     /// made anew). Only strongly kept values are torn down.
     init?(keeping value: Any, producedBy registration: Registration) {
-        switch registration.scope {
-        case .transient, .graph:
-            return nil
-        case .singleton, .eagerSingleton, .named, .scoped:
+        if registration.scope.isKeptStrongly {
             self = .strong(value, PendingTeardown(of: value, producedBy: registration))
-        case .weak:
-            guard type(of: value) is AnyObject.Type else { return nil }
+        } else if registration.scope == .weak, type(of: value) is AnyObject.Type {
             self = .weak(WeakReference(object: value as AnyObject, valueType: ObjectIdentifier(type(of: value))))
+        } else {
+            return nil
         }
     }
 

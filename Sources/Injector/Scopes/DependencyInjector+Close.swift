@@ -26,33 +26,27 @@ extension DependencyInjector {
     ///   replacement, an unregistration or a reset.
     public func close() throws(TeardownError) {
         let (teardowns, tasks) = closeKeeping()
-        var failures: [TeardownError.Failure] = []
-        var deferred: [PendingTeardown] = []
-        for teardown in teardowns {
-            let outcome = teardown.runIfSynchronous()
-            if let failure = outcome.failure { failures.append(failure) }
-            if let later = outcome.deferred { deferred.append(later) }
-        }
+        let (failures, deferred) = PendingTeardown.runSynchronous(teardowns)
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         runLater(deferred, after: tasks)
-        failures = takeTeardownFailures() + failures
-        if !failures.isEmpty { throw TeardownError(failures: failures) }
+        let all = takeTeardownFailures() + failures
+        if !all.isEmpty { throw TeardownError(failures: all) }
     }
 
-    /// Marks this injector closed and takes out what it keeps: the teardowns, latest first,
-    /// and the tasks running earlier teardowns. The values are released after the locks.
+    /// Marks this injector closed and takes out what it keeps: the teardowns, and the tasks
+    /// running earlier teardowns. The values are released after the locks.
     func closeKeeping() -> (teardowns: [PendingTeardown], tasks: [Task<Void, Never>]) {
-        let (dropped, tasks) = registry.updateReturning { registry in
+        // The dropped entries leave the lock whole: released there, a value without a teardown
+        // would run its `deinit` under the lock.
+        let (dropped, orphans, tasks) = registry.updateReturning { registry in
             registry.isClosed = true
-            let dropped = registry.dropValues { $0.isKept }.compactMap(\.teardown)
             return (
-                dropped + exchange(&registry.orphanTeardowns, with: []),
+                registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
                 Array(exchange(&registry.teardownTasks, with: [:]).values)
             )
         }
         let copies = closeCopies()
-        let teardowns = copies.reduce(into: dropped) { $0 += $1.teardowns }
-        return (teardowns.sorted { $0.order > $1.order }, tasks)
+        return (copies.reduce(into: dropped.compactMap(\.teardown) + orphans) { $0 += $1.teardowns }, tasks)
     }
 
     /// The teardown failures noted outside `close()`, taken out.
@@ -65,13 +59,7 @@ extension DependencyInjector {
     /// task that `close()` awaits. A failure is kept for `close()` and recorded on the running test.
     func tearDown(_ teardowns: [PendingTeardown]) {
         guard !teardowns.isEmpty else { return }
-        var failures: [TeardownError.Failure] = []
-        var deferred: [PendingTeardown] = []
-        for teardown in teardowns.sorted(by: { $0.order > $1.order }) {
-            let outcome = teardown.runIfSynchronous()
-            if let failure = outcome.failure { failures.append(failure) }
-            if let later = outcome.deferred { deferred.append(later) }
-        }
+        let (failures, deferred) = PendingTeardown.runSynchronous(teardowns)
         note(failures)
         runLater(deferred, after: [])
     }
@@ -85,11 +73,7 @@ extension DependencyInjector {
             registry.teardownTasksStarted += 1
             registry.teardownTasks[number] = Task {
                 for task in tasks { await task.value }
-                var failures: [TeardownError.Failure] = []
-                for teardown in teardowns {
-                    if let failure = await teardown.run() { failures.append(failure) }
-                }
-                note(failures)
+                note(await PendingTeardown.runAll(teardowns))
                 _ = self.registry.withLock { $0.teardownTasks.removeValue(forKey: number) }
             }
         }
@@ -117,11 +101,8 @@ extension DependencyInjector {
 
     /// `tearDown(_:)` for the actor face's creations, which await an asynchronous teardown.
     func tearDownAwaiting(_ teardowns: [PendingTeardown]) async {
-        var failures: [TeardownError.Failure] = []
-        for teardown in teardowns.sorted(by: { $0.order > $1.order }) {
-            if let failure = await teardown.run() { failures.append(failure) }
-        }
-        note(failures)
+        guard !teardowns.isEmpty else { return }
+        note(await PendingTeardown.runAll(teardowns))
     }
 }
 
@@ -144,18 +125,14 @@ extension AsyncDependencyInjector {
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {
-        let (teardowns, tasks) = core.closeKeeping()
-        for task in tasks { await task.value }
-        var failures = core.takeTeardownFailures()
-        for teardown in teardowns {
-            if let failure = await teardown.run() { failures.append(failure) }
-        }
-        // A teardown above may have let go of more (a replacement, a value made in flight).
-        let (lateTeardowns, lateTasks) = core.closeKeeping()
-        for task in lateTasks { await task.value }
-        failures += core.takeTeardownFailures()
-        for teardown in lateTeardowns {
-            if let failure = await teardown.run() { failures.append(failure) }
+        var failures: [TeardownError.Failure] = []
+        // Twice: a teardown of the first round may let go of more (a replacement, a value
+        // made in flight), which the second takes.
+        for _ in 0..<2 {
+            let (teardowns, tasks) = core.closeKeeping()
+            for task in tasks { await task.value }
+            failures += core.takeTeardownFailures()
+            failures += await PendingTeardown.runAll(teardowns)
         }
         if !failures.isEmpty { throw TeardownError(failures: failures) }
     }

@@ -12,11 +12,7 @@ struct PendingTeardown: @unchecked Sendable {
     /// The teardown of `value`, made by `registration`, if it has one; numbered in creation order.
     /// Only a value its scope keeps strongly has one: the others are their holders'.
     init?(of value: Any, producedBy registration: Registration, order: UInt64? = nil) {
-        guard let teardown = registration.teardown else { return nil }
-        switch registration.scope {
-        case .singleton, .eagerSingleton, .named, .scoped: break
-        case .transient, .graph, .weak: return nil
-        }
+        guard let teardown = registration.teardown, registration.scope.isKeptStrongly else { return nil }
         self.order =
             order
             ?? Self.counter.withLock { counter in
@@ -31,29 +27,46 @@ struct PendingTeardown: @unchecked Sendable {
     /// Keeps the numbering of every injector in one sequence: creation order across them.
     private static let counter = Locked<UInt64>(0)
 
-    /// Runs the teardown if it is synchronous; the failure, if it threw; `self` back (in
-    /// `deferred`) when it must be awaited.
-    func runIfSynchronous() -> (failure: TeardownError.Failure?, deferred: PendingTeardown?) {
-        guard case .sync(let close) = teardown else { return (nil, self) }
-        do {
-            try close(value)
-            return (nil, nil)
-        } catch {
-            return (TeardownError.Failure(key: key, error: error), nil)
+    /// Runs the synchronous ones of `teardowns`, latest first; the failures, and the
+    /// asynchronous ones, which must be awaited (`runAll`), latest first too.
+    static func runSynchronous(_ teardowns: [PendingTeardown]) -> (
+        failures: [TeardownError.Failure], deferred: [PendingTeardown]
+    ) {
+        var failures: [TeardownError.Failure] = []
+        var deferred: [PendingTeardown] = []
+        for pending in latestFirst(teardowns) {
+            guard case .sync(let close) = pending.teardown else {
+                deferred.append(pending)
+                continue
+            }
+            do {
+                try close(pending.value)
+            } catch {
+                failures.append(TeardownError.Failure(key: pending.key, error: error))
+            }
         }
+        return (failures, deferred)
     }
 
-    /// Runs the teardown, awaiting it if it is asynchronous; the failure, if it threw.
-    func run() async -> TeardownError.Failure? {
-        do {
-            switch teardown {
-            case .sync(let close): try close(value)
-            case .async(let close): try await close(value)
+    /// Runs `teardowns`, latest first, awaiting the asynchronous ones; the failures.
+    static func runAll(_ teardowns: [PendingTeardown]) async -> [TeardownError.Failure] {
+        var failures: [TeardownError.Failure] = []
+        for pending in latestFirst(teardowns) {
+            do {
+                switch pending.teardown {
+                case .sync(let close): try close(pending.value)
+                case .async(let close): try await close(pending.value)
+                }
+            } catch {
+                failures.append(TeardownError.Failure(key: pending.key, error: error))
             }
-            return nil
-        } catch {
-            return TeardownError.Failure(key: key, error: error)
         }
+        return failures
+    }
+
+    /// Reverse creation order.
+    private static func latestFirst(_ teardowns: [PendingTeardown]) -> [PendingTeardown] {
+        teardowns.count < 2 ? teardowns : teardowns.sorted { $0.order > $1.order }
     }
 }
 

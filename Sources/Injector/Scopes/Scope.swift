@@ -88,6 +88,15 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the injector keeps what the scope's factory makes with a strong reference: the
+    /// values it tears down (see `PendingTeardown`).
+    var isKeptStrongly: Bool {
+        switch self {
+        case .singleton, .eagerSingleton, .named, .scoped: true
+        case .transient, .graph, .weak: false
+        }
+    }
+
     /// Whether a value of this scope may outlive an opened scope, so that keeping a
     /// ``scoped`` value in it is a captive dependency.
     var outlivesOpenedScopes: Bool {

@@ -277,6 +277,30 @@ import Testing
         #expect(closed.values == ["transaction", "transaction"])
     }
 
+    /// A value without a teardown whose `deinit` uses the injector: `close()` releases it after
+    /// its locks (released under one, it waited forever for that lock).
+    @Test func closeReleasesWhatItDropsOutsideItsLocks() throws {
+        final class UsesInjectorOnDeinit: Sendable {
+            let injector: DependencyInjector
+            let sawRegistration: Collected<Bool>
+            init(_ injector: DependencyInjector, _ saw: Collected<Bool>) {
+                self.injector = injector
+                sawRegistration = saw
+            }
+            deinit { sawRegistration.append(injector.isRegistered(Pool.self)) }
+        }
+        let saw = Collected<Bool>()
+        let finished = try finishes {
+            let injector = DependencyInjector()
+            injector.register(Pool.self) { _ in Pool() }
+            injector.register(UsesInjectorOnDeinit.self, scope: .singleton) { r in UsesInjectorOnDeinit(r, saw) }
+            _ = try injector.resolve(UsesInjectorOnDeinit.self)
+            try injector.close()
+        }
+        #expect(finished)
+        #expect(saw.values == [true])
+    }
+
     /// Waits for the asynchronous teardowns that a replacement started on the actor face
     /// (whose `register` and `unregister` cannot await them; `close()` does).
     private func settled(_ injector: FaceInjector) async {
