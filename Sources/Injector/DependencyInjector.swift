@@ -50,7 +50,7 @@ public final class DependencyInjector: Sendable {
 
     /// The values of `.scoped` registrations it keeps, when it is an opened scope
     /// (``openScope()``, a test scope, `verify()`'s scratch); `nil` for any other injector.
-    let scopedValues: Locked<InheritedSingletons>?
+    let scopedValues: Locked<ScopedValues>?
 
     /// What it makes of its ancestors' registrations when it is a test scope; `nil` for any
     /// other injector (a child of a test scope included: the scope is its parent).
@@ -91,7 +91,7 @@ public final class DependencyInjector: Sendable {
         self.parent = parent
         defaultScope = parent.defaultScope
         inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
-        scopedValues = opensScope ? Locked(InheritedSingletons(capacity: 4)) : nil
+        scopedValues = opensScope ? Locked(ScopedValues()) : nil
         self.testScope = testScope
         inheritObserver(from: parent)
     }

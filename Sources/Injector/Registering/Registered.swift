@@ -93,10 +93,7 @@ public struct Registered<Value>: Sendable {
     public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> Registered<Value> {
         replaced(
             by: registration.modified { extras in
-                extras.teardown = .sync { value in
-                    guard let value = value as? Value else { return }
-                    try close(value)
-                }
+                extras.teardown = .sync { value in try DependencyInjector.call(close, with: value) }
             })
     }
 
@@ -287,10 +284,7 @@ public struct AsyncRegistered<Value>: Sendable {
         AsyncRegistered(
             base: base.replaced(
                 by: base.registration.modified { extras in
-                    extras.teardown = .async { value in
-                        guard let value = value as? Value else { return }
-                        try await close(value)
-                    }
+                    extras.teardown = .async { value in try await DependencyInjector.call(close, with: value) }
                 }))
     }
 

@@ -270,6 +270,14 @@ extension DependencyInjector {
             return try run(registration, in: context)
         case .scoped:
             try checkScoped(registration, keptBy: keeper)
+            // Kept by an opened scope below the holder: the scope's own creation (see `ScopedValues`).
+            if keeper !== holder, let scoped = keeper.scopedValues {
+                do {
+                    return try keeper.scopedValue(of: registration, heldBy: holder, in: scoped, context: context)
+                } catch {
+                    throw explained(error, building: registration, keptBy: keeper)
+                }
+            }
             fallthrough
         case .singleton, .weak, .eagerSingleton, .named:
             // A copy kept below the holder is read without the process-wide creation lock.

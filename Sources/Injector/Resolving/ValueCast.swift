@@ -31,3 +31,39 @@ extension DependencyInjector {
         }
     }
 }
+
+extension DependencyInjector {
+    /// Calls `body` with `value` as the `T` it was kept as, and does nothing when it is not
+    /// one. No `Optional<T>`: unspecialised, as a registration's teardown is, each use looks up
+    /// its metadata, which cost more than the rest of the teardown.
+    static func call<T>(_ body: (T) throws -> Void, with value: Any) rethrows {
+        try call(body, withOpened: value)
+    }
+
+    /// ``call(_:with:)`` for an asynchronous `body`.
+    static func call<T>(_ body: (T) async throws -> Void, with value: Any) async rethrows {
+        try await call(body, withOpened: value)
+    }
+
+    private static func call<T, Value>(_ body: (T) throws -> Void, withOpened value: Value) rethrows {
+        // Safe: `Value` and `T` were just checked to be the same type.
+        if Value.self == T.self { return try body(unsafeBitCast(value, to: T.self)) }
+        try callCasting(body, with: value)
+    }
+
+    private static func call<T, Value>(_ body: (T) async throws -> Void, withOpened value: Value) async rethrows {
+        if Value.self == T.self { return try await body(unsafeBitCast(value, to: T.self)) }
+        try await callCasting(body, with: value)
+    }
+
+    /// The rest of `call(_:withOpened:)`, apart: only here is an `Optional<T>` looked up.
+    @inline(never)
+    private static func callCasting<T, Value>(_ body: (T) throws -> Void, with value: Value) rethrows {
+        if let typed = value as? T { try body(typed) }
+    }
+
+    @inline(never)
+    private static func callCasting<T, Value>(_ body: (T) async throws -> Void, with value: Value) async rethrows {
+        if let typed = value as? T { try await body(typed) }
+    }
+}

@@ -45,8 +45,12 @@ extension DependencyInjector {
                 Array(exchange(&registry.teardownTasks, with: [:]).values)
             )
         }
-        let copies = closeCopies()
-        return (copies.reduce(into: dropped.compactMap(\.teardown) + orphans) { $0 += $1.teardowns }, tasks)
+        var teardowns = orphans
+        for entry in dropped {
+            if let teardown = entry.teardown { teardowns.append(teardown) }
+        }
+        closeCopies(into: &teardowns)
+        return (teardowns, tasks)
     }
 
     /// The teardown failures noted outside `close()`, taken out.

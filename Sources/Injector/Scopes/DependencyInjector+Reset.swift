@@ -33,7 +33,7 @@ extension DependencyInjector {
             current.tearDown(dropped.compactMap(\.teardown))
             // Scoped values are kept by the nearest opened scope.
             if scope == .scoped, let copies = current.scopedValues {
-                let droppedCopies = copies.withLock { $0.dropValues { _ in true } }
+                let droppedCopies = copies.withLock { $0.dropValues() }
                 current.tearDown(droppedCopies.compactMap(\.cache.teardown))
                 return
             }

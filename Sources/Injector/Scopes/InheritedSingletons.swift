@@ -1,7 +1,7 @@
 /// The copies of its ancestors' singletons (and weak instances) that a
-/// `child(singletons: .own)` keeps, or of their scoped values that an opened scope keeps. Each
-/// is kept with its registration and used only while the ancestor still holds that
-/// registration, so re-registering a key is seen at once.
+/// `child(singletons: .own)` keeps; an opened scope keeps their scoped values in
+/// `ScopedValues`. Each is kept with its registration and used only while the ancestor still
+/// holds that registration, so re-registering a key is seen at once.
 struct InheritedSingletons {
     typealias Kept = (registration: Registration, cache: Cache)
 
@@ -17,9 +17,8 @@ struct InheritedSingletons {
     /// Whether the injector's `close()` has begun: nothing is kept from then on.
     var isClosed = false
 
-    /// Copies, with room for `capacity` before the first growth (a request's few scoped values).
-    init(capacity: Int = 0) {
-        kept = Dictionary(minimumCapacity: capacity)
+    init() {
+        kept = [:]
     }
 
     func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
@@ -29,7 +28,6 @@ struct InheritedSingletons {
         return stored.cache.value
     }
 
-    /// Keeps `value` as what `registration` produced; returns what it replaces.
     /// Forgets the copies kept for the registrations whose scope `resets`; returns them.
     mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> [Kept] {
         var dropped: [Kept] = []
@@ -41,25 +39,14 @@ struct InheritedSingletons {
         return dropped
     }
 
-    /// Keeps `value` as what `registration` produced, unless closed; returns what it replaces.
-    /// What `close()` takes out: the teardowns to run, and the copies, to release after the
-    /// unlock.
-    struct Closed {
-        var teardowns: [PendingTeardown] = []
-        fileprivate var released: [Place: Kept] = [:]
-    }
-
-    /// Keeps nothing from now on; returns every copy.
-    mutating func close() -> Closed {
+    /// Keeps nothing from now on; returns every copy, for the caller to tear down and release
+    /// after the unlock.
+    mutating func close() -> [Kept] {
         isClosed = true
-        let released = exchange(&kept, with: [:])
-        var teardowns: [PendingTeardown] = []
-        for copy in released.values {
-            if let teardown = copy.cache.teardown { teardowns.append(teardown) }
-        }
-        return Closed(teardowns: teardowns, released: released)
+        return Array(exchange(&kept, with: [:]).values)
     }
 
+    /// Keeps `value` as what `registration` produced, unless closed; returns what it replaces.
     mutating func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
         -> Kept?
     {
@@ -72,7 +59,8 @@ struct InheritedSingletons {
 extension DependencyInjector {
     /// What this injector keeps for `registration`, held by `holder`, an ancestor.
     func keptValue(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
-        copies(of: registration)?.withLock { $0.value(of: registration, heldBy: holder) }
+        if registration.isScoped { return scopedValues?.withLock { $0.value(of: registration, heldBy: holder) } }
+        return inheritedSingletons?.withLock { $0.value(of: registration, heldBy: holder) }
     }
 
     /// Keeps a copy of `value`, made by `registration` held by `holder`, an ancestor, unless
@@ -80,26 +68,36 @@ extension DependencyInjector {
     func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
         -> SingletonCreation.Keeping
     {
-        guard let copies = copies(of: registration) else { return SingletonCreation.Keeping() }
-        let (replaced, isClosed) = copies.withLock { copies in
-            (copies.keep(value, producedBy: registration, heldBy: holder), copies.isClosed)
+        let replaced: Cache?
+        let isClosed: Bool
+        if registration.isScoped {
+            guard let scoped = scopedValues else { return SingletonCreation.Keeping() }
+            (replaced, isClosed) = scoped.withLock { scoped in
+                (scoped.keep(value, producedBy: registration, heldBy: holder).replaced?.cache, scoped.isClosed)
+            }
+        } else {
+            guard let copies = inheritedSingletons else { return SingletonCreation.Keeping() }
+            (replaced, isClosed) = copies.withLock { copies in
+                (copies.keep(value, producedBy: registration, heldBy: holder)?.cache, copies.isClosed)
+            }
         }
         var keeping = SingletonCreation.Keeping(isClosed: isClosed)
-        if let teardown = replaced?.cache.teardown { keeping.letGo.append(teardown) }
+        if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
         return keeping
     }
 
-    /// Closes this injector's copies: nothing is kept from now on; returns what was kept.
-    func closeCopies() -> [InheritedSingletons.Closed] {
-        var closed: [InheritedSingletons.Closed] = []
-        if let copies = inheritedSingletons { closed.append(copies.withLock { $0.close() }) }
-        if let copies = scopedValues { closed.append(copies.withLock { $0.close() }) }
-        return closed
-    }
-
-    /// Where this injector keeps copies of `registration`'s values: an opened scope's scoped
-    /// values, or a `.own` child's inherited singletons.
-    private func copies(of registration: Registration) -> Locked<InheritedSingletons>? {
-        registration.isScoped ? scopedValues : inheritedSingletons
+    /// Closes this injector's copies: nothing is kept from now on. Adds their teardowns to
+    /// `teardowns`; the copies are released after the locks.
+    func closeCopies(into teardowns: inout [PendingTeardown]) {
+        if let copies = inheritedSingletons {
+            for copy in copies.withLock({ $0.close() }) {
+                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
+            }
+        }
+        if let scoped = scopedValues {
+            for copy in scoped.withLock({ $0.close() }) {
+                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
+            }
+        }
     }
 }

@@ -1,9 +1,11 @@
 /// A kept value that needs closing: its registration's teardown, and when it was kept, for
 /// closing in reverse creation order. It travels inside the value's `Cache`, so that whatever
-/// moves, restores or drops the value moves, restores or drops its teardown with it.
-struct PendingTeardown: @unchecked Sendable {
-    // `@unchecked Sendable`: the value is handed from the thread that kept it to the one that
-    // closes it, as every kept value of the sync face is handed out; `run` consumes it once.
+/// moves, restores or drops the value moves, restores or drops its teardown with it. A class,
+/// so that each of those moves is a reference's, not a copy of a value in an `Any`.
+final class PendingTeardown: @unchecked Sendable {
+    // `@unchecked Sendable`: immutable; the value is handed from the thread that kept it to
+    // the one that closes it, as every kept value of the sync face is handed out, and each
+    // teardown is run once.
     let order: UInt64
     let key: DependencyKey
     let value: Any
@@ -64,9 +66,11 @@ struct PendingTeardown: @unchecked Sendable {
         return failures
     }
 
-    /// Reverse creation order.
-    private static func latestFirst(_ teardowns: [PendingTeardown]) -> [PendingTeardown] {
-        teardowns.count < 2 ? teardowns : teardowns.sorted { $0.order > $1.order }
+    /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
+    /// as it kept them): then no sort.
+    private static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
+        let isInOrder = zip(teardowns, teardowns.dropFirst()).allSatisfy { $0.order < $1.order }
+        return (isInOrder ? teardowns : teardowns.sorted { $0.order < $1.order }).reversed()
     }
 }
 

@@ -120,6 +120,32 @@ final class SingletonCreation: Sendable {
         }
     }
 
+    /// Waits while another thread creates the value of `dependency` under `key`, a creation
+    /// that is not registered here (an opened scope's claim, see `ScopedValues`): `creator`
+    /// (called under this lock) says which thread creates it, marking the creation as awaited
+    /// so that its end calls `finish(key)`, or `nil` once it has ended. The creator is
+    /// registered as `key`'s, for the cycle check. Throws `circularDependency` when waiting
+    /// would never end.
+    func wait(
+        for key: Key,
+        of dependency: DependencyKey,
+        context: ResolutionContext,
+        creator: () -> ResolutionContext?
+    ) throws(InjectionError) {
+        let cycle = creators.withLockWaiting { creators -> [DependencyKey]?? in
+            context.waitingFor = nil
+            guard let running = creator() else { return .some(nil) }
+            creators[key] = running
+            if let cycle = Self.cycle(from: context, waitingFor: key, of: dependency, creators: creators) {
+                return .some(cycle)
+            }
+            context.waitingFor = key
+            context.waitingPath = context.path + [dependency]
+            return nil
+        }
+        if let cycle { throw .circularDependency(path: cycle) }
+    }
+
     /// What `start` (or `cached`, which never says `.create`) found.
     enum Start {
         /// The value, created earlier or by the thread this one waited for.

@@ -59,6 +59,23 @@ import Testing
     }
 
     @Test(arguments: Face.allCases)
+    func scopedValuesThatNeedEachOtherAreACycleWithItsPath(face: Face) async {
+        let app = face.makeInjector()
+        await app.register(NodeA.self, scope: .scoped, resolving: NodeB.self) { _ in NodeA() }
+        await app.register(NodeB.self, scope: .scoped, resolving: NodeA.self) { _ in NodeB() }
+        let request = app.openScope()
+
+        let error = await request.resolveError(NodeA.self)
+        guard case .circularDependency(let path) = error else {
+            Issue.record("expected circularDependency, got \(String(describing: error))")
+            return
+        }
+        #expect(path == [DependencyKey(NodeA.self), DependencyKey(NodeB.self), DependencyKey(NodeA.self)])
+        // Nothing half-made is kept: the same resolve fails the same way again.
+        #expect(cycleNames(await request.resolveError(NodeB.self)) == ["NodeB", "NodeA", "NodeB"])
+    }
+
+    @Test(arguments: Face.allCases)
     func aScopeOpenedInsideAnotherKeepsValuesOfItsOwn(face: Face) async throws {
         let app = face.makeInjector()
         await app.register(Service.self, scope: .scoped) { Service() }

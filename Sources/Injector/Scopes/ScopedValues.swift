@@ -1,0 +1,243 @@
+/// The values an opened scope keeps for the `.scoped` registrations of its ancestors, and the
+/// creations of them running now, on the sync face, which claim their place here.
+///
+/// A request keeps a handful of values and lives for microseconds, so this is a short list
+/// searched in order, not a dictionary: hashing a key and a holder cost more than the search.
+/// A claim lets the first resolve create the value under this scope's lock alone, without the
+/// process-wide `SingletonCreation` lock; only a resolve that finds the value being created by
+/// another thread goes there, to wait and to take part in the cycle check (see
+/// `DependencyInjector.scopedValue(of:heldBy:context:)`).
+struct ScopedValues {
+    /// A value being created by a thread (whose context it is), for the registration whose
+    /// identity it holds; `isAwaited` once a thread waits for it in `SingletonCreation`, which
+    /// the creator must then wake.
+    struct Claim {
+        let creator: ResolutionContext
+        let registration: ObjectIdentifier
+        var isAwaited = false
+    }
+
+    /// A kept value and the registration that made it. A class: a slot is moved and copied
+    /// as it is kept and closed, and a value in an `Any` and its teardown cost many copies.
+    final class Copy {
+        let registration: Registration
+        let cache: Cache
+
+        init(registration: Registration, cache: Cache) {
+            self.registration = registration
+            self.cache = cache
+        }
+    }
+
+    /// One key of one ancestor: its kept copy, its running creation, or both (a copy of a
+    /// replaced registration while the new one's value is created).
+    private struct Slot {
+        let key: DependencyKey
+        let holder: ObjectIdentifier
+        var kept: Copy?
+        var claim: Claim?
+    }
+
+    private var slots: [Slot] = []
+    /// Whether the injector's `close()` has begun: nothing is kept from then on.
+    var isClosed = false
+
+    init() {
+        slots.reserveCapacity(4)  // a request's few values, without a growth
+    }
+
+    /// Where `registration`'s key held by `holder` is, searched in place (no slot copied).
+    private func index(of registration: Registration, heldBy holder: DependencyInjector) -> Int? {
+        let holder = ObjectIdentifier(holder)
+        var index = slots.startIndex
+        while index < slots.endIndex {
+            if slots[index].holder == holder, slots[index].key == registration.key { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
+        guard let index = index(of: registration, heldBy: holder), let kept = slots[index].kept,
+            kept.registration === registration
+        else { return nil }
+        return kept.cache.value
+    }
+
+    /// What a resolve on the thread of `context` finds for `registration`'s value.
+    enum Claimed {
+        /// The value, kept.
+        case ready(Any)
+        /// The place is this thread's now: it creates the value, then calls `keep` or `release`.
+        case claimed
+        /// Another thread is creating it, claimed as `claim` says.
+        case running(Claim)
+        /// This thread is creating it already: the factory asked for its own value.
+        case cycle
+    }
+
+    /// The kept value of `registration` (held by `holder`), or a claim on its creation for the
+    /// thread of `context`.
+    mutating func claim(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        by context: ResolutionContext
+    ) -> Claimed {
+        let claim = Claim(creator: context, registration: ObjectIdentifier(registration))
+        guard let index = index(of: registration, heldBy: holder) else {
+            slots.append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: nil, claim: claim))
+            return .claimed
+        }
+        if let kept = slots[index].kept, kept.registration === registration, let value = kept.cache.value {
+            return .ready(value)
+        }
+        if let running = slots[index].claim { return running.creator === context ? .cycle : .running(running) }
+        slots[index].claim = claim
+        return .claimed
+    }
+
+    /// The thread creating the value `claim` names, if it still is, marked as awaited, so that
+    /// it wakes its waiters when it is done.
+    mutating func awaitedCreator(of claim: Claim, by registration: Registration, heldBy holder: DependencyInjector)
+        -> ResolutionContext?
+    {
+        guard let index = index(of: registration, heldBy: holder), let running = slots[index].claim,
+            running.registration == claim.registration, running.creator === claim.creator
+        else { return nil }
+        slots[index].claim?.isAwaited = true
+        return claim.creator
+    }
+
+    /// Keeps `value` as what `registration` produced, unless closed, ending this thread's claim
+    /// if `claimed`. Returns what it replaces (for the caller to tear down and release after
+    /// the unlock), and whether a thread waits for the claim's end.
+    mutating func keep(
+        _ value: Any,
+        producedBy registration: Registration,
+        heldBy holder: DependencyInjector,
+        claimed: Bool = false
+    ) -> (replaced: Copy?, isAwaited: Bool) {
+        var copy: Copy?
+        if !isClosed, let cache = Cache(keeping: value, producedBy: registration) {
+            copy = Copy(registration: registration, cache: cache)
+        }
+        guard let index = index(of: registration, heldBy: holder) else {
+            if let copy { slots.append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: copy)) }
+            return (nil, false)
+        }
+        let isAwaited = claimed ? endClaim(at: index) : false
+        guard let copy else {
+            removeIfEmpty(at: index)
+            return (nil, isAwaited)
+        }
+        return (exchange(&slots[index].kept, with: copy), isAwaited)
+    }
+
+    /// Ends this thread's claim on `registration`'s value, whose factory failed; returns
+    /// whether a thread waits for it.
+    mutating func release(claimOf registration: Registration, heldBy holder: DependencyInjector) -> Bool {
+        guard let index = index(of: registration, heldBy: holder) else { return false }
+        let isAwaited = endClaim(at: index)
+        removeIfEmpty(at: index)
+        return isAwaited
+    }
+
+    private mutating func endClaim(at index: Int) -> Bool {
+        exchange(&slots[index].claim, with: nil)?.isAwaited ?? false
+    }
+
+    private mutating func removeIfEmpty(at index: Int) {
+        if slots[index].kept == nil, slots[index].claim == nil { slots.remove(at: index) }
+    }
+
+    /// Forgets every kept value (a reset of `.scoped`), which it returns. Running creations
+    /// go on.
+    mutating func dropValues() -> [Copy] {
+        var dropped: [Copy] = []
+        for index in slots.indices {
+            if let kept = exchange(&slots[index].kept, with: nil) { dropped.append(kept) }
+        }
+        slots.removeAll { $0.claim == nil }
+        return dropped
+    }
+
+    /// Keeps nothing from now on; returns every kept value, for the caller to tear down and
+    /// release after the unlock. Running creations go on, and are refused when they try to
+    /// keep their values.
+    mutating func close() -> [Copy] {
+        isClosed = true
+        // Commonly no creation is running: the whole list leaves at once.
+        guard slots.contains(where: { $0.claim != nil }) else {
+            return exchange(&slots, with: []).compactMap(\.kept)
+        }
+        return dropValues()
+    }
+}
+
+extension DependencyInjector {
+    /// The value of `registration`, a `.scoped` one held by `holder`, an ancestor, that this
+    /// opened scope keeps: created now by this thread if need be, once for the scope however
+    /// many threads ask at once.
+    ///
+    /// The creation claims its place in the scope's own list (`ScopedValues`), so that the
+    /// common case, no other thread creating it, takes this scope's lock alone. A thread that
+    /// finds another creating the value waits in `SingletonCreation`, which registers the
+    /// creator for its cycle check, as it does for a singleton's creator; the creator wakes it.
+    @inline(never)
+    func scopedValue(
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
+        in scoped: Locked<ScopedValues>,
+        context: ResolutionContext
+    ) throws(InjectionError) -> Any {
+        while true {
+            switch scoped.withLock({ $0.claim(registration, heldBy: holder, by: context) }) {
+            case .ready(let value):
+                return value
+            case .cycle:
+                throw .circularDependency(path: context.path + [registration.key])
+            case .running(let claim):
+                try SingletonCreation.shared.wait(
+                    for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
+                    of: registration.key, context: context
+                ) {
+                    scoped.withLock { $0.awaitedCreator(of: claim, by: registration, heldBy: holder) }
+                }
+            case .claimed:
+                return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
+            }
+        }
+    }
+
+    /// Runs the factory of `registration`, whose place this thread claimed in `scoped`, and
+    /// keeps its value; wakes the threads that wait for it, succeeded or failed.
+    private func createScopedValue(
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
+        in scoped: Locked<ScopedValues>,
+        context: ResolutionContext
+    ) throws(InjectionError) -> Any {
+        let creation = SingletonCreation.Key(registration, keptBy: self)
+        let value: Any
+        do {
+            value = try run(registration, in: context)
+        } catch {
+            if scoped.withLock({ $0.release(claimOf: registration, heldBy: holder) }) {
+                SingletonCreation.shared.finish(creation)
+            }
+            throw error
+        }
+        let (replaced, isAwaited, isClosed) = scoped.withLock { scoped -> (ScopedValues.Copy?, Bool, Bool) in
+            guard !scoped.isClosed else {
+                return (nil, scoped.release(claimOf: registration, heldBy: holder), true)
+            }
+            let (replaced, isAwaited) = scoped.keep(value, producedBy: registration, heldBy: holder, claimed: true)
+            return (replaced, isAwaited, false)
+        }
+        if isAwaited { SingletonCreation.shared.finish(creation) }
+        // After the claim ends, so that no resolve waiting for the value waits for user code.
+        if let teardown = replaced?.cache.teardown { tearDown([teardown]) }
+        if isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
+        return value
+    }
+}
