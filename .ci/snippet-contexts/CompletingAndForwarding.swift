@@ -1,6 +1,6 @@
 // What CompletingAndForwarding.md's Swift blocks assume (see .ci/snippets): the first
-// block's types as written (the third block, about a main-actor view controller, compiles
-// with them too), and the payment protocols of the fourth.
+// block's types as written (the blocks about several hooks and a main-actor view controller
+// compile with them too), and the payment protocols of the forwarding blocks.
 import Injector
 
 var injector: DependencyInjector { .shared }
@@ -47,4 +47,12 @@ struct Routes: Sendable {}
 // A server's router, completed once its routes exist.
 final class Router: @unchecked Sendable {
     var routes: Routes?
+}
+
+// A view model completed by two hooks, each from its own module.
+final class Cart {}
+final class Analytics {}
+final class CheckoutViewModel {
+    var cart: Cart?
+    var analytics: Analytics?
 }

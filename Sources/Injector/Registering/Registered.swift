@@ -37,7 +37,14 @@ public struct Registered<Value>: Sendable {
     /// factory needs a value whose factory is still running, is still reported as
     /// ``InjectionError/circularDependency(path:)``. A singleton's other resolves wait until
     /// `complete` returns. An error `complete` throws fails the resolve, as a factory's does,
-    /// and nothing is kept. A second call replaces the first hook.
+    /// and nothing is kept. Several calls add several hooks, which run in the order they were
+    /// added (as Swinject runs them); a hook that throws stops the ones after it.
+    ///
+    /// ```swift
+    /// injector.register(Checkout.self) { _ in Checkout() }
+    ///     .initCompleted { r, checkout in checkout.cart = try r.resolve() }
+    ///     .initCompleted { r, checkout in checkout.payments = try r.resolve() }  // runs second
+    /// ```
     @discardableResult
     public func initCompleted(
         _ complete: @escaping @Sendable (DependencyInjector, Value) throws -> Void
@@ -112,14 +119,31 @@ public struct Registered<Value>: Sendable {
     /// to, and `verify()` resolves forwarded keys like any other.
     @discardableResult
     public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type) -> Registered<Value> {
-        repeat forward(each types)
+        repeat forward(each types, name: registration.key.name)
         return self
     }
 
-    /// Registers `type` as a key that resolves to this registration's value.
-    fileprivate func forward<Forwarded>(_ type: Forwarded.Type) {
+    /// Makes the registration answer `types` under `name` (`nil`: unnamed), with the value it
+    /// makes: one value under a key of another name (Swinject's `implements` with a name).
+    ///
+    /// ```swift
+    /// injector.register(Stripe.self, name: "stripe", scope: .singleton) { _ in Stripe() }
+    ///     .implements(PaymentService.self, name: "primary")
+    ///     .implements(PaymentService.self, name: nil)  // and the unnamed key
+    /// try injector.resolve(PaymentService.self, name: "primary")  // the Stripe
+    /// ```
+    ///
+    /// The rules are those of ``implements(_:)``.
+    @discardableResult
+    public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type, name: String?) -> Registered<Value> {
+        repeat forward(each types, name: name)
+        return self
+    }
+
+    /// Registers `type` under `name` as a key that resolves to this registration's value.
+    fileprivate func forward<Forwarded>(_ type: Forwarded.Type, name: String?) {
         let target = registration.key
-        let key = DependencyKey(type, name: target.name)
+        let key = DependencyKey(type, name: name)
         guard case .async = registration.factory else {
             injector.store(scope: .transient, site: registration.site) { scope, site in
                 TypedRegistration<Forwarded>(
@@ -155,9 +179,13 @@ public struct Registered<Value>: Sendable {
         return path.isEmpty ? key.map { [$0] } ?? [] : path
     }
 
-    /// Stores this registration, with `completion`, in place of this one, if it is still stored.
+    /// Stores this registration, with `completion` run after its hooks, in place of this
+    /// one, if it is still stored.
     fileprivate func completed(by completion: Registration.Completion) -> Registered<Value> {
-        replaced(by: registration.modified { $0.completion = completion })
+        replaced(
+            by: registration.modified { extras in
+                extras.completion = extras.completion?.then(completion) ?? completion
+            })
     }
 
     /// Stores `modified` in place of this registration, if it is still stored, keeping what
@@ -251,8 +279,8 @@ public struct AsyncRegistered<Value>: Sendable {
     let base: Registered<Value>
 
     /// Runs `complete` on each value the factory makes, before the resolve that asked for it
-    /// gets it; the rules are those of ``Registered/initCompleted(_:)``. Only the actor runs
-    /// it: a sync resolve of the key throws.
+    /// gets it; the rules are those of ``Registered/initCompleted(_:)``, several hooks
+    /// included. Only the actor runs it: a sync resolve of the key throws.
     ///
     /// ```swift
     /// await server.register(Router.self, scope: .singleton) { _ in Router() }
@@ -292,7 +320,22 @@ public struct AsyncRegistered<Value>: Sendable {
     /// makes; see ``Registered/implements(_:)``.
     @discardableResult
     public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type) -> AsyncRegistered<Value> {
-        repeat base.forward(each types)
+        repeat base.forward(each types, name: base.registration.key.name)
+        return self
+    }
+
+    /// Makes the registration answer `types` under `name` (`nil`: unnamed), with the value it
+    /// makes; see ``Registered/implements(_:name:)``.
+    ///
+    /// ```swift
+    /// await server.register(Stripe.self, name: "stripe", scope: .singleton) { _ in Stripe() }
+    ///     .implements(PaymentService.self, name: "primary")
+    /// ```
+    @discardableResult
+    public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type, name: String?)
+        -> AsyncRegistered<Value>
+    {
+        repeat base.forward(each types, name: name)
         return self
     }
 

@@ -52,6 +52,30 @@ class Registration: @unchecked Sendable {
     enum Completion: Sendable {
         case sync(@Sendable (DependencyInjector, Any) throws -> Void)
         case async(@Sendable (AsyncDependencyInjector, Any) async throws -> Void)
+
+        /// This hook, then `next`: an asynchronous hook if either is (the actor face's, which
+        /// hands a synchronous one its registry).
+        func then(_ next: Completion) -> Completion {
+            switch (self, next) {
+            case (.sync(let first), .sync(let second)):
+                return .sync { injector, value in
+                    try first(injector, value)
+                    try second(injector, value)
+                }
+            default:
+                return .async { injector, value in
+                    try await self.run(in: injector, on: value)
+                    try await next.run(in: injector, on: value)
+                }
+            }
+        }
+
+        private func run(in injector: AsyncDependencyInjector, on value: Any) async throws {
+            switch self {
+            case .sync(let complete): try complete(injector.synchronous, value)
+            case .async(let complete): try await complete(injector, value)
+            }
+        }
     }
 
     /// What closes a value when the injector that keeps it lets it go (see `Teardowns`).

@@ -96,6 +96,44 @@ final class Stripe: Charging, Refunding, Sendable {}
                 """)
     }
 
+    @Test(arguments: Face.allCases)
+    func aKeyUnderAnotherNameForwardsToTheNamedRegistration(face: Face) async throws {
+        let injector = face.makeInjector()
+        let created = Counter()
+        switch injector.base {
+        case .sync(let injector):
+            injector.register(Stripe.self, name: "stripe", scope: .singleton) { _ in
+                created.increment()
+                return Stripe()
+            }
+            .implements((any Charging).self, (any Refunding).self, name: "primary")
+            .implements((any Charging).self, name: nil)
+        case .async(let injector):
+            await injector.register(Stripe.self, name: "stripe", scope: .singleton) { _ in
+                created.increment()
+                return Stripe()
+            }
+            .implements((any Charging).self, (any Refunding).self, name: "primary")
+            .implements((any Charging).self, name: nil)
+        }
+
+        let stripe = try await injector.resolve(Stripe.self, name: "stripe")
+        #expect(try await injector.resolve((any Charging).self, name: "primary") as AnyObject === stripe)
+        #expect(try await injector.resolve((any Refunding).self, name: "primary") as AnyObject === stripe)
+        #expect(try await injector.resolve((any Charging).self) as AnyObject === stripe)
+        #expect(created.value == 1)
+        // Only the keys asked for: the registration's own name is not forwarded too.
+        #expect(await injector.resolveError((any Charging).self, name: "stripe") != nil)
+        let forwarded = await injector.registrations.filter { $0.forwardedTo != nil }
+        #expect(
+            Set(forwarded.map(\.key)) == [
+                DependencyKey((any Charging).self, name: "primary"),
+                DependencyKey((any Refunding).self, name: "primary"),
+                DependencyKey((any Charging).self),
+            ])
+        #expect(forwarded.allSatisfy { $0.forwardedTo == DependencyKey(Stripe.self, name: "stripe") })
+    }
+
     /// A registration whose value is `nil` forwards that `nil`: the forwarded key's untyped
     /// read of its target took the `nil` for "nothing registered" and threw `notRegistered`.
     @Test(arguments: Face.allCases)

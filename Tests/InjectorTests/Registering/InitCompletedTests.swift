@@ -107,6 +107,57 @@ func registerLogin(into injector: FaceInjector, presenterScope: Scope) async {
     }
 
     @Test(arguments: Face.allCases)
+    func severalHooksRunInTheOrderTheyWereAddedAndAThrowStopsTheRest(face: Face) async throws {
+        let injector = face.makeInjector()
+        let ran = Collected<String>()
+        let failSecond = Counter()
+        switch injector.base {
+        case .sync(let injector):
+            injector.register(Session.self) { _ in Session() }
+                .initCompleted { _, session in
+                    ran.append("first")
+                    session.token = "a"
+                }
+                .initCompleted { _, session in
+                    ran.append("second")
+                    if failSecond.increment() == 1 { throw SampleError(code: 2) }
+                    session.token! += "b"
+                }
+                .initCompleted { _, session in
+                    ran.append("third")
+                    session.token! += "c"
+                }
+        case .async(let injector):
+            await injector.register(Session.self) { _ in Session() }
+                .initCompleted { (_: AsyncDependencyInjector, session) in
+                    ran.append("first")
+                    session.token = "a"
+                }
+                .initCompleted { (_: AsyncDependencyInjector, session) in
+                    ran.append("second")
+                    if failSecond.increment() == 1 { throw SampleError(code: 2) }
+                    session.token! += "b"
+                }
+                .initCompleted { (_: AsyncDependencyInjector, session) in
+                    ran.append("third")
+                    session.token! += "c"
+                }
+        }
+
+        let error = await injector.resolveError(Session.self)
+        guard case .factoryFailed(_, _, let underlying) = error else {
+            Issue.record("expected factoryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying as? SampleError == SampleError(code: 2))
+        #expect(ran.values == ["first", "second"])  // the third never ran
+
+        let session = try await injector.resolve(Session.self)
+        #expect(session.token == "abc")
+        #expect(ran.values == ["first", "second", "first", "second", "third"])
+    }
+
+    @Test(arguments: Face.allCases)
     func aRealCycleBetweenFactoriesIsStillReported(face: Face) async {
         let injector = face.makeInjector()
         // The view's factory needs the presenter, whose factory needs the view: no hook helps.
