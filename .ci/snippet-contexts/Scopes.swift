@@ -56,3 +56,8 @@ final class Transaction {
 }
 
 let app = DependencyInjector()
+
+// Flags reloaded by `reset(FeatureFlags.self)`.
+final class FeatureFlags {
+    static func load() throws -> FeatureFlags { FeatureFlags() }
+}

@@ -120,7 +120,8 @@ struct Verification {
             return .missing(key)
         case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .requiresMainActor(let key, _),
             .sealed(let key), .notImplemented(let key, _, _), .notProvidedInTest(let key, _, _),
-            .outsideScope(let key, _), .notProvidedByScope(let key, _, _), .closed(let key, _):
+            .outsideScope(let key, _), .notProvidedByScope(let key, _, _), .closed(let key, _),
+            .notResettable(let key, _):
             return .failing(key)
         case .captiveDependency(let key, _, let holder, _):
             return .captive(key, holder: holder)

@@ -75,6 +75,19 @@ extension InjectionError: CustomStringConvertible {
                         + "(each resolve makes new ones).",
                     "To fix: reset a scope that keeps values: `.singleton`, `.weak`, or one of `.named(…)`.",
                 ]
+        case .notResettable(let key, let scope?):
+            lines = [
+                "Injector could not reset \(key): its scope, \(scope), keeps no value "
+                    + "(each resolve makes a new one).",
+                "To fix: there is nothing to reset for it; to keep and reset a value, register it with a scope "
+                    + "that keeps one: `.singleton`, `.weak`, `.scoped`, or one of `.named(…)`.",
+            ]
+        case .notResettable(let key, nil):
+            lines = [
+                "Injector could not reset \(key): it is a registered instance, not a value a factory made.",
+                "To fix: register the new instance in its place (`register(newValue)`), "
+                    + "or register a factory with a scope that keeps its value, and reset that.",
+            ]
         case .sealed(let key):
             lines = [
                 "Injector refused to change the registration of \(key): the injector is sealed.",

@@ -127,10 +127,20 @@ public indirect enum InjectionError: Error, Sendable {
     /// the injector or its ancestors uses (often a typo).
     case unknownScope(Scope)
 
+    /// ``DependencyInjector/reset(_:name:)`` was asked to reset a key whose registration keeps
+    /// no value: a registered instance (`scope` is `nil`), or a factory whose scope makes a new
+    /// value on each resolve (``Scope/transient``, ``Scope/graph``).
+    ///
+    /// ```swift
+    /// injector.register(Clock.self) { _ in SystemClock() }  // transient
+    /// try injector.reset(Clock.self)  // throws: notResettable
+    /// ```
+    case notResettable(DependencyKey, scope: Scope?)
+
     /// The key whose resolution failed: the last element of ``path``, or the refused key.
     public var key: DependencyKey? {
         switch self {
-        case .sealed(let key): key
+        case .sealed(let key), .notResettable(let key, _): key
         case .unknownScope: nil
         default: path.last
         }
@@ -182,7 +192,7 @@ public indirect enum InjectionError: Error, Sendable {
         case .closed(let key, var path):
             change(&path)
             return .closed(key, path: path)
-        case .sealed, .unknownScope:
+        case .sealed, .unknownScope, .notResettable:
             return self
         }
     }
@@ -195,7 +205,7 @@ public indirect enum InjectionError: Error, Sendable {
             .notImplemented(_, let path, _), .notProvidedInTest(_, let path, _), .outsideScope(_, let path),
             .captiveDependency(_, let path, _, _), .notProvidedByScope(_, let path, _), .closed(_, let path):
             path
-        case .sealed, .unknownScope:
+        case .sealed, .unknownScope, .notResettable:
             []
         }
     }

@@ -46,6 +46,72 @@ extension DependencyInjector {
         }
     }
 
+    /// Drops the value this injector keeps for `type` (under `name`), and only that one: the
+    /// next resolve of it through this injector makes a new one. Factory's `reset` of one
+    /// factory; ``reset(_:)`` drops a whole scope's.
+    ///
+    /// ```swift
+    /// injector.register(FeatureFlags.self, scope: .singleton) { _ in try FeatureFlags.load() }
+    /// try injector.reset(FeatureFlags.self)  // after the flags changed on the server
+    /// ```
+    ///
+    /// Which value is dropped follows the resolve: the one a resolve through this injector
+    /// gets, kept by the registration's injector, or by the nearest injector on the way that
+    /// keeps its own copy (a ``ChildSingletons/own`` child, a test scope, or, for a
+    /// ``Scope/scoped`` value, the opened scope). So a test scope's `reset(T.self)` never
+    /// reaches the app's value. The value's teardown (``Registered/teardown(_:)``) runs, after
+    /// the lock; a resolve that is creating a value meanwhile may still keep it.
+    ///
+    /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
+    ///   registered for the key; ``InjectionError/notResettable(_:scope:)`` when its
+    ///   registration keeps no value (a registered instance, a transient).
+    public func reset<T>(_ type: T.Type, name: String? = nil) throws(InjectionError) {
+        let key = DependencyKey(type, name: name)
+        // The keepers a resolve's walk would pass (see `locate(_:after:)`).
+        var keepers = Keepers()
+        for holder in sequence(first: self, next: \.parent) {
+            if keepers.scope == nil, holder.opensScope { keepers.scope = holder }
+            switch holder.registry.withLock({ $0[key].map(Held.init) }) {
+            case .factory(let registration)?:
+                guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }
+                let keeper =
+                    keepers.keeper(of: registration) ?? (registration.isScoped ? holder.enclosingScope : nil) ?? holder
+                keeper.tearDown(keeper.dropValue(of: key, heldBy: holder))
+                return
+            case .instance?:
+                throw .notResettable(key, scope: nil)
+            case nil:
+                if keepers.singletons == nil, holder.inheritedSingletons != nil { keepers.singletons = holder }
+            }
+        }
+        throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
+    }
+
+    /// What an injector holds for a key, read without the value it may keep (released under
+    /// the lock otherwise, were it the last reference).
+    private enum Held {
+        case factory(Registration)
+        case instance
+
+        init(_ entry: Entry) {
+            if case .factory(let registration, _) = entry { self = .factory(registration) } else { self = .instance }
+        }
+    }
+
+    /// Drops what this injector keeps for `key` held by `holder` (itself or an ancestor);
+    /// returns its teardown, if any. The value is released after the lock.
+    private func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
+        let dropped: Cache?
+        if holder === self {
+            dropped = registry.updateReturning { $0.dropValue(of: key) }
+        } else if let scoped = scopedValues, let copy = scoped.withLock({ $0.dropValue(of: key, heldBy: holder) }) {
+            dropped = copy.cache
+        } else {
+            dropped = inheritedSingletons?.withLock { $0.dropValue(of: key, heldBy: holder) }?.cache
+        }
+        return dropped?.teardown.map { [$0] } ?? []
+    }
+
     /// Whether a registration of this injector or an ancestor has `scope`.
     private func isUsed(_ scope: Scope) -> Bool {
         guard case .named = scope else { return true }
@@ -73,9 +139,28 @@ extension AsyncDependencyInjector {
         try core.reset(scope)
         await teardownsFinished()  // the values' asynchronous teardowns, before it returns
     }
+
+    /// Drops the value this injector keeps for `type` (under `name`), and only that one; see
+    /// ``DependencyInjector/reset(_:name:)``.
+    ///
+    /// ```swift
+    /// try await server.reset(FeatureFlags.self)
+    /// ```
+    public func reset<T>(_ type: T.Type, name: String? = nil) async throws(InjectionError) {
+        try core.reset(type, name: name)
+        await teardownsFinished()
+    }
 }
 
 extension Registry {
+    /// Forgets the value kept for `key`, if any; returns it, to be released after the unlock.
+    mutating func dropValue(of key: DependencyKey) -> Cache? {
+        guard case .factory(let registration, let cache)? = self[key] else { return nil }
+        if case .empty = cache { return nil }
+        replace(key, with: .factory(registration, .empty))
+        return cache
+    }
+
     /// Forgets the values kept for the registrations whose scope `resets`; returns them, to be
     /// released after the unlock.
     ///

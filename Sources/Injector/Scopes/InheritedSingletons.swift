@@ -39,6 +39,11 @@ struct InheritedSingletons {
         return dropped
     }
 
+    /// Forgets the copy kept for `key` held by `holder`; returns it.
+    mutating func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> Kept? {
+        kept.removeValue(forKey: Place(key: key, holder: ObjectIdentifier(holder)))
+    }
+
     /// Keeps nothing from now on; returns every copy, for the caller to tear down and release
     /// after the unlock.
     mutating func close() -> [Kept] {

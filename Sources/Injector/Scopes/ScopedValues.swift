@@ -150,6 +150,15 @@ struct ScopedValues {
         if slots[index].kept == nil, slots[index].claim == nil { slots.remove(at: index) }
     }
 
+    /// Forgets the value kept for `key` held by `holder` (a reset of that key), which it
+    /// returns. A running creation goes on.
+    mutating func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> Copy? {
+        let holder = ObjectIdentifier(holder)
+        guard let index = slots.firstIndex(where: { $0.holder == holder && $0.key == key }) else { return nil }
+        defer { removeIfEmpty(at: index) }
+        return exchange(&slots[index].kept, with: nil)
+    }
+
     /// Forgets every kept value (a reset of `.scoped`), which it returns. Running creations
     /// go on.
     mutating func dropValues() -> [Copy] {

@@ -107,7 +107,102 @@ final class Cart: Sendable {}
     }
 }
 
+/// `reset(T.self)`: one key's value, where a resolve through the injector would find it.
+@Suite struct ResetOneKeyTests {
+    final class Flags: Sendable {}
+
+    @Test(arguments: Face.allCases)
+    func resettingOneSingletonMakesItAfreshTearsItDownAndLeavesTheOthers(face: Face) async throws {
+        let app = face.makeInjector()
+        let closed = Collected<String>()
+        await app.register(Flags.self, scope: .singleton, tornDown: { _ in closed.append("flags") }) { Flags() }
+        await app.register(Cart.self, scope: .singleton) { Cart() }
+        let flags = try await app.resolve(Flags.self)
+        let cart = try await app.resolve(Cart.self)
+
+        try await app.reset(Flags.self)
+        #expect(closed.values == ["flags"])
+        let reloaded = try await app.resolve(Flags.self)
+        #expect(reloaded !== flags)
+        #expect(try await app.resolve(Flags.self) === reloaded)
+        #expect(try await app.resolve(Cart.self) === cart)
+        try await app.reset(Flags.self)
+        try await app.reset(Flags.self)  // nothing kept now: nothing to drop, no error
+        #expect(closed.values == ["flags", "flags"])
+    }
+
+    @Test(arguments: Face.allCases)
+    func aResetThroughAPlainChildReachesTheParentsValueButATestScopeDropsOnlyItsCopy(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Cart.self, scope: .singleton) { Cart() }
+        let appCart = try await app.resolve(Cart.self)
+        let test = app.childKeepingItsOwnSingletons()
+        let testCart = try await test.resolve(Cart.self)
+
+        try await test.reset(Cart.self)
+        #expect(try await test.resolve(Cart.self) !== testCart)
+        #expect(try await app.resolve(Cart.self) === appCart)
+
+        try await app.child().reset(Cart.self)
+        #expect(try await app.resolve(Cart.self) !== appCart)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aScopedValueIsResetInItsScopeOnly(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Cart.self, scope: .scoped) { Cart() }
+        let first = app.openScope()
+        let second = app.openScope()
+        let firstCart = try await first.resolve(Cart.self)
+        let secondCart = try await second.resolve(Cart.self)
+
+        try await first.child().reset(Cart.self)
+        #expect(try await first.resolve(Cart.self) !== firstCart)
+        #expect(try await second.resolve(Cart.self) === secondCart)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aKeyThatIsNotRegisteredOrKeepsNoValueCannotBeReset(face: Face) async {
+        let injector = face.makeInjector()
+        await injector.register(Cart.self) { Cart() }
+        await injector.register(Flags(), as: Flags.self)
+
+        guard case .notRegistered(let key, _, _)? = await injector.resetError(Cart.self, name: "missing") else {
+            Issue.record("expected notRegistered")
+            return
+        }
+        #expect(key == DependencyKey(Cart.self, name: "missing"))
+        let transient = await injector.resetError(Cart.self)
+        #expect(
+            transient?.description == """
+                Injector could not reset InjectorTests.Cart: its scope, transient, keeps no value (each resolve makes a new one).
+                To fix: there is nothing to reset for it; to keep and reset a value, register it with a scope that keeps one: \
+                `.singleton`, `.weak`, `.scoped`, or one of `.named(…)`.
+                """)
+        guard case .notResettable(_, scope: nil)? = await injector.resetError(Flags.self) else {
+            Issue.record("expected notResettable for a registered instance")
+            return
+        }
+    }
+}
+
 extension FaceInjector {
+    func reset<T>(_ type: T.Type, name: String? = nil) async throws(InjectionError) {
+        switch base {
+        case .sync(let injector): try injector.reset(type, name: name)
+        case .async(let injector): try await injector.reset(type, name: name)
+        }
+    }
+
+    func resetError<T>(_ type: T.Type, name: String? = nil) async -> InjectionError? {
+        do {
+            try await reset(type, name: name)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     func reset(_ scope: Scope) async throws(InjectionError) {
         switch base {
         case .sync(let injector): try injector.reset(scope)
