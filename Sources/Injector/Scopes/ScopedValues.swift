@@ -186,7 +186,8 @@ struct ScopedValues {
 extension DependencyInjector {
     /// The value of `registration`, a `.scoped` one held by `holder`, an ancestor, that this
     /// opened scope keeps: created now by this thread if need be, once for the scope however
-    /// many threads ask at once.
+    /// many threads ask at once. `nil` when `registration` is no longer the one `holder`
+    /// stores (replaced or removed meanwhile): the caller looks the key up again.
     ///
     /// The creation claims its place in the scope's own list (`ScopedValues`), so that the
     /// common case, no other thread creating it, takes this scope's lock alone. A thread that
@@ -198,7 +199,7 @@ extension DependencyInjector {
         heldBy holder: DependencyInjector,
         in scoped: Locked<ScopedValues>,
         context: ResolutionContext
-    ) throws(InjectionError) -> Any {
+    ) throws(InjectionError) -> Any? {
         while true {
             switch scoped.withLock({ $0.claim(registration, heldBy: holder, by: context) }) {
             case .ready(let value):
@@ -212,9 +213,26 @@ extension DependencyInjector {
                 ) {
                     scoped.withLock { $0.awaitedCreator(of: claim, by: registration, heldBy: holder) }
                 }
+                // Re-registered while we waited: the value just made may be the old one's.
+                guard holder.stores(registration) else { return nil }
             case .claimed:
+                // As a singleton's creation does: no value for a registration replaced meanwhile.
+                guard holder.stores(registration) else {
+                    if scoped.withLock({ $0.release(claimOf: registration, heldBy: holder) }) {
+                        SingletonCreation.shared.finish(SingletonCreation.Key(registration, keptBy: self))
+                    }
+                    return nil
+                }
                 return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
             }
+        }
+    }
+
+    /// Whether this injector still stores `registration` under its key.
+    func stores(_ registration: Registration) -> Bool {
+        registry.withLock { registry in
+            guard case .factory(let current, _)? = registry[registration.key] else { return false }
+            return registration.isStored(as: current)
         }
     }
 

@@ -15,7 +15,8 @@ import Testing
 
     struct Flaky: Error {}
 
-    @Test func eightThreadsResolvingOneScopeFirstCreateItsValueOnce() {
+    @Test(.timeLimit(.minutes(1)))
+    func eightThreadsResolvingOneScopeFirstCreateItsValueOnce() {
         let created = Counter()
         let app = DependencyInjector()
         app.register(Transaction.self, scope: .scoped) { _ in
@@ -57,6 +58,72 @@ import Testing
             #expect(seen.values.count - values.count == 1)
             #expect(Set(values).count == 1)
             #expect(attempts.value == 2)
+        }
+    }
+
+    final class Tagged: Sendable {
+        let tag: String
+        init(_ tag: String) { self.tag = tag }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aResolveThatWaitedThroughAReRegistrationGetsTheNewRegistrationsValue() async throws {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let app = DependencyInjector()
+        app.register(Tagged.self, scope: .scoped) { _ in
+            started.signal()
+            release.wait()
+            return Tagged("old")
+        }
+        let request = app.openScope()
+        async let first = onOwnThread { try? request.resolve(Tagged.self).tag }
+        await onOwnThread { started.wait() }
+        async let second = onOwnThread { try? request.resolve(Tagged.self).tag }
+        // Widens the window in which the second resolve waits for the first's creation; had it
+        // not started waiting yet, it finds the new registration and the result is the same.
+        usleep(50_000)
+        app.register(Tagged.self, scope: .scoped) { _ in Tagged("new") }
+        release.signal()
+        let (old, new) = await (first, second)
+        #expect(old == "old")  // made for its resolve by the registration it found
+        #expect(new == "new")
+        #expect(try request.resolve(Tagged.self).tag == "new")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func closingTheScopeWhileAResolveWaitsForACreationEndsBoth() async throws {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let made = Counter()
+        let app = DependencyInjector()
+        app.register(Tagged.self, scope: .scoped) { _ in
+            if made.increment() == 1 {
+                started.signal()
+                release.wait()
+            }
+            return Tagged("made")
+        }
+        let request = app.openScope()
+        let outcome: @Sendable () -> InjectionError? = {
+            do throws(InjectionError) {
+                _ = try request.resolve(Tagged.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        async let first = onOwnThread(outcome)
+        await onOwnThread { started.wait() }
+        async let second = onOwnThread(outcome)
+        usleep(50_000)  // widens the window in which the second waits for the first
+        try request.close()
+        release.signal()
+        for error in await [first, second] {
+            guard case .closed? = error else {
+                Issue.record("expected closed, got \(String(describing: error))")
+                continue
+            }
         }
     }
 
