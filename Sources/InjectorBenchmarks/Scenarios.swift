@@ -14,6 +14,7 @@ func allScenarios() -> [Scenario] {
         registerTenThousand(),
         childFallThrough(),
         requestScope(),
+        collectionOfTenElements(),
         injectThreeProperties(),
         resolveObjectWithThreeWrappers(),
         lazyInjectReads(),

@@ -14,6 +14,13 @@ extension DependencyInjector {
         var edges: Set<DependencyGraph.Edge> = []
         for injector in sequence(first: self, next: \.parent) {
             edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
+            // A collection gathers its elements, whether or not a resolve has been seen yet.
+            edges.formUnion(
+                injector.registry.withLock { registry in
+                    registry.collections.flatMap { collection, contents in
+                        contents.present(in: registry).map { DependencyGraph.Edge(from: collection, to: $0.key) }
+                    }
+                })
         }
         let registrations = registrations
         // A forwarded key resolves its target, whether or not a resolve has been seen yet.

@@ -27,6 +27,9 @@ struct Registry {
     var teardownTasks: [UInt64: Task<Void, Never>] = [:]
     /// Numbers `teardownTasks`.
     var teardownTasksStarted: UInt64 = 0
+    /// The collections this injector declares or contributes to, by the collection's key
+    /// (`[T]`, `[K: T]`): their elements, each a registration of its own (see `Collections/`).
+    var collections: [DependencyKey: CollectionContents] = [:]
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {
@@ -52,6 +55,11 @@ struct Registry {
     private func slot(_ key: DependencyKey) -> Slot? {
         guard let name = key.name else { return unnamed[key.typeID] }
         return named[key.typeID]?[name]
+    }
+
+    /// Whether something is stored under `key` (its entry not copied out).
+    func contains(_ key: DependencyKey) -> Bool {
+        slot(key) != nil
     }
 
     subscript(key: DependencyKey) -> Entry? {

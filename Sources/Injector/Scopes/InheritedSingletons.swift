@@ -73,20 +73,25 @@ extension DependencyInjector {
     func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
         -> SingletonCreation.Keeping
     {
-        let replaced: Cache?
-        let isClosed: Bool
+        // What keeping replaces leaves the lock whole, registration included: released there,
+        // the last reference to a replaced registration would release its factory's captures.
+        var keeping = SingletonCreation.Keeping()
+        var replaced: Cache?
         if registration.isScoped {
-            guard let scoped = scopedValues else { return SingletonCreation.Keeping() }
-            (replaced, isClosed) = scoped.withLock { scoped in
-                (scoped.keep(value, producedBy: registration, heldBy: holder).replaced?.cache, scoped.isClosed)
+            guard let scoped = scopedValues else { return keeping }
+            let copy: ScopedValues.Copy?
+            (copy, keeping.isClosed) = scoped.withLock { scoped in
+                (scoped.keep(value, producedBy: registration, heldBy: holder).replaced, scoped.isClosed)
             }
+            replaced = copy?.cache
         } else {
-            guard let copies = inheritedSingletons else { return SingletonCreation.Keeping() }
-            (replaced, isClosed) = copies.withLock { copies in
-                (copies.keep(value, producedBy: registration, heldBy: holder)?.cache, copies.isClosed)
+            guard let copies = inheritedSingletons else { return keeping }
+            let copy: InheritedSingletons.Kept?
+            (copy, keeping.isClosed) = copies.withLock { copies in
+                (copies.keep(value, producedBy: registration, heldBy: holder), copies.isClosed)
             }
+            replaced = copy?.cache
         }
-        var keeping = SingletonCreation.Keeping(isClosed: isClosed)
         if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
         return keeping
     }

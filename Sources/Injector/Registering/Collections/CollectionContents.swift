@@ -1,0 +1,141 @@
+/// One injector's part of a collection (`[T]`) or map (`[K: T]`): its elements, in
+/// registration order, and what it makes of its ancestors' elements.
+///
+/// Each element is a registration of its own, of the element type under a name no other
+/// registration has, so that it keeps its own scope (a singleton element is made once), shows
+/// in `registrations`, `graph()` and `verify()`, and is resolved, through the injector that
+/// resolves the collection, as any key is. The collection's own registration, under its key,
+/// is a transient whose factory gathers the elements (see
+/// `DependencyInjector.collectionElements(_:)`).
+struct CollectionContents {
+    /// A class: gathered on every resolve of the collection, a reference is cheaper to copy
+    /// than a key, a map key and a site.
+    final class Element {
+        /// The key of the element's registration in this injector.
+        let key: DependencyKey
+        /// The element's key in a map; `nil` in a collection.
+        let mapKey: AnyHashable?
+        let site: RegistrationSite
+
+        init(key: DependencyKey, mapKey: AnyHashable?, site: RegistrationSite) {
+            self.key = key
+            self.mapKey = mapKey
+            self.site = site
+        }
+    }
+
+    var inheritance = CollectionInheritance.adding
+    var elements: [Element] = []
+
+    /// The elements whose registrations `registry` (this injector's) still holds: an
+    /// `unregister`, a refused registration or a failed module installation leaves none.
+    func present(in registry: Registry) -> [Element] {
+        elements.filter { registry.contains($0.key) }
+    }
+
+    /// A name for the registration of an element made at `site`: unique in the process, so
+    /// that a descendant's element never hides an ancestor's from a resolve by its key.
+    static func elementName(at site: RegistrationSite) -> String {
+        let number = elementsNamed.withLock { count in
+            count += 1
+            return count
+        }
+        return "element #\(number), \(site)"
+    }
+
+    private static let elementsNamed = Locked<UInt64>(0)
+}
+
+extension DependencyInjector {
+    /// The elements of the collection `key` that a resolve through this injector gathers,
+    /// by injector, outermost first: the nearest injector's that has the collection, and its
+    /// ancestors' while each ``CollectionInheritance/adding``.
+    func collectionElements(_ key: DependencyKey) -> [[CollectionContents.Element]] {
+        var levels: [[CollectionContents.Element]] = []
+        for holder in sequence(first: self, next: \.parent) {
+            let found = holder.registry.withLock { registry in
+                registry.collections[key].map { ($0.inheritance, $0.present(in: registry)) }
+            }
+            guard let (inheritance, elements) = found else { continue }
+            levels.append(elements)
+            if inheritance == .replacing { break }
+        }
+        return levels.reversed()
+    }
+
+    /// The collection `key` (`[T]`): each element resolved through this injector.
+    func collection<T>(_ key: DependencyKey, of type: T.Type) throws(InjectionError) -> [T] {
+        var values: [T] = []
+        for level in collectionElements(key) {
+            for element in level { values.append(try resolve(T.self, name: element.key.name)) }
+        }
+        return values
+    }
+
+    /// The map `key` (`[K: T]`): each element resolved through this injector, a descendant's
+    /// replacing an ancestor's under the same key.
+    func map<K: Hashable, T>(_ key: DependencyKey, of type: T.Type, keyedBy: K.Type) throws -> [K: T] {
+        var values: [K: T] = [:]
+        for level in collectionElements(key) {
+            try Self.checkUnique(level, in: key)
+            for element in level {
+                guard let mapKey = element.mapKey?.base as? K else { continue }
+                values[mapKey] = try resolve(T.self, name: element.key.name)
+            }
+        }
+        return values
+    }
+
+    /// Throws when two elements of one injector's map have the same key.
+    static func checkUnique(_ elements: [CollectionContents.Element], in map: DependencyKey) throws {
+        var seen: [AnyHashable: RegistrationSite] = [:]
+        for element in elements {
+            guard let mapKey = element.mapKey else { continue }
+            if let first = seen.updateValue(element.site, forKey: mapKey) {
+                throw DuplicateCollectionKey(
+                    collection: map, key: String(reflecting: mapKey.base), sites: [first, element.site])
+            }
+        }
+    }
+
+    /// Registers what `element` makes (given its key, scope and site) as an element of the
+    /// collection `collection` (under `mapKey` in a map), and the collection's own
+    /// registration, which `gathering` makes, unless this injector has one.
+    func storeElement<T>(
+        of type: T.Type,
+        in collection: DependencyKey,
+        mapKey: AnyHashable?,
+        scope: Scope?,
+        fileID: StaticString,
+        line: UInt,
+        element: (DependencyKey, Scope, RegistrationSite) -> Registration,
+        gathering: @escaping (RegistrationSite) -> Registration
+    ) -> Registration {
+        let registration = store(scope: scope, fileID: fileID, line: line) { scope, site in
+            element(DependencyKey(type, name: CollectionContents.elementName(at: site)), scope, site)
+        }
+        let contents = CollectionContents.Element(key: registration.key, mapKey: mapKey, site: registration.site)
+        let isGathered = registry.withLock { registry in
+            registry.collections[collection, default: CollectionContents()].elements.append(contents)
+            return registry[collection] != nil
+        }
+        if !isGathered { store(scope: .transient, site: registration.site) { _, site in gathering(site) } }
+        return registration
+    }
+
+    /// Declares the collection `collection` in this injector, `inheriting` as it says; stores
+    /// the registration `gathering` makes unless this injector has one.
+    func declare(
+        _ collection: DependencyKey,
+        inheriting: CollectionInheritance,
+        fileID: StaticString,
+        line: UInt,
+        gathering: (RegistrationSite) -> Registration
+    ) {
+        let isGathered = registry.withLock { registry in
+            registry.collections[collection, default: CollectionContents()].inheritance = inheriting
+            return registry[collection] != nil
+        }
+        if !isGathered { store(scope: .transient, fileID: fileID, line: line) { _, site in gathering(site) } }
+    }
+}
