@@ -30,3 +30,4 @@ final class Database: Sendable {}
 struct OrdersRoute: Route {
     init(db: Database) {}
 }
+struct ConsoleSink: AnalyticsSink {}

@@ -12,15 +12,17 @@ extension DependencyInjector {
     /// whole graph, call ``verify()`` first. Resolves outside factories are not edges.
     public func graph() -> DependencyGraph {
         var edges: Set<DependencyGraph.Edge> = []
+        var collections: Set<DependencyKey> = []
         for injector in sequence(first: self, next: \.parent) {
             edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
-            // A collection gathers its elements, whether or not a resolve has been seen yet.
-            edges.formUnion(
-                injector.registry.withLock { registry in
-                    registry.collections.flatMap { collection, contents in
-                        contents.present(in: registry).map { DependencyGraph.Edge(from: collection, to: $0.key) }
-                    }
-                })
+            collections.formUnion(injector.registry.withLock { $0.collections.keys })
+        }
+        // A collection gathers the elements a resolve through this injector would, whether or
+        // not one has run yet.
+        for collection in collections {
+            for element in collectionElements(collection).joined() {
+                edges.insert(.init(from: collection, to: element.key))
+            }
         }
         let registrations = registrations
         // A forwarded key resolves its target, whether or not a resolve has been seen yet.

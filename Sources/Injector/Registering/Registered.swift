@@ -21,6 +21,15 @@ public struct Registered<Value>: Sendable {
         self.registration = registration
     }
 
+    /// The key the registration is stored under. An element of a collection has a key of its
+    /// own, which takes it out of the collection again:
+    ///
+    /// ```swift
+    /// let sink = app.register(into: [any AnalyticsSink].self) { _ in ConsoleSink() }
+    /// app.unregister((any AnalyticsSink).self, name: sink.key.name)
+    /// ```
+    public var key: DependencyKey { registration.key }
+
     /// Runs `complete` on each value the factory makes, before the resolve that asked for it
     /// gets it: property and method injection (Swinject's `initCompleted`, Resolver's
     /// `resolveProperties`).
@@ -277,6 +286,9 @@ public struct Registered<Value>: Sendable {
 /// ```
 public struct AsyncRegistered<Value>: Sendable {
     let base: Registered<Value>
+
+    /// The key the registration is stored under; see ``Registered/key``.
+    public var key: DependencyKey { base.key }
 
     /// Runs `complete` on each value the factory makes, before the resolve that asked for it
     /// gets it; the rules are those of ``Registered/initCompleted(_:)``, several hooks

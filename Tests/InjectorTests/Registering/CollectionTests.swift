@@ -176,6 +176,99 @@ final class CountedMiddleware: Middleware {
     }
 }
 
+/// A module that declares the collection `.replacing`, adds an element, then fails.
+private struct FailingReplacingModule: DependencyModule {
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        injector.declareCollection([any Middleware].self, inheriting: .replacing)
+        injector.register(into: [any Middleware].self) { _ in Labelled(label: "module") }
+        _ = try injector.resolve(NodeA.self)  // not registered: the install fails
+    }
+}
+
+/// Collections where registrations meet modules, sealing, strict test scopes and both faces.
+@Suite struct CollectionEdgeTests {
+    @Test func aFailedInstallLeavesNeitherItsDeclarationNorItsElements() throws {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "app") }
+        let child = app.child()
+        #expect(throws: InjectionError.self) { try child.install(FailingReplacingModule()) }
+        #expect(try child.resolve([any Middleware].self).map(\.label) == ["app"])
+    }
+
+    @Test func aSealedInjectorRefusesADeclarationAsItRefusesARegistration() throws {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "app") }
+        let child = app.child()
+        child.register(into: [any Middleware].self) { _ in Labelled(label: "child") }
+        child.seal()
+        child.declareCollection([any Middleware].self, inheriting: .replacing)
+        child.register(into: [any Middleware].self) { _ in Labelled(label: "late") }
+        #expect(try child.resolve([any Middleware].self).map(\.label) == ["app", "child"])
+    }
+
+    @Test func aStrictTestScopeLetsTheCollectionThroughAndScreensEachElement() throws {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "app") }
+        let allowed = try app.withOverrides(strict: true, allowing: [(any Middleware).self], { _ in }) {
+            try DependencyInjector.current.resolve([any Middleware].self).map(\.label)
+        }
+        #expect(allowed == ["app"])
+        let replaced = try app.withOverrides(
+            strict: true,
+            { test in
+                test.declareCollection([any Middleware].self, inheriting: .replacing)
+                test.register(into: [any Middleware].self) { _ in Labelled(label: "test") }
+            }
+        ) {
+            try DependencyInjector.current.resolve([any Middleware].self).map(\.label)
+        }
+        #expect(replaced == ["test"])
+        // The app's element, neither allowed nor replaced, is refused.
+        let refused = app.withOverrides(strict: true, { _ in }) {
+            () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try DependencyInjector.current.resolve([any Middleware].self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard case .notProvidedInTest(let key, _, _)? = refused else {
+            Issue.record("expected notProvidedInTest, got \(String(describing: refused))")
+            return
+        }
+        #expect(ObjectIdentifier(key.type) == ObjectIdentifier((any Middleware).self))  // an element
+    }
+
+    @Test func anElementOfTheActorFaceAfterASynchronousOneIsAwaitedToo() async throws {
+        let server = AsyncDependencyInjector()
+        server.synchronous.register(into: [any Middleware].self) { _ in Labelled(label: "sync") }
+        await server.register(into: [any Middleware].self) { _ in
+            await Task.yield()
+            return Labelled(label: "async")
+        }
+        #expect(try await server.resolve([any Middleware].self).map(\.label) == ["sync", "async"])
+    }
+
+    @Test func anUnregisteredElementLeavesTheCollection() throws {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "kept") }
+        let dropped = app.register(into: [any Middleware].self) { _ in Labelled(label: "dropped") }
+        app.unregister((any Middleware).self, name: dropped.key.name)
+        #expect(try app.resolve([any Middleware].self).map(\.label) == ["kept"])
+    }
+
+    @Test func theGraphOfAReplacingChildHasNoEdgeToItsParentsElements() {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "app") }
+        let child = app.child()
+        child.declareCollection([any Middleware].self, inheriting: .replacing)
+        let collection = DependencyKey([any Middleware].self)
+        #expect(app.graph().edges.contains { $0.from == collection })
+        #expect(!child.graph().edges.contains { $0.from == collection })
+    }
+}
+
 extension FaceInjector {
     func register<T: Sendable>(
         into collection: [T].Type,

@@ -19,12 +19,12 @@ extension AsyncDependencyInjector {
     ) -> AsyncRegistered<T> {
         let key = DependencyKey(collection)
         let registration = core.storeElement(
-            of: T.self, in: key, mapKey: nil, scope: scope, fileID: fileID, line: line,
+            of: T.self, in: key, mapKey: nil, scope: scope, isAsync: true, fileID: fileID, line: line,
             element: { key, scope, site in Registration(key: key, scope: scope, factory: .async(factory), site: site) },
             gathering: { site in
                 Registration(
                     key: key, scope: .transient, factory: .async { r in try await r.collection(key, of: T.self) },
-                    site: site)
+                    site: site, inTests: .allowed)
             })
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
@@ -47,7 +47,7 @@ extension AsyncDependencyInjector {
     ) -> AsyncRegistered<T> {
         let mapKey = DependencyKey(map)
         let registration = core.storeElement(
-            of: T.self, in: mapKey, mapKey: AnyHashable(key), scope: scope, fileID: fileID, line: line,
+            of: T.self, in: mapKey, mapKey: AnyHashable(key), scope: scope, isAsync: true, fileID: fileID, line: line,
             element: { key, scope, site in Registration(key: key, scope: scope, factory: .async(factory), site: site) },
             gathering: { site in Self.gathering(mapKey, of: T.self, keyedBy: Key.self, site: site) })
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
@@ -69,7 +69,7 @@ extension AsyncDependencyInjector {
         core.declare(key, inheriting: inheriting, fileID: fileID, line: line) { site in
             Registration(
                 key: key, scope: .transient, factory: .async { r in try await r.collection(key, of: T.self) },
-                site: site)
+                site: site, inTests: .allowed)
         }
     }
 
@@ -100,7 +100,7 @@ extension AsyncDependencyInjector {
     ) -> Registration {
         Registration(
             key: key, scope: .transient, factory: .async { r in try await r.map(key, of: T.self, keyedBy: Key.self) },
-            site: site)
+            site: site, inTests: .allowed)
     }
 
     /// The collection `key` (`[T]`): each element resolved through this face.

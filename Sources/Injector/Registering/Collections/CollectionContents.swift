@@ -24,8 +24,32 @@ struct CollectionContents {
         }
     }
 
-    var inheritance = CollectionInheritance.adding
     var elements: [Element] = []
+    /// The collection's own registration that this injector stored last (its gathering
+    /// factory), and the inheritance its declaration gave: both hold only while that
+    /// registration is the one stored under the collection's key. A failed module
+    /// installation that declared the collection puts the previous registration back, and
+    /// with it the previous inheritance; a registration of the key by hand replaces both.
+    var gathering: Registration?
+    var declared = CollectionInheritance.adding
+
+    /// What the collection makes of its ancestors' elements in `registry` (this injector's).
+    func inheritance(in registry: Registry) -> CollectionInheritance {
+        guard let gathering, case .factory(let current, _)? = registry[gathering.key], current === gathering else {
+            return .adding
+        }
+        return declared
+    }
+
+    /// Whether `registry` (this injector's) needs a new gathering registration: it has none
+    /// under the key, or a synchronous one where an asynchronous element arrived.
+    func needsGathering(in registry: Registry, isAsync: Bool) -> Bool {
+        guard let gathering else { return true }
+        guard case .factory(let current, _)? = registry[gathering.key] else { return true }
+        guard current === gathering else { return false }  // a registration of the key by hand
+        if case .async = current.factory { return false }
+        return isAsync
+    }
 
     /// The elements whose registrations `registry` (this injector's) still holds: an
     /// `unregister`, a refused registration or a failed module installation leaves none.
@@ -54,7 +78,7 @@ extension DependencyInjector {
         var levels: [[CollectionContents.Element]] = []
         for holder in sequence(first: self, next: \.parent) {
             let found = holder.registry.withLock { registry in
-                registry.collections[key].map { ($0.inheritance, $0.present(in: registry)) }
+                registry.collections[key].map { ($0.inheritance(in: registry), $0.present(in: registry)) }
             }
             guard let (inheritance, elements) = found else { continue }
             levels.append(elements)
@@ -100,12 +124,15 @@ extension DependencyInjector {
 
     /// Registers what `element` makes (given its key, scope and site) as an element of the
     /// collection `collection` (under `mapKey` in a map), and the collection's own
-    /// registration, which `gathering` makes, unless this injector has one.
+    /// registration, which `gathering` makes, when this injector needs one (see
+    /// `CollectionContents.needsGathering`): an asynchronous one (`isAsync`, the actor
+    /// face's) replaces a synchronous one, so that the actor awaits every element.
     func storeElement<T>(
         of type: T.Type,
         in collection: DependencyKey,
         mapKey: AnyHashable?,
         scope: Scope?,
+        isAsync: Bool,
         fileID: StaticString,
         line: UInt,
         element: (DependencyKey, Scope, RegistrationSite) -> Registration,
@@ -115,16 +142,17 @@ extension DependencyInjector {
             element(DependencyKey(type, name: CollectionContents.elementName(at: site)), scope, site)
         }
         let contents = CollectionContents.Element(key: registration.key, mapKey: mapKey, site: registration.site)
-        let isGathered = registry.withLock { registry in
+        let needsGathering = registry.withLock { registry in
             registry.collections[collection, default: CollectionContents()].elements.append(contents)
-            return registry[collection] != nil
+            return registry.collections[collection]?.needsGathering(in: registry, isAsync: isAsync) ?? true
         }
-        if !isGathered { store(scope: .transient, site: registration.site) { _, site in gathering(site) } }
+        if needsGathering { storeGathering(collection, declaring: nil, site: registration.site, making: gathering) }
         return registration
     }
 
-    /// Declares the collection `collection` in this injector, `inheriting` as it says; stores
-    /// the registration `gathering` makes unless this injector has one.
+    /// Declares the collection `collection` in this injector, `inheriting` as it says: stores
+    /// a new registration of it, which `gathering` makes (refused, as any registration, when
+    /// the injector is sealed).
     func declare(
         _ collection: DependencyKey,
         inheriting: CollectionInheritance,
@@ -132,10 +160,27 @@ extension DependencyInjector {
         line: UInt,
         gathering: (RegistrationSite) -> Registration
     ) {
-        let isGathered = registry.withLock { registry in
-            registry.collections[collection, default: CollectionContents()].inheritance = inheriting
-            return registry[collection] != nil
+        let site = RegistrationSite(fileID: fileID, line: line, module: Installation.current(into: self)?.module)
+        storeGathering(collection, declaring: inheriting, site: site, making: gathering)
+    }
+
+    /// Stores the collection's own registration that `make` makes, and notes it (with the
+    /// inheritance `declaring` gives, else the one declared before) if it was stored.
+    private func storeGathering(
+        _ collection: DependencyKey,
+        declaring inheritance: CollectionInheritance?,
+        site: RegistrationSite,
+        making make: (RegistrationSite) -> Registration
+    ) {
+        // Read before the store replaces the registration it holds for.
+        let declared =
+            inheritance
+            ?? registry.withLock { registry in registry.collections[collection]?.inheritance(in: registry) ?? .adding }
+        let made = store(scope: .transient, site: site) { _, site in make(site) }
+        registry.withLock { registry in
+            guard case .factory(let current, _)? = registry[collection], current === made else { return }
+            registry.collections[collection, default: CollectionContents()].gathering = made
+            registry.collections[collection, default: CollectionContents()].declared = declared
         }
-        if !isGathered { store(scope: .transient, fileID: fileID, line: line) { _, site in gathering(site) } }
     }
 }

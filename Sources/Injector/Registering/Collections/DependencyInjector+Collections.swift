@@ -31,7 +31,7 @@ extension DependencyInjector {
     ) -> Registered<T> {
         let key = DependencyKey(collection)
         let registration = storeElement(
-            of: T.self, in: key, mapKey: nil, scope: scope, fileID: fileID, line: line,
+            of: T.self, in: key, mapKey: nil, scope: scope, isAsync: false, fileID: fileID, line: line,
             element: { key, scope, site in TypedRegistration(factory, key: key, scope: scope, site: site) },
             gathering: { site in Self.gathering(key, of: T.self, site: site) })
         return Registered(injector: self, registration: registration)
@@ -62,7 +62,7 @@ extension DependencyInjector {
     ) -> Registered<T> {
         let mapKey = DependencyKey(map)
         let registration = storeElement(
-            of: T.self, in: mapKey, mapKey: AnyHashable(key), scope: scope, fileID: fileID, line: line,
+            of: T.self, in: mapKey, mapKey: AnyHashable(key), scope: scope, isAsync: false, fileID: fileID, line: line,
             element: { key, scope, site in TypedRegistration(factory, key: key, scope: scope, site: site) },
             gathering: { site in Self.gathering(mapKey, of: T.self, keyedBy: Key.self, site: site) })
         return Registered(injector: self, registration: registration)
@@ -112,8 +112,12 @@ extension DependencyInjector {
     }
 
     /// The registration of the collection `key`, a transient that gathers its elements.
+    /// Allowed in strict test scopes: it makes nothing of its own, and each element is
+    /// screened as the registration it is.
     private static func gathering<T>(_ key: DependencyKey, of type: T.Type, site: RegistrationSite) -> Registration {
-        TypedRegistration<[T]>({ r in try r.collection(key, of: T.self) }, key: key, scope: .transient, site: site)
+        TypedRegistration<[T]>(
+            { r in try r.collection(key, of: T.self) }, key: key, scope: .transient, site: site, completion: nil,
+            inTests: .allowed)
     }
 
     /// The registration of the map `key`, a transient that gathers its elements.
@@ -124,6 +128,7 @@ extension DependencyInjector {
         site: RegistrationSite
     ) -> Registration {
         TypedRegistration<[Key: T]>(
-            { r in try r.map(key, of: T.self, keyedBy: Key.self) }, key: key, scope: .transient, site: site)
+            { r in try r.map(key, of: T.self, keyedBy: Key.self) }, key: key, scope: .transient, site: site,
+            completion: nil, inTests: .allowed)
     }
 }
