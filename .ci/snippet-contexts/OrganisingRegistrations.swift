@@ -38,3 +38,11 @@ struct Report {
     let year: Int
     let format: Format
 }
+
+// An initializer registered as a factory (`register(_:initializer:)`).
+final class Cart {}
+final class Analytics {}
+protocol PaymentService {}
+final class StripePayments: PaymentService {
+    init(cart: Cart) {}
+}

@@ -16,6 +16,13 @@ extension DependencyInjector {
         for injector in sequence(first: self, next: \.parent) {
             edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
             collections.formUnion(injector.registry.withLock { $0.collections.keys })
+            // An initializer's parameters are known from its registration.
+            edges.formUnion(
+                injector.registry.withLock { registry in
+                    registry.initializerParameters.flatMap { key, parameters in
+                        registry.contains(key) ? parameters.map { DependencyGraph.Edge(from: key, to: $0) } : []
+                    }
+                })
         }
         // A collection gathers the elements a resolve through this injector would, whether or
         // not one has run yet.

@@ -31,6 +31,17 @@ public struct InjectedProperty: Hashable, Sendable, CustomStringConvertible {
             ownerType.map { DependencyKey.readable(String(reflecting: $0)) } ?? site.context.map { "\($0)" } ?? "?"
     }
 
+    /// Parameter `position` (from 1) of the initializer registered for `owner` at `site`
+    /// (``DependencyInjector/register(_:name:scope:fileID:line:initializer:)``): named
+    /// `init parameter 2`, at the registration's file and line.
+    init(parameter position: Int, of owner: any Any.Type, registeredAt site: RegistrationSite) {
+        ownerType = owner
+        name = "init parameter \(position)"
+        fileID = site.fileID ?? "?"
+        line = site.line
+        ownerTypeName = DependencyKey.readable(String(reflecting: owner))
+    }
+
     /// `MyApp.PlaceOrderUseCase.users (MyApp/UseCase.swift:25)`; without a name,
     /// `PlaceOrderUseCase (MyApp/UseCase.swift:25)`.
     public var description: String {

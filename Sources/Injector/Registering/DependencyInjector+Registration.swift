@@ -165,7 +165,10 @@ extension DependencyInjector {
         var previous: Registry.Slot?
         let retired = registry.withLock { registry in
             refused = registry.isSealed
-            if !refused { previous = registry.replace(key, withSlot: slot) }
+            if !refused {
+                previous = registry.replace(key, withSlot: slot)
+                registry.initializerParameters[key] = nil  // an initializer's, noted again after
+            }
             return registry.ready.takeRetired()
         }
         retired.reclaim()

@@ -36,7 +36,8 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
 
     /// In an error's ``InjectionError/path``, the `@Inject` property whose resolution asked
     /// for this key, when the failure happened while an injector was building the object that
-    /// declares it; `nil` elsewhere.
+    /// declares it, or the initializer's parameter (named `init parameter 2`) of a
+    /// registration made with `register(_:initializer:)`; `nil` elsewhere.
     ///
     /// ```swift
     /// for key in error.path {

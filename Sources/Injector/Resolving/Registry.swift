@@ -30,6 +30,9 @@ struct Registry {
     /// The collections this injector declares or contributes to, by the collection's key
     /// (`[T]`, `[K: T]`): their elements, each a registration of its own (see `Collections/`).
     var collections: [DependencyKey: CollectionContents] = [:]
+    /// The parameter keys of the initializers registered here (`register(_:initializer:)`), by
+    /// the registration's key, for `graph()`: edges known before any resolve.
+    var initializerParameters: [DependencyKey: [DependencyKey]] = [:]
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {

@@ -1,0 +1,131 @@
+import Injector
+import TestSupport
+import Testing
+
+/// `register(_:initializer:)`: each parameter of an initializer resolved by its type, on both
+/// faces; optional and provider-handle parameters; a failing parameter named by position; the
+/// edges in `graph()` before any resolve.
+@Suite struct InitializerRegistrationTests {
+    final class Cart: Sendable {}
+    final class Coupons: Sendable {}
+    final class Analytics: Sendable {}
+    protocol Payments: Sendable {}
+    final class Stripe: Payments {
+        let cart: Cart
+        init(cart: Cart) { self.cart = cart }
+    }
+
+    final class Checkout: Sendable {
+        let cart: Cart
+        let payments: any Payments
+        let analytics: Analytics?
+
+        init(cart: Cart, payments: any Payments, analytics: Analytics?) {
+            self.cart = cart
+            self.payments = payments
+            self.analytics = analytics
+        }
+    }
+
+    /// Takes its coupons later, through a handle of each face.
+    final class Basket: Sendable {
+        let coupons: ProviderHandle<Coupons>
+        init(coupons: ProviderHandle<Coupons>) { self.coupons = coupons }
+    }
+
+    final class AsyncBasket: Sendable {
+        let coupons: AsyncProviderHandle<Coupons>
+        init(coupons: AsyncProviderHandle<Coupons>) { self.coupons = coupons }
+    }
+
+    /// `Cart` (a singleton), `any Payments` from `Stripe.init`, and `Checkout` from its
+    /// initializer; `Analytics` and `Coupons` are not registered.
+    private func app(_ face: Face) async -> FaceInjector {
+        let app = face.makeInjector()
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Cart.self, scope: .singleton, initializer: Cart.init)
+            injector.register((any Payments).self, initializer: Stripe.init)
+            injector.register(Checkout.self, initializer: Checkout.init)
+        case .async(let injector):
+            await injector.register(Cart.self, scope: .singleton, initializer: Cart.init)
+            await injector.register((any Payments).self, initializer: Stripe.init)
+            await injector.register(Checkout.self, initializer: Checkout.init)
+        }
+        return app
+    }
+
+    @Test(arguments: Face.allCases)
+    func eachParameterIsResolvedByItsTypeAndAnOptionalToNil(face: Face) async throws {
+        let app = await app(face)
+        let checkout = try await app.resolve(Checkout.self)
+        #expect(checkout.cart === (checkout.payments as? Stripe)?.cart)  // the singleton, once
+        #expect(checkout.analytics == nil)  // nothing registered: nil, as @OptionalInject
+        await app.register(Analytics(), as: Analytics.self)
+        #expect(try await app.resolve(Checkout.self).analytics != nil)
+    }
+
+    @Test func aProviderHandleParameterResolvesWhenCalled() async throws {
+        let injector = DependencyInjector()
+        injector.register(Basket.self, initializer: Basket.init)
+        #expect(
+            injector.graph().edges.contains {
+                $0.from == DependencyKey(Basket.self) && $0.to == DependencyKey(Coupons.self)
+            })
+        let basket = try injector.resolve(Basket.self)
+        #expect(throws: InjectionError.self) { try basket.coupons() }  // nothing registered yet
+        let coupons = Coupons()
+        injector.register(coupons)
+        #expect(try basket.coupons() === coupons)
+
+        let server = AsyncDependencyInjector()
+        await server.register(AsyncBasket.self, initializer: AsyncBasket.init)
+        let asyncBasket = try await server.resolve(AsyncBasket.self)
+        await server.register(coupons)
+        #expect(try await asyncBasket.coupons() === coupons)
+    }
+
+    @Test(arguments: Face.allCases)
+    func aParameterThatCannotBeResolvedIsNamedByItsPosition(face: Face) async throws {
+        let app = face.makeInjector()
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Cart.self, initializer: Cart.init)
+            injector.register((any Payments).self, initializer: Stripe.init)
+            injector.register(Checkout.self, initializer: Checkout.init)
+            injector.unregister(Cart.self)
+        case .async(let injector):
+            await injector.register((any Payments).self, initializer: Stripe.init)
+            await injector.register(Checkout.self, initializer: Checkout.init)
+        }
+        let error = await app.resolveError(Checkout.self)
+        guard case .notRegistered(let key, let path, _)? = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(Cart.self))
+        #expect(path == [DependencyKey(Checkout.self), DependencyKey(Cart.self)])
+        #expect(path[1].property?.name == "init parameter 1")
+        #expect(path[1].property?.ownerTypeName == "InjectorTests.InitializerRegistrationTests.Checkout")
+        #expect(
+            error?.description.contains(
+                "Resolution path: InjectorTests.InitializerRegistrationTests.Checkout.init parameter 1 "
+                    + "(InjectorTests/InitializerRegistrationTests.swift:") == true)
+    }
+
+    @Test(arguments: Face.allCases)
+    func theGraphHasTheParametersEdgesBeforeAnyResolve(face: Face) async {
+        let app = await app(face)
+        let edges = Set(await app.graph().edges.filter { $0.from == DependencyKey(Checkout.self) }.map(\.to))
+        #expect(
+            edges == [
+                DependencyKey(Cart.self), DependencyKey((any Payments).self), DependencyKey(Analytics.self),
+            ])
+    }
+
+    @Test func anInitializerWithoutParametersIsAFactory() throws {
+        let injector = DependencyInjector()
+        injector.register(Cart.self, scope: .singleton, initializer: Cart.init)
+        #expect(try injector.resolve(Cart.self) === injector.resolve(Cart.self))
+    }
+}
