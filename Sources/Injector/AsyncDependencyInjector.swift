@@ -165,6 +165,16 @@ public actor AsyncDependencyInjector {
     }
 
     /// A test scope under this injector (see `TestScope`), `strict` if asked.
+    /// A preview scope under this injector, whose registrations above it answer with their
+    /// preview stand-ins; see ``DependencyInjector/previewScope()``.
+    ///
+    /// ```swift
+    /// let demo = server.previewScope()  // a demo mode, chosen from a launch argument
+    /// ```
+    public nonisolated func previewScope() -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: core.testChild(.preview))
+    }
+
     package nonisolated func testChild(strict: Bool, allowing: [any Any.Type]) -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(TestScope(isStrict: strict, allowing: allowing)))
     }

@@ -127,6 +127,28 @@ public final class DependencyInjector: Sendable {
         DependencyInjector(parent: self, singletons: .shared, opensScope: true)
     }
 
+    /// A preview scope under this injector: a child in which every registration above it
+    /// that has a preview stand-in (``Registered/inPreviews(fileID:line:_:)``) answers with
+    /// it, for SwiftUI previews, screenshots or a demo mode. The code that runs chooses it
+    /// (a preview, a launch argument read once at start-up); nothing guesses it.
+    ///
+    /// ```swift
+    /// app.register((any API).self, scope: .singleton) { _ in LiveAPI() }
+    ///     .inPreviews { _ in SampleAPI() }
+    ///
+    /// #Preview {
+    ///     DependencyInjector.$current.withValue(app.previewScope()) { OrdersView() }
+    /// }
+    /// ```
+    ///
+    /// Like a test scope, it keeps its own singletons (built with the stand-ins) and opens a
+    /// scope; what is registered in it is its own. Registrations without a stand-in answer as
+    /// they are. ``registrations`` says which answer with their preview
+    /// (``RegistrationInfo/answeredBy``).
+    public func previewScope() -> DependencyInjector {
+        testChild(.preview)
+    }
+
     /// Whether this injector is an opened scope, which keeps ``Scope/scoped`` values.
     var opensScope: Bool { scopedValues != nil }
 

@@ -20,7 +20,14 @@ extension DependencyInjector {
         // The nearest injectors, on the way up, that keep their own copies of inherited
         // singletons, and scoped values (as the walk of a resolve finds them).
         var keepers = Keepers()
+        // The test and preview scopes passed, whose stand-ins answer for what is above them.
+        var passed: PassedTestScopes?
+        var below: DependencyInjector?
         for current in sequence(first: self, next: \.parent) {
+            if let below, let scope = below.testScope {
+                passed = (passed ?? PassedTestScopes()).passing(below, scope: scope, for: DependencyKey(Never.self))
+            }
+            below = current
             if keepers.scope == nil, current.opensScope { keepers.scope = current }
             // A key is unique within one injector: `seen` keeps the keys an ancestor may hold
             // too (none when `current` is the root), and is asked only about an ancestor's.
@@ -30,12 +37,19 @@ extension DependencyInjector {
                 let kind: RegistrationInfo.Kind
                 var isCreated = entry.readyValue != nil
                 var forwardedTo: DependencyKey?
+                var answeredBy: RegistrationInfo.StandIn?
                 switch entry {
                 case .instance:
                     kind = .instance
                 case .factory(let registration, _):
                     kind = .factory(registration.scope)
                     forwardedTo = registration.forwardedTo
+                    // What a test scope holds is a test's own, as the walk of a resolve says.
+                    if let passed, current.testScope == nil, registration.forwardedTo == nil,
+                        let stand = passed.standIn(for: registration)
+                    {
+                        answeredBy = stand.isPreviewStandIn(of: registration) ? .preview : .testDouble
+                    }
                     // Below a keeper, an inherited value exists once the keeper has made its copy.
                     if let keeper = keepers.keeper(of: registration), keeper !== current {
                         isCreated = keeper.keptValue(of: registration, heldBy: current) != nil
@@ -43,7 +57,7 @@ extension DependencyInjector {
                 }
                 let info = RegistrationInfo(
                     key: key, kind: kind, isCreated: isCreated, owner: shown(current), isInherited: current !== self,
-                    forwardedTo: forwardedTo)
+                    forwardedTo: forwardedTo, answeredBy: answeredBy)
                 found.append(info)
             }
             if keepers.singletons == nil, current.inheritedSingletons != nil { keepers.singletons = current }

@@ -83,6 +83,31 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
     /// ``Registered/implements(_:)``), or `nil`.
     public let forwardedTo: DependencyKey?
 
+    /// What answers for a registration in the injector that listed it, when not the
+    /// registration itself.
+    ///
+    /// ```swift
+    /// for info in app.previewScope().registrations where info.answeredBy == .preview { print(info.key) }
+    /// ```
+    public enum StandIn: Hashable, Sendable, CustomStringConvertible {
+        /// Its test double (``Registered/inTests(fileID:line:_:)``), in a test scope.
+        case testDouble
+        /// Its preview stand-in (``Registered/inPreviews(fileID:line:_:)``), in a preview scope.
+        case preview
+
+        /// `test double` or `preview`.
+        public var description: String {
+            switch self {
+            case .testDouble: "test double"
+            case .preview: "preview"
+            }
+        }
+    }
+
+    /// Which stand-in answers for the registration in the injector that listed it (a test
+    /// scope, a preview scope, or below one), or `nil` when the registration itself does.
+    public let answeredBy: StandIn?
+
     /// A registration's description as ``DependencyInjector/registrations`` lists it.
     public init(
         key: DependencyKey,
@@ -90,7 +115,8 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         isCreated: Bool,
         owner: Owner,
         isInherited: Bool,
-        forwardedTo: DependencyKey? = nil
+        forwardedTo: DependencyKey? = nil,
+        answeredBy: StandIn? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -98,6 +124,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         self.owner = owner
         self.isInherited = isInherited
         self.forwardedTo = forwardedTo
+        self.answeredBy = answeredBy
     }
 
     /// The scope its value lives in; an instance is an existing singleton: `info.scope == .singleton`.
@@ -108,12 +135,14 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `MyApp.Database (singleton, created)`, `Swift.String named "baseURL" (instance, inherited)`.
+    /// `MyApp.Database (singleton, created)`, `Swift.String named "baseURL" (instance, inherited)`,
+    /// `MyApp.API (transient, inherited, answered by its preview)`.
     public var description: String {
         var traits = [kind.description]
         if isCreated, kind != .instance { traits.append("created") }
         if isInherited { traits.append("inherited") }
         if let forwardedTo { traits.append("forwards to \(forwardedTo)") }
+        if let answeredBy { traits.append("answered by its \(answeredBy)") }
         return "\(key) (\(traits.joined(separator: ", ")))"
     }
 }

@@ -232,9 +232,40 @@ public struct Registered<Value>: Sendable {
         line: UInt = #line,
         _ double: @escaping @Sendable (DependencyInjector) throws -> Value
     ) -> Registered<Value> {
-        let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
-        let stand = TypedRegistration(double, key: registration.key, scope: registration.scope, site: site)
+        let stand = standIn(fileID: fileID, line: line, double)
         return replaced(by: registration.modified { $0.inTests = .double(stand) })
+    }
+
+    /// Makes preview scopes (``DependencyInjector/previewScope()``) use `standIn` in place of
+    /// this registration's factory: sample data for SwiftUI previews, screenshots or a demo
+    /// mode, chosen by the code that runs, never guessed from the environment.
+    ///
+    /// ```swift
+    /// injector.register((any OrdersAPI).self, scope: .singleton) { _ in LiveOrdersAPI() }
+    ///     .inPreviews { _ in SampleOrdersAPI() }
+    /// ```
+    ///
+    /// The stand-in has the registration's scope, and a singleton stand-in is created once
+    /// per preview scope. The app's resolves, and test scopes, are not touched.
+    @discardableResult
+    public func inPreviews(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ standIn: @escaping @Sendable (DependencyInjector) throws -> Value
+    ) -> Registered<Value> {
+        let stand = self.standIn(fileID: fileID, line: line, standIn)
+        return replaced(by: registration.modified { $0.inPreviews = stand })
+    }
+
+    /// A stand-in for this registration (a test double, a preview) made by `make` at `fileID:line`:
+    /// the same key and scope, in the same module.
+    private func standIn(
+        fileID: StaticString,
+        line: UInt,
+        _ make: @escaping @Sendable (DependencyInjector) throws -> Value
+    ) -> Registration {
+        let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
+        return TypedRegistration(make, key: registration.key, scope: registration.scope, site: site)
     }
 
     /// Lets strict test scopes use this registration as it is: for values and services that
@@ -364,13 +395,38 @@ public struct AsyncRegistered<Value>: Sendable {
         line: UInt = #line,
         _ double: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
     ) -> AsyncRegistered<Value> where Value: Sendable {
+        let stand = standIn(fileID: fileID, line: line, double)
+        return AsyncRegistered(base: base.replaced(by: base.registration.modified { $0.inTests = .double(stand) }))
+    }
+
+    /// Makes preview scopes use `standIn` in place of this registration's factory; the rules
+    /// are those of ``Registered/inPreviews(fileID:line:_:)``.
+    ///
+    /// ```swift
+    /// await server.register((any OrdersAPI).self) { _ in try await LiveOrdersAPI.connect() }
+    ///     .inPreviews { _ in SampleOrdersAPI() }
+    /// ```
+    @discardableResult
+    public func inPreviews(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ standIn: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+    ) -> AsyncRegistered<Value> where Value: Sendable {
+        let stand = self.standIn(fileID: fileID, line: line, standIn)
+        return AsyncRegistered(base: base.replaced(by: base.registration.modified { $0.inPreviews = stand }))
+    }
+
+    /// A stand-in for this registration (a test double, a preview) made by `make` at `fileID:line`:
+    /// the same key and scope, in the same module.
+    private func standIn(
+        fileID: StaticString,
+        line: UInt,
+        _ make: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+    ) -> Registration where Value: Sendable {
         let registration = base.registration
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
-        let stand = Registration(
-            key: registration.key, scope: registration.scope, factory: .async { try await double($0) }, site: site)
-        return AsyncRegistered(
-            base: base.replaced(by: registration.modified { $0.inTests = .double(stand) })
-        )
+        return Registration(
+            key: registration.key, scope: registration.scope, factory: .async { try await make($0) }, site: site)
     }
 
     /// Lets strict test scopes use this registration as it is; see

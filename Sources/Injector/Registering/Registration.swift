@@ -23,6 +23,9 @@ class Registration: @unchecked Sendable {
     /// What a test scope below its injector makes of it (see `TestScope`); `nil`: a strict
     /// scope refuses it.
     let inTests: InTests?
+    /// What a preview scope below its injector uses in its place (``Registered/inPreviews(fileID:line:_:)``):
+    /// a registration of the same key and scope; `nil`: it is used as it is.
+    let inPreviews: Registration?
     /// What closes each value the injector keeps for it (``Registered/teardown(_:)``).
     let teardown: Teardown?
     /// Whether later requests in the same resolve share each value it makes: a `.graph`
@@ -89,6 +92,7 @@ class Registration: @unchecked Sendable {
     struct Extras {
         var completion: Completion?
         var inTests: InTests?
+        var inPreviews: Registration?
         var teardown: Teardown?
     }
 
@@ -121,11 +125,12 @@ class Registration: @unchecked Sendable {
         completion: Completion? = nil,
         forwardedTo: DependencyKey? = nil,
         inTests: InTests? = nil,
+        inPreviews: Registration? = nil,
         teardown: Teardown? = nil
     ) {
         self.init(
             key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, teardown: teardown, plainValueType: nil)
+            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: nil)
     }
 
     /// Private to this file, so that only `TypedRegistration` gives a `plainValueType`, which
@@ -138,6 +143,7 @@ class Registration: @unchecked Sendable {
         completion: Completion?,
         forwardedTo: DependencyKey?,
         inTests: InTests?,
+        inPreviews: Registration?,
         teardown: Teardown?,
         plainValueType: ObjectIdentifier?
     ) {
@@ -150,6 +156,7 @@ class Registration: @unchecked Sendable {
         self.completion = completion
         self.forwardedTo = forwardedTo
         self.inTests = inTests
+        self.inPreviews = inPreviews
         sharesValues = completion != nil || scope == .graph
         isTransient = scope == .transient
         isScoped = scope == .scoped
@@ -162,7 +169,7 @@ class Registration: @unchecked Sendable {
 
     /// What the registration carries besides its factory.
     final var extras: Extras {
-        Extras(completion: completion, inTests: inTests, teardown: teardown)
+        Extras(completion: completion, inTests: inTests, inPreviews: inPreviews, teardown: teardown)
     }
 
     /// This registration with its extras (completion, test double, teardown) as `change` makes them.
@@ -176,15 +183,21 @@ class Registration: @unchecked Sendable {
     func modified(_ extras: Extras) -> Registration {
         Registration(
             key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
-            forwardedTo: forwardedTo, inTests: extras.inTests, teardown: extras.teardown)
+            forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
+            teardown: extras.teardown)
     }
 
     /// Whether `self` is `stored`, the registration stored under its key, or its test double
-    /// (which is never stored: a test scope below finds it through `stored`).
+    /// or preview stand-in (never stored: a scope below finds them through `stored`).
     final func isStored(as stored: Registration) -> Bool {
-        if stored === self { return true }
+        if stored === self || stored.inPreviews === self { return true }
         guard case .double(let double)? = stored.inTests else { return false }
         return double === self
+    }
+
+    /// Whether `self` is the preview stand-in of `registration`.
+    final func isPreviewStandIn(of registration: Registration) -> Bool {
+        registration.inPreviews === self
     }
 
     /// Runs the `.plain` factory, its value boxed for the paths that keep or pass values
@@ -247,18 +260,19 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         completion: Completion?,
         forwardedTo: DependencyKey? = nil,
         inTests: InTests? = nil,
+        inPreviews: Registration? = nil,
         teardown: Teardown? = nil
     ) {
         self.make = make
         super.init(
             key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, teardown: teardown, plainValueType: ObjectIdentifier(Value.self))
+            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: ObjectIdentifier(Value.self))
     }
 
     override func modified(_ extras: Extras) -> Registration {
         TypedRegistration(
             make, key: key, scope: scope, site: site, completion: extras.completion, forwardedTo: forwardedTo,
-            inTests: extras.inTests, teardown: extras.teardown)
+            inTests: extras.inTests, inPreviews: extras.inPreviews, teardown: extras.teardown)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {

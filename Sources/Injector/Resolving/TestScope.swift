@@ -9,15 +9,27 @@
 ///   (``Registered/allowedInTests()``) or its type is in the scope's `allowing` list.
 ///
 /// Registrations made in the scope itself, or below it, are the test's own and used as they are.
+///
+/// A preview scope (`previewScope()`) is one too, for previews rather than tests: the
+/// registrations above it that carry a preview stand-in (``Registered/inPreviews(fileID:line:_:)``)
+/// answer with it, and nothing is refused.
 final class TestScope: Sendable {
     let isStrict: Bool
+    /// Whether it is a preview scope (`previewScope()`), which uses the preview stand-ins of
+    /// the registrations above it (``Registered/inPreviews(fileID:line:_:)``), not their test
+    /// doubles.
+    let isPreview: Bool
     /// The types whose registrations above the scope a strict scope resolves as they are.
     private let allowed: Set<ObjectIdentifier>
 
-    init(isStrict: Bool, allowing types: [any Any.Type]) {
+    init(isStrict: Bool, allowing types: [any Any.Type], isPreview: Bool = false) {
         self.isStrict = isStrict
+        self.isPreview = isPreview
         allowed = Set(types.map { ObjectIdentifier($0) })
     }
+
+    /// The scope of `DependencyInjector.previewScope()`: preview stand-ins, nothing refused.
+    static var preview: TestScope { TestScope(isStrict: false, allowing: [], isPreview: true) }
 
     /// Whether the scope lets `key`'s registrations above it be used as they are.
     func allows(_ key: DependencyKey) -> Bool {
@@ -32,26 +44,30 @@ struct PassedTestScopes {
     private(set) var strictScope: DependencyInjector?
     /// Whether a scope passed allows the key being resolved.
     private(set) var allowsKey = false
+    /// Whether a test scope was passed (its doubles are used), and a preview scope.
+    private(set) var passedTestScope = false
+    private(set) var passedPreviewScope = false
 
     /// These scopes and `injector`, a test scope the walk for `key` has passed.
     func passing(_ injector: DependencyInjector, scope: TestScope, for key: DependencyKey) -> PassedTestScopes {
         var passed = self
         if scope.isStrict, passed.strictScope == nil { passed.strictScope = injector }
         if scope.allows(key) { passed.allowsKey = true }
+        if scope.isPreview { passed.passedPreviewScope = true } else { passed.passedTestScope = true }
         return passed
     }
 
     /// What the walk returns for `found`, held above these scopes: a registration's test
-    /// double in its place, or the refusal of a strict scope, or `found` as it is.
+    /// double (or, below a preview scope, its preview stand-in) in its place, or the refusal
+    /// of a strict scope, or `found` as it is.
     func screen(_ found: consuming Location, key: DependencyKey) -> Location {
         switch consume found {
         case .pending(let registration, let holder, let keeper):
             // A key that `implements` forwards resolves its target, which is screened itself.
             if registration.forwardedTo != nil { return .pending(registration, heldBy: holder, keptBy: keeper) }
+            if let stand = standIn(for: registration) { return .pending(stand, heldBy: holder, keptBy: keeper) }
             switch registration.inTests {
-            case .double(let double)?:
-                return .pending(double, heldBy: holder, keptBy: keeper)
-            case .allowed?:
+            case .double?, .allowed?:
                 return .pending(registration, heldBy: holder, keptBy: keeper)
             case nil:
                 guard strictScope != nil, !allowsKey else {
@@ -69,5 +85,13 @@ struct PassedTestScopes {
         case .refused(let key, let site):
             return .refused(key, registeredAt: site)
         }
+    }
+
+    /// What answers for `registration` below these scopes, if not itself: its test double in a
+    /// test scope, else its preview stand-in in a preview scope.
+    func standIn(for registration: Registration) -> Registration? {
+        if passedTestScope, case .double(let double)? = registration.inTests { return double }
+        if passedPreviewScope, let stand = registration.inPreviews { return stand }
+        return nil
     }
 }
