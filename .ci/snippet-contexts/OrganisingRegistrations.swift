@@ -46,3 +46,8 @@ protocol PaymentService {}
 final class StripePayments: PaymentService {
     init(cart: Cart) {}
 }
+
+// A client per tenant, cached by argument.
+final class TenantClient {
+    init(tenant: String, http: any HTTPClient) {}
+}

@@ -163,16 +163,18 @@ extension DependencyInjector {
         // published table that held it is freed first (see `PublishedTable`).
         var refused = false
         var previous: Registry.Slot?
+        var previousValues: ArgumentCache?
         let retired = registry.withLock { registry in
             refused = registry.isSealed
             if !refused {
                 previous = registry.replace(key, withSlot: slot)
                 registry.initializerParameters[key] = nil  // an initializer's, noted again after
+                previousValues = registry.argumentCaches.removeValue(forKey: key)?.cache  // they go with it
             }
             return registry.ready.takeRetired()
         }
         retired.reclaim()
-        defer { withExtendedLifetime(previous) {} }  // released here, not under the lock
+        defer { withExtendedLifetime((previous, previousValues)) {} }  // released here, not under the lock
         // A value an installation replaces is torn down when the installation succeeds (it
         // puts the value back if it fails).
         if installation == nil, let teardown = previous?.entry.teardown { tearDown([teardown]) }

@@ -33,6 +33,10 @@ struct Registry {
     /// The parameter keys of the initializers registered here (`register(_:initializer:)`), by
     /// the registration's key, for `graph()`: edges known before any resolve.
     var initializerParameters: [DependencyKey: [DependencyKey]] = [:]
+    /// The values this injector keeps for registrations with run-time arguments that cache
+    /// them (`register(_:name:caching:…)`), its own or an ancestor's, by key, each with the
+    /// registration it holds values for (a replaced one's are not used again).
+    var argumentCaches: [DependencyKey: (registration: Registration, cache: ArgumentCache)] = [:]
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {

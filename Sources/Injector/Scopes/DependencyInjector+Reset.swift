@@ -73,9 +73,16 @@ extension DependencyInjector {
             if keepers.scope == nil, holder.opensScope { keepers.scope = holder }
             switch holder.registry.withLock({ $0[key].map(Held.init) }) {
             case .factory(let registration)?:
-                guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }
                 let keeper =
                     keepers.keeper(of: registration) ?? (registration.isScoped ? holder.enclosingScope : nil) ?? holder
+                // A factory with run-time arguments that keeps a value per argument tuple.
+                if case .withArguments = registration.factory,
+                    let kept = keeper.registry.withLock({ $0.argumentCaches[key] })
+                {
+                    kept.cache.removeAll()
+                    return
+                }
+                guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }
                 keeper.tearDown(keeper.dropValue(of: key, heldBy: holder))
                 return
             case .instance?:

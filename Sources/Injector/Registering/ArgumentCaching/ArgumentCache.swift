@@ -1,0 +1,212 @@
+/// The values one registration with run-time arguments keeps, by argument tuple, as its
+/// ``ArgumentCaching`` says. A value is made once per tuple however many threads ask at
+/// once: the first claims the tuple, as an opened scope's creation claims its place (see
+/// `ScopedValues`), and a thread that finds it claimed waits in `SingletonCreation`, which
+/// checks the wait for cycles.
+final class ArgumentCache: Sendable {
+    /// One argument tuple's value, or its creation in progress.
+    private final class Entry: @unchecked Sendable {
+        // `@unchecked Sendable`: every property is touched only under the cache's lock.
+        /// The argument tuple, its key in the cache.
+        let arguments: [AnyHashable]
+        var value: Any?
+        weak var object: AnyObject?
+        var creator: ResolutionContext?
+        var isAwaited = false
+        /// The actor face's creation in progress, which every resolve of the tuple awaits.
+        var creation: Task<any Sendable, any Error>?
+
+        init(_ arguments: [AnyHashable]) {
+            self.arguments = arguments
+        }
+
+        /// The kept value, if it is still alive.
+        var kept: Any? { value ?? object }
+    }
+
+    private struct State {
+        var entries: [[AnyHashable]: Entry] = [:]
+        /// The tuples with a value, least recently used first (a bounded cache's order).
+        var recency: [[AnyHashable]] = []
+    }
+
+    private let caching: ArgumentCaching
+    private let state = Locked(State())
+
+    init(_ caching: ArgumentCaching) {
+        self.caching = caching
+    }
+
+    private enum Claimed {
+        case ready(Any)
+        case claimed(Entry)
+        case running(Entry, creator: ResolutionContext)
+        case cycle
+    }
+
+    /// The value for `arguments`, made by `make` on this thread if no value is kept for them
+    /// (the resolve of `dependency`, on the thread of `context`).
+    func value(
+        for arguments: [AnyHashable],
+        of dependency: DependencyKey,
+        context: ResolutionContext,
+        make: () throws -> Any
+    ) throws -> Any {
+        while true {
+            switch state.withLock({ claim(arguments, by: context, in: &$0) }) {
+            case .ready(let value):
+                return value
+            case .cycle:
+                throw InjectionError.circularDependency(path: context.path + [dependency])
+            case .running(let entry, let creator):
+                try SingletonCreation.shared.wait(for: key(of: entry), of: dependency, context: context) {
+                    state.withLock { _ in
+                        guard entry.creator === creator else { return nil }
+                        entry.isAwaited = true
+                        return creator
+                    }
+                }
+            case .claimed(let entry):
+                return try create(entry, for: arguments, make: make)
+            }
+        }
+    }
+
+    private func claim(_ arguments: [AnyHashable], by context: ResolutionContext, in state: inout State) -> Claimed {
+        let entry = state.entries[arguments] ?? Entry(arguments)
+        if let value = entry.kept {
+            if caching.limit != nil, let index = state.recency.firstIndex(of: arguments) {
+                state.recency.append(state.recency.remove(at: index))
+            }
+            return .ready(value)
+        }
+        if let creator = entry.creator { return creator === context ? .cycle : .running(entry, creator: creator) }
+        entry.creator = context
+        state.entries[arguments] = entry
+        return .claimed(entry)
+    }
+
+    /// Runs `make` for the tuple this thread claimed, keeps its value, and wakes the threads
+    /// that wait for it; what a bounded cache lets go is released after the lock.
+    private func create(_ entry: Entry, for arguments: [AnyHashable], make: () throws -> Any) throws -> Any {
+        let value: Any
+        do {
+            value = try make()
+        } catch {
+            let isAwaited = state.withLock { state in
+                entry.creator = nil
+                if entry.kept == nil { state.entries[arguments] = nil }
+                return entry.isAwaited
+            }
+            if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
+            throw error
+        }
+        let (isAwaited, evicted) = state.withLock { state -> (Bool, [Entry]) in
+            entry.creator = nil
+            defer { entry.isAwaited = false }
+            keep(value, in: entry, for: arguments, in: &state)
+            return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state))
+        }
+        withExtendedLifetime(evicted) {}  // released here, after the unlock
+        if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
+        return value
+    }
+
+    /// Notes `arguments` as the most recently used; returns the entries a bound lets go.
+    private func keepWithin(_ limit: Int?, adding arguments: [AnyHashable], in state: inout State) -> [Entry] {
+        guard let limit else { return [] }
+        state.recency.append(arguments)
+        var evicted: [Entry] = []
+        while state.recency.count > limit {
+            let oldest = state.recency.removeFirst()
+            if let entry = state.entries.removeValue(forKey: oldest) { evicted.append(entry) }
+        }
+        return evicted
+    }
+
+    /// `value(for:of:context:make:)` for the actor face: the first resolve of a tuple starts
+    /// its creation in a task of its own, which every resolve of the tuple awaits (a waiting
+    /// resolve suspends; it never blocks a thread), and which keeps the value when it ends.
+    func value<T: Sendable>(
+        for arguments: [AnyHashable],
+        as type: T.Type,
+        make: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let outcome = state.withLock { state -> (kept: T?, creation: Task<any Sendable, any Error>?) in
+            let entry = state.entries[arguments] ?? Entry(arguments)
+            if let value = entry.kept as? T {
+                if caching.limit != nil, let index = state.recency.firstIndex(of: arguments) {
+                    state.recency.append(state.recency.remove(at: index))
+                }
+                return (value, nil)
+            }
+            if entry.creation == nil {
+                entry.creation = Task { try await self.finish(entry) { try await make() } }
+                state.entries[arguments] = entry
+            }
+            return (nil, entry.creation)
+        }
+        if let kept = outcome.kept { return kept }
+        guard let value = try await outcome.creation?.value as? T else {
+            throw UnexpectedValueType(expected: T.self, actual: Any.self)
+        }
+        return value
+    }
+
+    /// Runs the actor face's creation of `entry` and keeps its value; ends the creation,
+    /// succeeded or failed.
+    private func finish(
+        _ entry: Entry,
+        making make: @Sendable () async throws -> any Sendable
+    ) async throws -> any Sendable {
+        let arguments = entry.arguments
+        let value: any Sendable
+        do {
+            value = try await make()
+        } catch {
+            state.withLock { state in
+                entry.creation = nil
+                if entry.kept == nil { state.entries[arguments] = nil }
+            }
+            throw error
+        }
+        let evicted = state.withLock { state -> [Entry] in
+            entry.creation = nil
+            keep(value, in: entry, for: arguments, in: &state)
+            return keepWithin(caching.limit, adding: arguments, in: &state)
+        }
+        withExtendedLifetime(evicted) {}  // released here, after the unlock
+        return value
+    }
+
+    /// Keeps `value` in `entry` as the caching says: strongly, or weakly (a value that is not
+    /// a class instance is not kept).
+    private func keep(_ value: Any, in entry: Entry, for arguments: [AnyHashable], in state: inout State) {
+        if !caching.isWeak {
+            entry.value = value
+        } else if type(of: value) is AnyObject.Type {
+            entry.object = value as AnyObject
+        } else {
+            state.entries[arguments] = nil
+        }
+    }
+
+    /// Lets go of every kept value (a reset of the key); creations running go on.
+    func removeAll() {
+        let dropped = state.withLock { state -> [Entry] in
+            let kept = state.entries.filter { $0.value.creator == nil && $0.value.creation == nil }
+            for arguments in kept.keys { state.entries[arguments] = nil }
+            state.recency.removeAll()
+            return Array(kept.values)
+        }
+        withExtendedLifetime(dropped) {}  // released here, after the unlock
+    }
+
+    /// How many values are kept (for tests).
+    var count: Int { state.withLock { $0.entries.values.filter { $0.kept != nil }.count } }
+
+    /// The creation key of `entry` in `SingletonCreation`: this cache and the entry.
+    private func key(of entry: Entry) -> SingletonCreation.Key {
+        SingletonCreation.Key(owner: ObjectIdentifier(self), registration: ObjectIdentifier(entry))
+    }
+}

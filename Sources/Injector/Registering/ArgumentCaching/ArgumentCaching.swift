@@ -1,0 +1,149 @@
+/// How a factory that takes run-time arguments keeps the values it makes: one per argument
+/// tuple, a session per user ID, a client per tenant
+/// (``DependencyInjector/register(_:name:caching:fileID:line:factory:)``).
+///
+/// ```swift
+/// injector.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
+///     try TenantClient(tenant: tenant, http: r.resolve())
+/// }
+/// ```
+public struct ArgumentCaching: Hashable, Sendable {
+    /// Whether values are held weakly.
+    let isWeak: Bool
+    /// How many values are kept at most, the least recently used let go first; `nil`: no bound.
+    let limit: Int?
+
+    /// Keeps every value strongly, until the key is reset (``DependencyInjector/reset(_:name:)``).
+    public static let strong = ArgumentCaching(isWeak: false, limit: nil)
+
+    /// Keeps at most `limit` values strongly, letting go of the least recently used.
+    public static func strong(limit: Int) -> ArgumentCaching {
+        ArgumentCaching(isWeak: false, limit: max(1, limit))
+    }
+
+    /// Keeps each value weakly: shared while something else holds it, made again after. A
+    /// value that is not a class instance cannot be held weakly and is made on every resolve.
+    public static let weak = ArgumentCaching(isWeak: true, limit: nil)
+}
+
+extension DependencyInjector {
+    /// Registers a factory that takes run-time arguments and keeps one value per argument
+    /// tuple, as `caching` says: a session per user ID, a client per tenant.
+    ///
+    /// ```swift
+    /// injector.register(UserSession.self, caching: .strong(limit: 50)) { (r, userID: UUID) in
+    ///     try UserSession(id: userID, api: r.resolve())
+    /// }
+    /// let session = try injector.resolve(UserSession.self, arguments: userID)  // made once per ID
+    /// try injector.reset(UserSession.self)  // every session let go, at logout
+    /// ```
+    ///
+    /// The arguments must be `Hashable` (a tuple that is not does not compile). Each tuple's
+    /// value is made once, however many threads ask for it at once; the rest is
+    /// ``register(_:name:fileID:line:factory:)``'s, whose values it keeps. A value the cache
+    /// lets go (a bound, a reset) is released, not torn down: a value that must be closed
+    /// belongs in a scope (``Scope/scoped``, a singleton) with a teardown.
+    public func register<T, First: Hashable & Sendable, each Rest: Hashable & Sendable>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        caching: ArgumentCaching,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (DependencyInjector, First, repeat each Rest) throws -> T
+    ) {
+        let key = DependencyKey(type, name: name)
+        store(
+            key: key,
+            scope: .transient,
+            factory: .taking(
+                First.self, repeat (each Rest).self,
+                make: .sync { injector, arguments in
+                    let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
+                    var tuple: [AnyHashable] = [AnyHashable(first)]
+                    repeat tuple.append(AnyHashable(each rest))
+                    return try injector.cachedValue(of: key, caching: caching, for: tuple) { keeper in
+                        try factory(keeper, first, repeat each rest)
+                    }
+                }),
+            fileID: fileID,
+            line: line
+        )
+    }
+
+    /// The value of `key`'s registration (which takes arguments) for the argument `tuple`, as
+    /// a resolve through this injector finds it: kept by the injector that would keep the
+    /// registration's singleton (its holder, or a `.own` child such as a test scope, so that
+    /// no child's override reaches another's values and tests see none of each other's), and
+    /// made by it (`make` gets it), once.
+    func cachedValue(
+        of key: DependencyKey,
+        caching: ArgumentCaching,
+        for tuple: [AnyHashable],
+        make: (DependencyInjector) throws -> Any
+    ) throws -> Any {
+        let (cache, keeper) = argumentCache(of: key, caching: caching)
+        guard let cache else { return try make(self) }
+        return try cache.value(for: tuple, of: key, context: ResolutionContext.current) { try make(keeper) }
+    }
+
+    /// The cache of `key`'s registration (which takes arguments) that a resolve through this
+    /// injector uses, and its keeper; no cache when the walk finds no factory to run.
+    func argumentCache(of key: DependencyKey, caching: ArgumentCaching) -> (ArgumentCache?, DependencyInjector) {
+        let found: (Registration, DependencyInjector)?
+        switch locate(key) {
+        case .pending(let registration, _, let keeper): found = (registration, keeper)
+        default: found = nil  // never for a factory that takes arguments: made as it is
+        }
+        guard let (registration, keeper) = found else { return (nil, self) }
+        let (cache, replaced) = keeper.registry.withLock { registry -> (ArgumentCache, ArgumentCache?) in
+            if let kept = registry.argumentCaches[key], kept.registration === registration { return (kept.cache, nil) }
+            let cache = ArgumentCache(caching)
+            return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key)?.cache)
+        }
+        withExtendedLifetime(replaced) {}  // a replaced registration's values, released after the unlock
+        return (cache, keeper)
+    }
+}
+
+extension AsyncDependencyInjector {
+    /// Registers an async factory that takes run-time arguments and keeps one value per
+    /// argument tuple, as `caching` says; the rules are those of
+    /// ``DependencyInjector/register(_:name:caching:fileID:line:factory:)``.
+    ///
+    /// ```swift
+    /// await server.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
+    ///     try await TenantClient.connect(tenant, http: r.resolve())
+    /// }
+    /// ```
+    ///
+    /// A resolve that finds the tuple's value being created awaits that creation.
+    public func register<T: Sendable, First: Hashable & Sendable, each Rest: Hashable & Sendable>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        caching: ArgumentCaching,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (AsyncDependencyInjector, First, repeat each Rest) async throws -> T
+    ) {
+        let key = DependencyKey(type, name: name)
+        core.store(
+            key: key,
+            scope: .transient,
+            factory: .taking(
+                First.self, repeat (each Rest).self,
+                make: .async { injector, arguments in
+                    let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
+                    var tuple: [AnyHashable] = [AnyHashable(first)]
+                    repeat tuple.append(AnyHashable(each rest))
+                    let (cache, keeper) = injector.core.argumentCache(of: key, caching: caching)
+                    guard let cache else { return try await factory(injector, first, repeat each rest) }
+                    let face = injector.face(of: keeper)
+                    return try await cache.value(for: tuple, as: T.self) {
+                        try await factory(face, first, repeat each rest)
+                    }
+                }),
+            fileID: fileID,
+            line: line
+        )
+    }
+}
