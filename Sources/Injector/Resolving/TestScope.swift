@@ -65,14 +65,14 @@ struct PassedTestScopes {
         case .pending(let registration, let holder, let keeper):
             // A key that `implements` forwards resolves its target, which is screened itself.
             if registration.forwardedTo != nil { return .pending(registration, heldBy: holder, keptBy: keeper) }
-            if let stand = standIn(for: registration) { return .pending(stand, heldBy: holder, keptBy: keeper) }
+            if let stand = standIn(for: registration), !stand.isPreviewStandIn(of: registration) || !refuses {
+                return .pending(stand, heldBy: holder, keptBy: keeper)
+            }
             switch registration.inTests {
             case .double?, .allowed?:
                 return .pending(registration, heldBy: holder, keptBy: keeper)
             case nil:
-                guard strictScope != nil, !allowsKey else {
-                    return .pending(registration, heldBy: holder, keptBy: keeper)
-                }
+                guard refuses else { return .pending(registration, heldBy: holder, keptBy: keeper) }
                 return .refused(key, registeredAt: registration.site)
             }
         case .ready(let slot):
@@ -86,6 +86,10 @@ struct PassedTestScopes {
             return .refused(key, registeredAt: site)
         }
     }
+
+    /// Whether a strict test scope passed refuses the key being resolved, unless a test double
+    /// or an allowance stands for it (a preview stand-in does not: it is not the test's).
+    private var refuses: Bool { strictScope != nil && !allowsKey }
 
     /// What answers for `registration` below these scopes, if not itself: its test double in a
     /// test scope, else its preview stand-in in a preview scope.

@@ -92,6 +92,20 @@ import Testing
         #expect(await app.registrations.first { $0.key == orders }?.answeredBy == nil)
     }
 
+    @Test func aStrictTestInsideAPreviewScopeRefusesWhatOnlyAPreviewStandsIn() {
+        let app = DependencyInjector()
+        app.register((any OrdersAPI).self) { _ in LiveOrders() }.inPreviews { _ in SampleOrders() }
+        let strict = app.previewScope().testChild(strict: true, allowing: [])
+        #expect {
+            _ = try strict.resolve((any OrdersAPI).self)
+        } throws: { error in
+            guard case .notProvidedInTest? = error as? InjectionError else { return false }
+            return true
+        }
+        let allowed = app.previewScope().testChild(strict: true, allowing: [(any OrdersAPI).self])
+        #expect((try? allowed.resolve((any OrdersAPI).self))?.source == "sample")
+    }
+
     @Test func aRegistrationMadeAgainLeavesItsStandInBehind() throws {
         let app = DependencyInjector()
         app.register((any OrdersAPI).self) { _ in LiveOrders() }.inPreviews { _ in SampleOrders() }
