@@ -21,12 +21,10 @@ extension DependencyInjector {
         // singletons, and scoped values (as the walk of a resolve finds them).
         var keepers = Keepers()
         // The test and preview scopes passed, whose stand-ins answer for what is above them.
-        var passed: PassedTestScopes?
+        var passedScopes: [(injector: DependencyInjector, scope: TestScope)] = []
         var below: DependencyInjector?
         for current in sequence(first: self, next: \.parent) {
-            if let below, let scope = below.testScope {
-                passed = (passed ?? PassedTestScopes()).passing(below, scope: scope, for: DependencyKey(Never.self))
-            }
+            if let below, let scope = below.testScope { passedScopes.append((below, scope)) }
             below = current
             if keepers.scope == nil, current.opensScope { keepers.scope = current }
             // A key is unique within one injector: `seen` keeps the keys an ancestor may hold
@@ -44,15 +42,21 @@ extension DependencyInjector {
                 case .factory(let registration, _):
                     kind = .factory(registration.scope)
                     forwardedTo = registration.forwardedTo
-                    // What a test scope holds is a test's own, as the walk of a resolve says.
-                    if let passed, current.testScope == nil, registration.forwardedTo == nil,
-                        let stand = passed.standIn(for: registration)
-                    {
-                        answeredBy = stand.isPreviewStandIn(of: registration) ? .preview : .testDouble
+                    // What answers, as the walk of a resolve screens it (what a test scope holds
+                    // is a test's own).
+                    var answer = registration
+                    if !passedScopes.isEmpty, current.testScope == nil, registration.forwardedTo == nil {
+                        let passed = passedScopes.reduce(PassedTestScopes()) { passed, passing in
+                            passed.passing(passing.injector, scope: passing.scope, for: key)
+                        }
+                        answer = passed.answer(for: registration) ?? registration
+                        if answer !== registration {
+                            answeredBy = answer.isPreviewStandIn(of: registration) ? .preview : .testDouble
+                        }
                     }
                     // Below a keeper, an inherited value exists once the keeper has made its copy.
                     if let keeper = keepers.keeper(of: registration), keeper !== current {
-                        isCreated = keeper.keptValue(of: registration, heldBy: current) != nil
+                        isCreated = keeper.keptValue(of: answer, heldBy: current) != nil
                     }
                 }
                 let info = RegistrationInfo(

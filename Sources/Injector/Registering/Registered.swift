@@ -246,7 +246,8 @@ public struct Registered<Value>: Sendable {
     /// ```
     ///
     /// The stand-in has the registration's scope, and a singleton stand-in is created once
-    /// per preview scope. The app's resolves, and test scopes, are not touched.
+    /// per preview scope. The app's resolves are not touched. A test scope inside a preview
+    /// scope uses its test doubles first, then the previews (a strict one refuses them).
     @discardableResult
     public func inPreviews(
         fileID: StaticString = #fileID,
@@ -255,6 +256,26 @@ public struct Registered<Value>: Sendable {
     ) -> Registered<Value> {
         let stand = self.standIn(fileID: fileID, line: line, standIn)
         return replaced(by: registration.modified { $0.inPreviews = stand })
+    }
+
+    /// ``inPreviews(fileID:line:_:)`` for a stand-in that runs on the main actor, as a
+    /// `@MainActor` type's must (a view model). Off the main actor, a resolve that would build
+    /// it throws ``InjectionError/requiresMainActor(_:path:)``.
+    ///
+    /// ```swift
+    /// injector.register(OrdersModel.self, mainActorFactory: { _ in OrdersModel() })
+    ///     .inPreviews(mainActor: { _ in OrdersModel.sample() })
+    /// ```
+    @discardableResult
+    public func inPreviews(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        mainActor standIn: @escaping @MainActor (DependencyInjector) throws -> Value
+    ) -> Registered<Value> {
+        let key = registration.key
+        return inPreviews(fileID: fileID, line: line) { injector in
+            try MainQueue.run(for: key) { try standIn(injector) }
+        }
     }
 
     /// A stand-in for this registration (a test double, a preview) made by `make` at `fileID:line`:

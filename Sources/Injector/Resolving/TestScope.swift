@@ -65,16 +65,8 @@ struct PassedTestScopes {
         case .pending(let registration, let holder, let keeper):
             // A key that `implements` forwards resolves its target, which is screened itself.
             if registration.forwardedTo != nil { return .pending(registration, heldBy: holder, keptBy: keeper) }
-            if let stand = standIn(for: registration), !stand.isPreviewStandIn(of: registration) || !refuses {
-                return .pending(stand, heldBy: holder, keptBy: keeper)
-            }
-            switch registration.inTests {
-            case .double?, .allowed?:
-                return .pending(registration, heldBy: holder, keptBy: keeper)
-            case nil:
-                guard refuses else { return .pending(registration, heldBy: holder, keptBy: keeper) }
-                return .refused(key, registeredAt: registration.site)
-            }
+            guard let answer = answer(for: registration) else { return .refused(key, registeredAt: registration.site) }
+            return .pending(answer, heldBy: holder, keptBy: keeper)
         case .ready(let slot):
             guard strictScope != nil, !allowsKey else { return .ready(slot) }
             let site = slot.site
@@ -91,11 +83,15 @@ struct PassedTestScopes {
     /// or an allowance stands for it (a preview stand-in does not: it is not the test's).
     private var refuses: Bool { strictScope != nil && !allowsKey }
 
-    /// What answers for `registration` below these scopes, if not itself: its test double in a
-    /// test scope, else its preview stand-in in a preview scope.
-    func standIn(for registration: Registration) -> Registration? {
+    /// What answers for `registration` (held above these scopes) when its key is resolved
+    /// below them: its test double, or itself when allowed in tests, or its preview stand-in,
+    /// or itself; `nil` when a strict test scope refuses it. The one rule for resolves and
+    /// for `registrations`.
+    func answer(for registration: Registration) -> Registration? {
         if passedTestScope, case .double(let double)? = registration.inTests { return double }
+        if passedTestScope, case .allowed? = registration.inTests { return registration }
+        if refuses { return nil }
         if passedPreviewScope, let stand = registration.inPreviews { return stand }
-        return nil
+        return registration
     }
 }

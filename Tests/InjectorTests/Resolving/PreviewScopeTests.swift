@@ -104,6 +104,20 @@ import Testing
         }
         let allowed = app.previewScope().testChild(strict: true, allowing: [(any OrdersAPI).self])
         #expect((try? allowed.resolve((any OrdersAPI).self))?.source == "sample")
+        // `registrations` follows the same rule: the refused key is not "answered by its preview".
+        let listed = strict.registrations.first { $0.key == DependencyKey((any OrdersAPI).self) }
+        #expect(listed?.answeredBy == nil)
+        #expect(allowed.registrations.first { $0.key == DependencyKey((any OrdersAPI).self) }?.answeredBy == .preview)
+    }
+
+    @Test func aStandInSingletonIsListedAsCreatedOnceMade() throws {
+        let app = DependencyInjector()
+        app.register((any OrdersAPI).self, scope: .singleton) { _ in LiveOrders() }.inPreviews { _ in SampleOrders() }
+        let preview = app.previewScope()
+        let key = DependencyKey((any OrdersAPI).self)
+        #expect(preview.registrations.first { $0.key == key }?.isCreated == false)
+        _ = try preview.resolve((any OrdersAPI).self)
+        #expect(preview.registrations.first { $0.key == key }?.isCreated == true)
     }
 
     @Test func aRegistrationMadeAgainLeavesItsStandInBehind() throws {
