@@ -46,12 +46,17 @@ struct ScopedValues {
         slots.reserveCapacity(4)  // a request's few values, without a growth
     }
 
-    /// Where `registration`'s key held by `holder` is, searched in place (no slot copied).
+    /// Where `registration`'s key held by `holder` is.
     private func index(of registration: Registration, heldBy holder: DependencyInjector) -> Int? {
+        index(of: registration.key, heldBy: holder)
+    }
+
+    /// Where `key` held by `holder` is, searched in place (no slot copied).
+    private func index(of key: DependencyKey, heldBy holder: DependencyInjector) -> Int? {
         let holder = ObjectIdentifier(holder)
         var index = slots.startIndex
         while index < slots.endIndex {
-            if slots[index].holder == holder, slots[index].key == registration.key { return index }
+            if slots[index].holder == holder, slots[index].key == key { return index }
             index += 1
         }
         return nil
@@ -153,8 +158,7 @@ struct ScopedValues {
     /// Forgets the value kept for `key` held by `holder` (a reset of that key), which it
     /// returns. A running creation goes on.
     mutating func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> Copy? {
-        let holder = ObjectIdentifier(holder)
-        guard let index = slots.firstIndex(where: { $0.holder == holder && $0.key == key }) else { return nil }
+        guard let index = index(of: key, heldBy: holder) else { return nil }
         defer { removeIfEmpty(at: index) }
         return exchange(&slots[index].kept, with: nil)
     }

@@ -75,9 +75,7 @@ final class ArgumentCache: Sendable {
     private func claim(_ arguments: [AnyHashable], by context: ResolutionContext, in state: inout State) -> Claimed {
         let entry = state.entries[arguments] ?? Entry(arguments)
         if let value = entry.kept {
-            if caching.limit != nil, let index = state.recency.firstIndex(of: arguments) {
-                state.recency.append(state.recency.remove(at: index))
-            }
+            noteUse(of: arguments, in: &state)
             return .ready(value)
         }
         if let creator = entry.creator { return creator === context ? .cycle : .running(entry, creator: creator) }
@@ -112,6 +110,12 @@ final class ArgumentCache: Sendable {
         return value
     }
 
+    /// Notes a bounded cache's use of the value kept for `arguments`: the most recent now.
+    private func noteUse(of arguments: [AnyHashable], in state: inout State) {
+        guard caching.limit != nil, let index = state.recency.firstIndex(of: arguments) else { return }
+        state.recency.append(state.recency.remove(at: index))
+    }
+
     /// Notes `arguments` as the most recently used; returns the entries a bound lets go.
     private func keepWithin(_ limit: Int?, adding arguments: [AnyHashable], in state: inout State) -> [Entry] {
         guard let limit else { return [] }
@@ -135,9 +139,7 @@ final class ArgumentCache: Sendable {
         let outcome = state.withLock { state -> (kept: T?, creation: Task<any Sendable, any Error>?) in
             let entry = state.entries[arguments] ?? Entry(arguments)
             if let value = entry.kept as? T {
-                if caching.limit != nil, let index = state.recency.firstIndex(of: arguments) {
-                    state.recency.append(state.recency.remove(at: index))
-                }
+                noteUse(of: arguments, in: &state)
                 return (value, nil)
             }
             if entry.creation == nil {
@@ -201,9 +203,6 @@ final class ArgumentCache: Sendable {
         }
         withExtendedLifetime(dropped) {}  // released here, after the unlock
     }
-
-    /// How many values are kept (for tests).
-    var count: Int { state.withLock { $0.entries.values.filter { $0.kept != nil }.count } }
 
     /// The creation key of `entry` in `SingletonCreation`: this cache and the entry.
     private func key(of entry: Entry) -> SingletonCreation.Key {
