@@ -1,8 +1,9 @@
 /// One row of the table: an operation timed in batches, or a value derived from other rows.
 struct BenchmarkCase {
     enum Body {
-        /// `run(n)` performs `n` iterations; each iteration is `operations` operations.
-        case measured(operations: Int, clock: Clock, run: (Int) -> Void)
+        /// `run(n, clock)` performs `n` iterations, each of `operations` operations, and
+        /// returns the nanoseconds they took on `clock` (what it times: see the constructors).
+        case measured(operations: Int, clock: Clock, run: (Int, Clock) -> UInt64)
         /// Computed, batch by batch, from the ns/op of the other cases of the same scenario.
         case derived(([String: Double]) -> Double)
     }
@@ -21,7 +22,34 @@ struct BenchmarkCase {
     ) -> BenchmarkCase {
         BenchmarkCase(
             name: name, baseline: baseline, target: target,
-            body: .measured(operations: operations, clock: clock, run: run)
+            body: .measured(operations: operations, clock: clock) { n, clock in
+                let start = clock.now()
+                run(n)
+                return clock.now() - start
+            }
+        )
+    }
+
+    /// A row whose every iteration needs a fresh state that costs far more than what is timed
+    /// (an injector with 100,000 registrations, for its first resolve): `setUp()` runs before
+    /// each iteration, untimed, and the state is released after it, untimed too.
+    static func measured<State>(
+        _ name: String, baseline: String? = nil, target: Target? = nil, clock: Clock = .threadCPU,
+        setUp: @escaping () -> State, run: @escaping (State) -> Void
+    ) -> BenchmarkCase {
+        BenchmarkCase(
+            name: name, baseline: baseline, target: target,
+            body: .measured(operations: 1, clock: clock) { n, clock in
+                var elapsed: UInt64 = 0
+                for _ in 0..<n {
+                    let state = setUp()
+                    let start = clock.now()
+                    run(state)
+                    elapsed += clock.now() - start
+                    withExtendedLifetime(state) {}
+                }
+                return elapsed
+            }
         )
     }
 
@@ -34,10 +62,22 @@ struct BenchmarkCase {
     }
 }
 
-/// A ratio the issue sets for a case: its median over `reference`'s median at most `limit`.
+/// What the issue sets for a case: its median over `reference`'s median at most `limit`, or,
+/// with no reference, its median at most `limit` nanoseconds.
 struct Target {
-    let reference: String
+    let reference: String?
     let limit: Double
+
+    init(reference: String, limit: Double) {
+        self.reference = reference
+        self.limit = limit
+    }
+
+    /// At most `nanoseconds` per operation, whatever the baselines cost.
+    init(nanoseconds: Double) {
+        reference = nil
+        limit = nanoseconds
+    }
 }
 
 /// A group of cases measured side by side: the baselines and the library doing the same work.
@@ -86,9 +126,7 @@ func measure(_ scenarios: [Scenario], plan: Plan) -> [Measurement] {
             for (c, benchmark) in scenario.cases.enumerated() {
                 guard case .measured(let operations, let clock, let run) = benchmark.body else { continue }
                 let count = iterations[s][c]
-                let start = clock.now()
-                run(count)
-                let elapsed = clock.now() - start
+                let elapsed = run(count, clock)
                 let nanosecondsPerOperation = Double(elapsed) / Double(count * operations)
                 samples[s][c].append(nanosecondsPerOperation)
                 thisRound[benchmark.name] = nanosecondsPerOperation
@@ -109,17 +147,15 @@ func measure(_ scenarios: [Scenario], plan: Plan) -> [Measurement] {
 
 /// The number of iterations that makes one batch of `run` last about `batchNanoseconds`,
 /// found by doubling; the doubling runs double as the warm-up.
-private func calibrate(_ run: (Int) -> Void, clock: Clock, batchNanoseconds: UInt64) -> Int {
+private func calibrate(_ run: (Int, Clock) -> UInt64, clock: Clock, batchNanoseconds: UInt64) -> Int {
     var count = 1
     while true {
-        let start = clock.now()
-        run(count)
-        let elapsed = clock.now() - start
+        let elapsed = run(count, clock)
         if elapsed >= batchNanoseconds / 4 || count >= 1 << 30 {
             let perIteration = Double(elapsed) / Double(count)
             // One more full-length run as warm-up at the final size.
             let final = Swift.max(1, Int(Double(batchNanoseconds) / Swift.max(perIteration, 0.01)))
-            run(final)
+            _ = run(final, clock)
             return final
         }
         count *= 2

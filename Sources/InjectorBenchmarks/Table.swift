@@ -25,10 +25,16 @@ func table(_ measurements: [Measurement]) -> String {
             ratio = fixed(medianRatio(measurement.samples, reference), digits: 2) + "×"
         }
         var target = ""
-        if let wanted = benchmark.target, let reference = scenarioSamples[wanted.reference] {
+        if let wanted = benchmark.target, wanted.reference == nil {
+            let achieved = median(sorted)
+            let verdict = achieved <= wanted.limit ? "met" : "MISSED"
+            target = "≤ \(duration(wanted.limit)): \(duration(achieved)) \(verdict)"
+        } else if let wanted = benchmark.target, let referenceName = wanted.reference,
+            let reference = scenarioSamples[referenceName]
+        {
             let achieved = medianRatio(measurement.samples, reference)
             let verdict = achieved <= wanted.limit ? "met" : "MISSED"
-            let against = wanted.reference == benchmark.baseline ? "" : " \(wanted.reference)"
+            let against = referenceName == benchmark.baseline ? "" : " \(referenceName)"
             let digits = (wanted.limit * 10).rounded() == wanted.limit * 10 ? 1 : 2
             target = "≤ \(fixed(wanted.limit, digits: digits))×\(against): \(fixed(achieved, digits: 2))× \(verdict)"
         }
@@ -39,6 +45,13 @@ func table(_ measurements: [Measurement]) -> String {
         )
     }
     return lines.joined(separator: "\n")
+}
+
+/// `nanoseconds` in the unit that reads best: ns, µs or ms.
+func duration(_ nanoseconds: Double) -> String {
+    if nanoseconds >= 1_000_000 { return fixed(nanoseconds / 1_000_000, digits: 2) + " ms" }
+    if nanoseconds >= 1_000 { return fixed(nanoseconds / 1_000, digits: 1) + " µs" }
+    return fixed(nanoseconds, digits: 1) + " ns"
 }
 
 /// The median of an ascending array (0 when empty).
