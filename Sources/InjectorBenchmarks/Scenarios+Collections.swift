@@ -46,3 +46,49 @@ func collectionOfTenElements() -> Scenario {
         ]
     )
 }
+
+/// The service the decorated-resolve rows wrap.
+protocol Fetching: Sendable {}
+final class LiveFetcher: Fetching {}
+final class RetryingFetcher: Fetching {
+    let inner: any Fetching
+    init(_ inner: any Fetching) { self.inner = inner }
+}
+
+/// A transient `any Fetching` wrapped by one decorator (`decorate`), against the same wrapped
+/// by hand (a locked factory whose value is wrapped), and against the undecorated resolve; a
+/// decorated singleton is decorated once, so its ready resolve is the plain one.
+func decoratedResolve() -> Scenario {
+    let byHand = BaselineLocked<[ObjectIdentifier: @Sendable () -> any Fetching]>([:])
+    byHand.withLock { $0[ObjectIdentifier((any Fetching).self)] = { LiveFetcher() } }
+    let plain = DependencyInjector()
+    plain.register((any Fetching).self) { _ in LiveFetcher() }
+    let decorated = DependencyInjector()
+    decorated.register((any Fetching).self) { _ in LiveFetcher() }
+    decorated.decorate((any Fetching).self) { _, inner in RetryingFetcher(inner) }
+    let singleton = DependencyInjector()
+    singleton.register((any Fetching).self, scope: .singleton) { _ in LiveFetcher() }
+    singleton.decorate((any Fetching).self) { _, inner in RetryingFetcher(inner) }
+    _ = try? singleton.resolve((any Fetching).self)
+    let baseline = "by hand: a locked factory, its value wrapped"
+    return Scenario(
+        name: "decorated resolve",
+        cases: [
+            .measured(baseline) { n in
+                for _ in 0..<n {
+                    let make = byHand.withLock { $0[ObjectIdentifier((any Fetching).self)] }
+                    blackHole(make.map { RetryingFetcher($0()) })
+                }
+            },
+            .measured("injector: transient, no decorator", baseline: baseline) { n in
+                for _ in 0..<n { blackHole(try? plain.resolve((any Fetching).self)) }
+            },
+            .measured("injector: transient, 1 decorator", baseline: baseline) { n in
+                for _ in 0..<n { blackHole(try? decorated.resolve((any Fetching).self)) }
+            },
+            .measured("injector: decorated singleton, ready", baseline: baseline) { n in
+                for _ in 0..<n { blackHole(try? singleton.resolve((any Fetching).self)) }
+            },
+        ]
+    )
+}

@@ -16,6 +16,7 @@ func allScenarios() -> [Scenario] {
         childFallThrough(),
         requestScope(),
         collectionOfTenElements(),
+        decoratedResolve(),
         injectThreeProperties(),
         resolveObjectWithThreeWrappers(),
         lazyInjectReads(),

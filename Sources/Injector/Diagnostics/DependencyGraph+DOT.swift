@@ -22,7 +22,10 @@ extension DependencyGraph {
         for node in nodes {
             let id = Self.quoted(node.key.description)
             if let kind = node.kind {
-                lines.append("  \(id) [label=\(Self.quoted(node.key.description, kind.description))];")
+                // A decorated key shows its layers, outermost first, over its registration.
+                let layers = node.decorators.reversed().map { "decorated at \($0)" }
+                lines.append(
+                    "  \(id) [label=\(Self.quoted([node.key.description] + layers + [kind.description]))];")
             } else {
                 lines.append(
                     "  \(id) [label=\(Self.quoted(node.key.description, "not registered")), color=red, style=dashed];")
@@ -37,6 +40,10 @@ extension DependencyGraph {
 
     /// A DOT string of `lines`, joined by DOT's centred line break.
     private static func quoted(_ lines: String...) -> String {
+        quoted(lines)
+    }
+
+    private static func quoted(_ lines: [String]) -> String {
         let escaped = lines.map { $0.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") }
         return "\"" + escaped.joined(separator: "\\n") + "\""
     }

@@ -19,15 +19,20 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         /// How the key is registered, or `nil` when a factory asked for it but nothing is
         /// registered: `graph.nodes.filter { $0.kind == nil }`.
         public let kind: RegistrationInfo.Kind?
+        /// Where the decorators that wrap the key's value were added, innermost first (see
+        /// ``DependencyInjector/decorate(_:name:fileID:line:_:)``): the layers over the
+        /// registration. Empty when nothing decorates it.
+        public let decorators: [RegistrationSite]
 
         /// Creates a node.
         ///
         /// ```swift
         /// let node = DependencyGraph.Node(key: DependencyKey(Database.self), kind: .factory(.singleton))
         /// ```
-        public init(key: DependencyKey, kind: RegistrationInfo.Kind?) {
+        public init(key: DependencyKey, kind: RegistrationInfo.Kind?, decorators: [RegistrationSite] = []) {
             self.key = key
             self.kind = kind
+            self.decorators = decorators
         }
     }
 

@@ -36,7 +36,7 @@ extension DependencyInjector {
         for registration in registrations {
             if let target = registration.forwardedTo { edges.insert(.init(from: registration.key, to: target)) }
         }
-        let nodes = registrations.map { DependencyGraph.Node(key: $0.key, kind: $0.kind) }
+        let nodes = registrations.map { DependencyGraph.Node(key: $0.key, kind: $0.kind, decorators: $0.decorators) }
         return DependencyGraph(nodes: nodes, edges: Array(edges))
     }
 }

@@ -36,6 +36,7 @@ extension DependencyInjector {
                 var isCreated = entry.readyValue != nil
                 var forwardedTo: DependencyKey?
                 var answeredBy: RegistrationInfo.StandIn?
+                var decorators: [RegistrationSite] = []
                 switch entry {
                 case .instance:
                     kind = .instance
@@ -58,10 +59,15 @@ extension DependencyInjector {
                     if let keeper = keepers.keeper(of: registration), keeper !== current {
                         isCreated = keeper.keptValue(of: answer, heldBy: current) != nil
                     }
+                    // Decorated by the injector that makes the value (see `decorated(_:madeFor:in:)`).
+                    if DecoratedTypes.mayBeDecorated(key) {
+                        let maker = registration.scope.isKept ? keepers.keeper(of: registration) ?? current : self
+                        decorators = maker.decorators(of: key).map(\.site)
+                    }
                 }
                 let info = RegistrationInfo(
                     key: key, kind: kind, isCreated: isCreated, owner: shown(current), isInherited: current !== self,
-                    forwardedTo: forwardedTo, answeredBy: answeredBy)
+                    forwardedTo: forwardedTo, answeredBy: answeredBy, decorators: decorators)
                 found.append(info)
             }
             if keepers.singletons == nil, current.inheritedSingletons != nil { keepers.singletons = current }

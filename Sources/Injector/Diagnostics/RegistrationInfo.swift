@@ -108,6 +108,11 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
     /// scope, a preview scope, or below one), or `nil` when the registration itself does.
     public let answeredBy: StandIn?
 
+    /// Where the decorators that wrap the value a resolve through the injector that listed it
+    /// gets were added, innermost first (see ``DependencyInjector/decorate(_:name:fileID:line:_:)``);
+    /// empty when nothing decorates it: `info.decorators.count`.
+    public let decorators: [RegistrationSite]
+
     /// A registration's description as ``DependencyInjector/registrations`` lists it.
     public init(
         key: DependencyKey,
@@ -116,7 +121,8 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         owner: Owner,
         isInherited: Bool,
         forwardedTo: DependencyKey? = nil,
-        answeredBy: StandIn? = nil
+        answeredBy: StandIn? = nil,
+        decorators: [RegistrationSite] = []
     ) {
         self.key = key
         self.kind = kind
@@ -125,6 +131,7 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         self.isInherited = isInherited
         self.forwardedTo = forwardedTo
         self.answeredBy = answeredBy
+        self.decorators = decorators
     }
 
     /// The scope its value lives in; an instance is an existing singleton: `info.scope == .singleton`.
@@ -143,6 +150,9 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         if isInherited { traits.append("inherited") }
         if let forwardedTo { traits.append("forwards to \(forwardedTo)") }
         if let answeredBy { traits.append("answered by its \(answeredBy)") }
+        if !decorators.isEmpty {
+            traits.append("decorated \(decorators.count == 1 ? "once" : "\(decorators.count) times")")
+        }
         return "\(key) (\(traits.joined(separator: ", ")))"
     }
 }

@@ -182,7 +182,13 @@ extension AsyncDependencyInjector {
                             throw error
                         }
                     }
-                    return value
+                    guard DecoratedTypes.mayBeDecorated(registration.key) else { return value }
+                    let decorated = try await decorated(value, madeFor: registration, frames: frames)
+                    // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
+                    if registration.scope == .graph, let shared = frames.shared {
+                        shared.share(decorated, madeBy: registration, builtBy: core)
+                    }
+                    return decorated
                 }
             }
             return .success(value)

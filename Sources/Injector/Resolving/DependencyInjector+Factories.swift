@@ -29,7 +29,7 @@ extension DependencyInjector {
                 value = try build(registration, arguments: arguments)
             }
             try context.throwCapturedFailure(building: value)
-            return value
+            return try decoratedIfAny(value, madeFor: registration, in: context)
         } catch {
             throw Self.failure(error, of: registration, in: context)
         }
@@ -67,7 +67,11 @@ extension DependencyInjector {
         }
         try context.throwCapturedFailure(building: value)
         completed = true
-        return value
+        guard DecoratedTypes.mayBeDecorated(registration.key) else { return value }
+        let decorated = try decorated(value, madeFor: registration, in: context)
+        // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
+        if registration.scope == .graph { context.share(decorated, madeBy: registration, builtBy: self) }
+        return decorated
     }
 
     /// `run(_:in:arguments:)` with `make` as the factory; inlined, one frame fewer per level.

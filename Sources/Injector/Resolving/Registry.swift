@@ -38,6 +38,10 @@ struct Registry {
     /// registration it holds values for (a replaced one's are not used again).
     var argumentCaches: [DependencyKey: (registration: Registration, cache: ArgumentCache)] = [:]
 
+    /// The decorators added here, by key, each key's in the order they were added (see
+    /// `Decorators/`): they wrap what this injector and its descendants make for the key.
+    var decorators: [DependencyKey: [Decorator]] = [:]
+
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {
         // An observed resolve takes the locked path, which reports it: no table meanwhile.

@@ -30,6 +30,8 @@ final class Installation: Sendable {
         /// What each key held before this installation first replaced it, in order.
         var replaced: [(key: DependencyKey, previous: Entry?)] = []
         var replacedKeys: Set<DependencyKey> = []
+        /// The keys it added decorators to.
+        var decoratedKeys: Set<DependencyKey> = []
         /// Eager singletons registered by this installation, in registration order.
         var eagerKeys: [DependencyKey] = []
         /// The first key a sealed injector refused to register.
@@ -165,6 +167,11 @@ final class Installation: Sendable {
         }
     }
 
+    /// Notes that the installation added a decorator to `key`, which a failure takes back.
+    func recordDecorator(of key: DependencyKey) {
+        journal.withLock { _ = $0.decoratedKeys.insert(key) }
+    }
+
     func recordRefusal(of key: DependencyKey) {
         journal.withLock { journal in
             if journal.refusedKey == nil { journal.refusedKey = key }
@@ -173,11 +180,23 @@ final class Installation: Sendable {
 
     /// Puts back what the installation replaced and forgets the modules it claimed.
     private func undo() {
-        let (replaced, installed) = journal.withLock { ($0.replaced, $0.installedModules) }
-        let undone = injector.registry.updateReturning { registry in
+        let (replaced, installed, decorated) = journal.withLock { ($0.replaced, $0.installedModules, $0.decoratedKeys) }
+        let id = ObjectIdentifier(self)
+        let (undone, removedDecorators) = injector.registry.updateReturning { registry in
             for module in installed { registry.modules[module] = nil }
-            return replaced.reversed().map { key, previous in registry.replace(key, with: previous) }
+            // Released after the unlock: a decorator's closure may hold the last reference to a value.
+            var removedDecorators: [Decorator] = []
+            for key in decorated {
+                let all = registry.decorators[key] ?? []
+                removedDecorators += all.filter { $0.installation == id }
+                let kept = all.filter { $0.installation != id }
+                registry.decorators[key] = kept.isEmpty ? nil : kept
+            }
+            return (
+                replaced.reversed().map { key, previous in registry.replace(key, with: previous) }, removedDecorators
+            )
         }
+        withExtendedLifetime(removedDecorators) {}
         // What the installation created (eager singletons) goes; what it replaced is back.
         injector.tearDown(undone.compactMap { $0?.teardown })
     }

@@ -1,0 +1,115 @@
+extension DependencyInjector {
+    /// Wraps every value of `type` (under `name`) that this injector, or a descendant of it,
+    /// makes: retries, caching, logging or a test's spy, without touching the registration.
+    ///
+    /// ```swift
+    /// app.register((any API).self, scope: .singleton) { r in try LiveAPI(session: r.resolve()) }
+    /// app.decorate((any API).self) { r, inner in try RetryingAPI(inner, policy: r.resolve()) }
+    /// app.decorate((any API).self) { _, inner in LoggingAPI(inner) }
+    ///
+    /// try app.resolve((any API).self)  // LoggingAPI(RetryingAPI(LiveAPI)), made once
+    /// ```
+    ///
+    /// Decorators wrap the value where it is made, before its scope keeps it: a singleton is
+    /// decorated once, and every resolve (and every key that ``Registered/implements(_:)``
+    /// forwards to it) gets the decorated value. They stack in the order they were added, an
+    /// ancestor's inside its descendants', the first one innermost; across modules, in the
+    /// order the modules are installed. The order of `register` and `decorate` does not
+    /// matter, and a re-registration keeps the decorators.
+    ///
+    /// A decorator follows the scope rule (see <doc:Scopes>): it applies to what its injector
+    /// makes, and to what a descendant makes, so a test scope, which makes its own
+    /// singletons, adds a spy without re-registering the service:
+    ///
+    /// ```swift
+    /// try await app.withOverrides { test in
+    ///     test.decorate((any API).self) { _, inner in SpyAPI(inner) }
+    /// } operation: { … }
+    /// ```
+    ///
+    /// A plain ``child()`` shares its ancestors' singletons as they are, so its decorators
+    /// wrap only what it makes itself (transients, and singletons registered in it). A value
+    /// registered with ``register(_:as:name:fileID:line:)`` is not made by the injector, so it
+    /// is not decorated: register it with a factory to decorate it. A value this injector
+    /// already keeps for the key is let go (and torn down), so that the next resolve is
+    /// decorated. A decorator that throws fails the resolve like a failing factory;
+    /// ``verify()`` runs decorators with the factories, and ``registrations`` lists them with
+    /// their sites (``RegistrationInfo/decorators``).
+    public func decorate<T>(
+        _ type: T.Type,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ decorator: @escaping @Sendable (DependencyInjector, T) throws -> T
+    ) {
+        let key = DependencyKey(type, name: name)
+        add(
+            .sync { injector, value in try decorator(injector, Self.cast(value, to: T.self, key: key)) },
+            to: key, fileID: fileID, line: line)
+    }
+
+    /// Stores `body` as the last decorator of `key` here (refused when sealed), then lets go
+    /// of the value kept here for its registration here, made without it.
+    func add(_ body: Decorator.Body, to key: DependencyKey, fileID: StaticString, line: UInt) {
+        let installation = Installation.current(into: self)
+        let decorator = Decorator(
+            body: body, site: RegistrationSite(fileID: fileID, line: line, module: installation?.module),
+            installation: installation.map(ObjectIdentifier.init))
+        DecoratedTypes.note(key)
+        let refused = registry.withLock { registry in
+            guard !registry.isSealed else { return true }
+            registry.decorators[key, default: []].append(decorator)
+            return false
+        }
+        guard !refused else {
+            if let installation { installation.recordRefusal(of: key) } else { reportRefusal(of: key) }
+            return
+        }
+        installation?.recordDecorator(of: key)
+        // Made before the decorator: the next resolve makes a decorated one.
+        let dropped = registry.updateReturning { $0.dropValue(of: key) }
+        if let teardown = dropped?.teardown { tearDown([teardown]) }
+    }
+
+    /// The decorators that wrap a value of `key` this injector makes, innermost first: its
+    /// ancestors', then its own, each injector's in the order they were added.
+    func decorators(of key: DependencyKey) -> [Decorator] {
+        var layers: [[Decorator]] = []
+        for injector in sequence(first: self, next: \.parent) {
+            if let own = injector.registry.withLock({ $0.decorators[key] }) { layers.append(own) }
+        }
+        return layers.reversed().flatMap { $0 }
+    }
+
+    /// `value`, made by this injector for `registration`, as its decorators make it (itself when
+    /// it has none: one load). One call in each factory run, whose frame is on the stack for
+    /// every level of a chain (see `DeepGraphTests`). The transient fast path, which runs a
+    /// `TypedRegistration`'s factory in place, is not taken for a key that may be decorated
+    /// (see `Registration.typed(making:)`).
+    @inline(__always)
+    func decoratedIfAny(_ value: Any, madeFor registration: Registration, in context: ResolutionContext) throws -> Any {
+        guard DecoratedTypes.mayBeDecorated(registration.key) else { return value }
+        return try decorated(value, madeFor: registration, in: context)
+    }
+
+    /// `value`, which this injector has just made for `registration`, wrapped by the
+    /// decorators of its key (as `current`, so that wrappers in what they build resolve from
+    /// here); a wrapper that fails meanwhile fails it. Apart, for the stack.
+    @inline(never)
+    func decorated(_ value: Any, madeFor registration: Registration, in context: ResolutionContext) throws -> Any {
+        var value = value
+        for decorator in decorators(of: registration.key) {
+            guard case .sync(let decorate) = decorator.body else {
+                throw AsyncDecoratorOnSynchronousValue(site: decorator.site)
+            }
+            let inner = value
+            if Self.current === self {
+                value = try decorate(self, inner)
+            } else {
+                value = try Self.$current.withValue(self) { try decorate(self, inner) }
+            }
+            try context.throwCapturedFailure(building: value)
+        }
+        return value
+    }
+}
