@@ -50,4 +50,5 @@ final class StripePayments: PaymentService {
 // A client per tenant, cached by argument.
 final class TenantClient {
     init(tenant: String, http: any HTTPClient) {}
+    func disconnect() {}
 }

@@ -23,9 +23,12 @@ extension DependencyInjector {
     /// - resolves through an injector a factory captured instead of the one it is given (those
     ///   reach the real injector, and may create its singletons).
     ///
-    /// > Important: Every factory runs, once per resolve: side effects of factories (opening
-    /// > files or connections) happen, and the values are dropped when `verify` returns, their
-    /// > teardowns (``Registered/teardown(_:)``) run.
+    /// > Important: Every closure factory runs, once per resolve: side effects of factories
+    /// > (opening files or connections) happen, and the values are dropped when `verify`
+    /// > returns, their teardowns (``Registered/teardown(_:)``) run. A registration made from an
+    /// > initializer (``register(_:name:scope:fileID:line:initializer:)``) is checked without
+    /// > calling the initializer: each of its parameters is resolved (or checked so, when it is
+    /// > an initializer's too), unless a closure factory needs its value.
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
@@ -39,11 +42,11 @@ extension DependencyInjector {
         defer { context.wrapperFailures = outer }
         for key in verification.keys {
             context.wrapperFailures = []
-            do {
-                _ = try scratch.value(for: key)
-            } catch {
-                verification.record(error, resolving: key)
+            // An initializer's registration is checked, not built (see `InitializerDryRun`).
+            let outcome = InitializerDryRun.$checkingDepths.withValue([context.path.count]) {
+                Result { () throws(InjectionError) in try scratch.value(for: key) }
             }
+            if case .failure(let error) = outcome { verification.record(error, resolving: key) }
             for failure in context.wrapperFailures ?? [] { verification.record(failure, resolving: key) }
         }
         try verification.finish()
@@ -85,6 +88,8 @@ struct Verification {
             return  // off the main actor, which says nothing about whether it works
         case .notProvidedByScope:
             return  // each opened scope provides it: there is none to resolve here
+        case _ where InitializerDryRun.isChecked(error):
+            return  // an initializer whose parameters resolved, checked without being called
         default:
             let cause = Self.cause(of: error)
             guard let index = indexByCause[cause] else {

@@ -21,8 +21,15 @@ extension AsyncDependencyInjector {
                 key: key, scope: scope,
                 factory: .async { r in
                     let position = ParameterPosition()
-                    return try initializer(
-                        repeat await r.parameter((each Parameter).self, at: position, of: T.self, site: site))
+                    let depth = AsyncResolutionContext.keys.count
+                    guard InitializerDryRun.isChecking(atDepth: depth) else {
+                        return try initializer(
+                            repeat await r.parameter((each Parameter).self, at: position, of: T.self, site: site))
+                    }
+                    try await InitializerDryRun.$checkingDepths.withValue(InitializerDryRun.checkingDepths + [depth]) {
+                        repeat try await r.checkParameter((each Parameter).self, at: position, of: T.self, site: site)
+                    }
+                    throw InitializerDryRun.Checked()
                 }, site: site)
         }
         var parameters: [DependencyKey] = []

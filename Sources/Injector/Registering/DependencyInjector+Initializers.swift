@@ -34,8 +34,15 @@ extension DependencyInjector {
             TypedRegistration(
                 { r in
                     let position = ParameterPosition()
-                    return try initializer(
-                        repeat r.parameter((each Parameter).self, at: position, of: T.self, site: site))
+                    let depth = ResolutionContext.current.path.count
+                    guard InitializerDryRun.isChecking(atDepth: depth) else {
+                        return try initializer(
+                            repeat r.parameter((each Parameter).self, at: position, of: T.self, site: site))
+                    }
+                    try InitializerDryRun.$checkingDepths.withValue(InitializerDryRun.checkingDepths + [depth]) {
+                        repeat try r.checkParameter((each Parameter).self, at: position, of: T.self, site: site)
+                    }
+                    throw InitializerDryRun.Checked()
                 }, key: key, scope: scope, site: site)
         }
         var parameters: [DependencyKey] = []

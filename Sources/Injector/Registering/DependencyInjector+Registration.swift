@@ -178,6 +178,8 @@ extension DependencyInjector {
         // A value an installation replaces is torn down when the installation succeeds (it
         // puts the value back if it fails).
         if installation == nil, let teardown = previous?.entry.teardown { tearDown([teardown]) }
+        // The values a replaced or removed registration kept per argument tuple go with it.
+        if let previousValues { tearDown(previousValues.removeAll()) }
         guard !refused else {
             if let installation {
                 installation.recordRefusal(of: key)  // `install` throws it

@@ -38,14 +38,17 @@ extension DependencyInjector {
     func closeKeeping() -> (teardowns: [PendingTeardown], tasks: [Task<Void, Never>]) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock.
-        let (dropped, orphans, tasks) = registry.updateReturning { registry in
+        let (dropped, orphans, tasks, caches) = registry.updateReturning { registry in
             registry.isClosed = true
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
-                Array(exchange(&registry.teardownTasks, with: [:]).values)
+                Array(exchange(&registry.teardownTasks, with: [:]).values),
+                exchange(&registry.argumentCaches, with: [:]).values.map(\.cache)
             )
         }
         var teardowns = orphans
+        // The values kept per argument tuple (`register(_:caching:teardown:…)`).
+        for cache in caches { teardowns += cache.removeAll() }
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }

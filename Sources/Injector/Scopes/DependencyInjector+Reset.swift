@@ -79,7 +79,7 @@ extension DependencyInjector {
                 if case .withArguments = registration.factory,
                     let kept = keeper.registry.withLock({ $0.argumentCaches[key] })
                 {
-                    kept.cache.removeAll()
+                    keeper.tearDown(kept.cache.removeAll())
                     return
                 }
                 guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }

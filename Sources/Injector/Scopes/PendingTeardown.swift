@@ -13,15 +13,20 @@ final class PendingTeardown: @unchecked Sendable {
 
     /// The teardown of `value`, made by `registration`, if it has one; numbered in creation order.
     /// Only a value its scope keeps strongly has one: the others are their holders'.
-    init?(of value: Any, producedBy registration: Registration, order: UInt64? = nil) {
+    convenience init?(of value: Any, producedBy registration: Registration, order: UInt64? = nil) {
         guard let teardown = registration.teardown, registration.scope.isKeptStrongly else { return nil }
+        self.init(of: value, key: registration.key, teardown: teardown, order: order)
+    }
+
+    /// The teardown of `value`, kept for `key`, numbered in creation order unless `order` is given.
+    init(of value: Any, key: DependencyKey, teardown: Registration.Teardown, order: UInt64? = nil) {
         self.order =
             order
             ?? Self.counter.withLock { counter in
                 counter += 1
                 return counter
             }
-        key = registration.key
+        self.key = key
         self.value = value
         self.teardown = teardown
     }

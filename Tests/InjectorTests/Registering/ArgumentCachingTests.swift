@@ -122,4 +122,73 @@ import Testing
         #expect(Set(seen.values).count == 1)
         #expect(made.value == 1)
     }
+
+    /// Registers `Session` for `user` with `caching` and a teardown that collects the numbers
+    /// of the sessions it closes.
+    private func closingApp(_ face: Face, caching: ArgumentCaching, closed: Collected<Int>) async -> FaceInjector {
+        let app = face.makeInjector()
+        let made = Counter()
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Session.self, caching: caching, teardown: { closed.append($0.number) }) {
+                (_, user: Int) in Session(user: user, region: "eu", number: made.increment())
+            }
+        case .async(let injector):
+            await injector.register(Session.self, caching: caching, teardown: { closed.append($0.number) }) {
+                (_, user: Int) in Session(user: user, region: "eu", number: made.increment())
+            }
+        }
+        return app
+    }
+
+    @Test(arguments: Face.allCases)
+    func aValueLetGoPastTheBoundOrByAResetIsTornDownOnce(face: Face) async throws {
+        let closed = Collected<Int>()
+        let app = await closingApp(face, caching: .strong(limit: 2), closed: closed)
+        for user in [1, 2, 3] { _ = try await app.resolve(Session.self, arguments: user) }  // 3 lets 1 go
+        #expect(closed.values == [1])
+
+        try await app.reset(Session.self)
+        #expect(closed.values.sorted() == [1, 2, 3])
+        _ = try await app.resolve(Session.self, arguments: 1)  // made again: number 4
+        #expect(closed.values.count == 3)
+    }
+
+    @Test(arguments: Face.allCases)
+    func closeTearsDownTheKeptValuesLatestFirstAndAReplacementTearsDownItsOwn(face: Face) async throws {
+        let closed = Collected<Int>()
+        let app = await closingApp(face, caching: .strong, closed: closed)
+        for user in [1, 2] { _ = try await app.resolve(Session.self, arguments: user) }
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Session.self, caching: .strong) { (_, user: Int) in
+                Session(user: user, region: "us", number: 10 + user)
+            }
+            #expect(closed.values.sorted() == [1, 2])  // the replaced registration's values
+            _ = try injector.resolve(Session.self, arguments: 1)
+            try injector.close()
+        case .async(let injector):
+            await injector.register(Session.self, caching: .strong, teardown: { closed.append($0.number) }) {
+                (_, user: Int) in Session(user: user, region: "us", number: 10 + user)
+            }
+            for user in [1, 2] { _ = try await injector.resolve(Session.self, arguments: user) }
+            try await injector.close()
+        }
+        switch face {
+        case .sync: #expect(closed.values.sorted() == [1, 2])  // the new registration has no teardown
+        case .async: #expect(closed.values.suffix(2) == [12, 11])  // latest first
+        }
+    }
+
+    @Test func aWeaklyHeldValueIsNotTornDown() throws {
+        let closed = Collected<Int>()
+        let injector = DependencyInjector()
+        injector.register(Session.self, caching: .weak, teardown: { closed.append($0.number) }) { (_, user: Int) in
+            Session(user: user, region: "eu", number: user)
+        }
+        _ = try injector.resolve(Session.self, arguments: 1)
+        try injector.reset(Session.self)
+        try injector.close()
+        #expect(closed.values.isEmpty)
+    }
 }

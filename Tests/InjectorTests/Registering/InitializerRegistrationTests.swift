@@ -128,4 +128,75 @@ import Testing
         injector.register(Cart.self, scope: .singleton, initializer: Cart.init)
         #expect(try injector.resolve(Cart.self) === injector.resolve(Cart.self))
     }
+
+    /// Registers `Stripe` and `Checkout` from their initializers, each counted when it is
+    /// called, and `Cart` from its initializer unless `withCart` is false.
+    private func countedApp(_ face: Face, calls: Counter, withCart: Bool = true) async -> FaceInjector {
+        let app = face.makeInjector()
+        let stripe = { @Sendable (cart: Cart) -> any Payments in
+            calls.increment()
+            return Stripe(cart: cart)
+        }
+        let checkout = { @Sendable (cart: Cart, payments: any Payments, analytics: Analytics?) in
+            calls.increment()
+            return Checkout(cart: cart, payments: payments, analytics: analytics)
+        }
+        let cart = { @Sendable () in
+            calls.increment()
+            return Cart()
+        }
+        switch app.base {
+        case .sync(let injector):
+            if withCart { injector.register(Cart.self, scope: .singleton, initializer: cart) }
+            injector.register((any Payments).self, scope: .singleton, initializer: stripe)
+            injector.register(Checkout.self, initializer: checkout)
+        case .async(let injector):
+            if withCart { await injector.register(Cart.self, scope: .singleton, initializer: cart) }
+            await injector.register((any Payments).self, scope: .singleton, initializer: stripe)
+            await injector.register(Checkout.self, initializer: checkout)
+        }
+        return app
+    }
+
+    @Test(arguments: Face.allCases)
+    func verifyChecksInitializersWithoutCallingThem(face: Face) async throws {
+        let calls = Counter()
+        let app = await countedApp(face, calls: calls)
+
+        try await app.verify()
+
+        #expect(calls.value == 0)  // no side effect at start-up
+        #expect(try await app.resolve(Checkout.self).payments is Stripe)
+        #expect(calls.value == 3)
+    }
+
+    @Test(arguments: Face.allCases)
+    func verifyReportsAnInitializersMissingParameterWithItsPosition(face: Face) async throws {
+        let calls = Counter()
+        let app = await countedApp(face, calls: calls, withCart: false)
+
+        let error = try await #require(throws: VerificationError.self) { try await app.verify() }
+
+        #expect(calls.value == 0)
+        let missing = try #require(error.failures.first { if case .notRegistered = $0 { true } else { false } })
+        #expect(missing.path.last == DependencyKey(Cart.self))
+        #expect(missing.path.last?.property?.name == "init parameter 1")
+    }
+
+    @Test func verifyBuildsAnInitializerThatAClosureFactoryNeeds() throws {
+        let calls = Counter()
+        let injector = DependencyInjector()
+        injector.register(Cart.self) { @Sendable () in
+            calls.increment()
+            return Cart()
+        }
+        injector.register(Coupons.self) { r in
+            _ = try r.resolve(Cart.self)  // a closure factory needs a real cart
+            return Coupons()
+        }
+
+        try injector.verify()
+
+        #expect(calls.value == 1)  // for the closure factory; the cart's own check called nothing
+    }
 }

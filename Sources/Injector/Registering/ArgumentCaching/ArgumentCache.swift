@@ -10,6 +10,8 @@ final class ArgumentCache: Sendable {
         /// The argument tuple, its key in the cache.
         let arguments: [AnyHashable]
         var value: Any?
+        /// The teardown of a value kept strongly, if the registration has one.
+        var teardown: PendingTeardown?
         weak var object: AnyObject?
         var creator: ResolutionContext?
         var isAwaited = false
@@ -32,9 +34,21 @@ final class ArgumentCache: Sendable {
 
     private let caching: ArgumentCaching
     private let state = Locked(State())
+    /// The key its values are kept for, and what closes each (see `register(_:caching:teardown:…)`).
+    private let key: DependencyKey
+    private let teardown: Registration.Teardown?
+    /// The injector that keeps the cache, which tears down what the cache lets go and keeps
+    /// the failures for its `close()`. Weak: it holds the cache.
+    private weak let keeper: DependencyInjector?
 
-    init(_ caching: ArgumentCaching) {
+    init(
+        _ caching: ArgumentCaching, of key: DependencyKey, teardown: Registration.Teardown?,
+        keptBy keeper: DependencyInjector
+    ) {
         self.caching = caching
+        self.key = key
+        self.teardown = teardown
+        self.keeper = keeper
     }
 
     private enum Claimed {
@@ -105,7 +119,7 @@ final class ArgumentCache: Sendable {
             keep(value, in: entry, for: arguments, in: &state)
             return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state))
         }
-        withExtendedLifetime(evicted) {}  // released here, after the unlock
+        tearDown(evicted)  // torn down and released here, after the unlock
         if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
         return value
     }
@@ -177,8 +191,15 @@ final class ArgumentCache: Sendable {
             keep(value, in: entry, for: arguments, in: &state)
             return keepWithin(caching.limit, adding: arguments, in: &state)
         }
-        withExtendedLifetime(evicted) {}  // released here, after the unlock
+        tearDown(evicted)  // torn down and released here, after the unlock
         return value
+    }
+
+    /// Tears down the values of `entries`, which the cache let go, through its keeper.
+    private func tearDown(_ entries: [Entry]) {
+        let teardowns = entries.compactMap(\.teardown)
+        if !teardowns.isEmpty { keeper?.tearDown(teardowns) }
+        withExtendedLifetime(entries) {}
     }
 
     /// Keeps `value` in `entry` as the caching says: strongly, or weakly (a value that is not
@@ -186,6 +207,7 @@ final class ArgumentCache: Sendable {
     private func keep(_ value: Any, in entry: Entry, for arguments: [AnyHashable], in state: inout State) {
         if !caching.isWeak {
             entry.value = value
+            entry.teardown = teardown.map { PendingTeardown(of: value, key: key, teardown: $0) }
         } else if type(of: value) is AnyObject.Type {
             entry.object = value as AnyObject
         } else {
@@ -193,15 +215,17 @@ final class ArgumentCache: Sendable {
         }
     }
 
-    /// Lets go of every kept value (a reset of the key); creations running go on.
-    func removeAll() {
+    /// Lets go of every kept value (a reset of the key, a replacement, `close()`); creations
+    /// running go on. Returns the teardowns of the values, for the caller to run, in creation
+    /// order; the values are released with them, after the unlock.
+    func removeAll() -> [PendingTeardown] {
         let dropped = state.withLock { state -> [Entry] in
             let kept = state.entries.filter { $0.value.creator == nil && $0.value.creation == nil }
             for arguments in kept.keys { state.entries[arguments] = nil }
             state.recency.removeAll()
             return Array(kept.values)
         }
-        withExtendedLifetime(dropped) {}  // released here, after the unlock
+        return dropped.compactMap(\.teardown).sorted { $0.order < $1.order }
     }
 
     /// The creation key of `entry` in `SingletonCreation`: this cache and the entry.

@@ -40,18 +40,32 @@ extension DependencyInjector {
     ///
     /// The arguments must be `Hashable` (a tuple that is not does not compile). Each tuple's
     /// value is made once, however many threads ask for it at once; the rest is
-    /// ``register(_:name:fileID:line:factory:)``'s, whose values it keeps. A value the cache
-    /// lets go (a bound, a reset) is released, not torn down: a value that must be closed
-    /// belongs in a scope (``Scope/scoped``, a singleton) with a teardown.
+    /// ``register(_:name:fileID:line:factory:)``'s, whose values it keeps.
+    ///
+    /// A value that needs closing says so with `teardown`, which runs once for each value the
+    /// cache lets go, outside any lock: past its bound, on a reset of the key, when the
+    /// registration is replaced or removed, and on ``close()`` of the injector that keeps the
+    /// values, latest first. A value held weakly (``ArgumentCaching/weak``) is its holders' and
+    /// is not torn down.
+    ///
+    /// ```swift
+    /// injector.register(TenantClient.self, caching: .strong(limit: 100), teardown: { $0.disconnect() }) {
+    ///     (r, tenant: TenantID) in try TenantClient(tenant: tenant, http: r.resolve())
+    /// }
+    /// ```
     public func register<T, First: Hashable & Sendable, each Rest: Hashable & Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
         caching: ArgumentCaching,
+        teardown: (@Sendable (T) throws -> Void)? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @Sendable (DependencyInjector, First, repeat each Rest) throws -> T
     ) {
         let key = DependencyKey(type, name: name)
+        let close = teardown.map { close in
+            Registration.Teardown.sync { value in try close(Self.cast(value, to: T.self, key: key)) }
+        }
         store(
             key: key,
             scope: .transient,
@@ -61,7 +75,7 @@ extension DependencyInjector {
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
                     var tuple: [AnyHashable] = [AnyHashable(first)]
                     repeat tuple.append(AnyHashable(each rest))
-                    return try injector.cachedValue(of: key, caching: caching, for: tuple) { keeper in
+                    return try injector.cachedValue(of: key, caching: caching, teardown: close, for: tuple) { keeper in
                         try factory(keeper, first, repeat each rest)
                     }
                 }),
@@ -78,17 +92,22 @@ extension DependencyInjector {
     func cachedValue(
         of key: DependencyKey,
         caching: ArgumentCaching,
+        teardown: Registration.Teardown?,
         for tuple: [AnyHashable],
         make: (DependencyInjector) throws -> Any
     ) throws -> Any {
-        let (cache, keeper) = argumentCache(of: key, caching: caching)
+        let (cache, keeper) = argumentCache(of: key, caching: caching, teardown: teardown)
         guard let cache else { return try make(self) }
         return try cache.value(for: tuple, of: key, context: ResolutionContext.current) { try make(keeper) }
     }
 
     /// The cache of `key`'s registration (which takes arguments) that a resolve through this
     /// injector uses, and its keeper; no cache when the walk finds no factory to run.
-    func argumentCache(of key: DependencyKey, caching: ArgumentCaching) -> (ArgumentCache?, DependencyInjector) {
+    func argumentCache(
+        of key: DependencyKey,
+        caching: ArgumentCaching,
+        teardown: Registration.Teardown?
+    ) -> (ArgumentCache?, DependencyInjector) {
         let found: (Registration, DependencyInjector)?
         switch locate(key) {
         case .pending(let registration, _, let keeper): found = (registration, keeper)
@@ -97,10 +116,11 @@ extension DependencyInjector {
         guard let (registration, keeper) = found else { return (nil, self) }
         let (cache, replaced) = keeper.registry.withLock { registry -> (ArgumentCache, ArgumentCache?) in
             if let kept = registry.argumentCaches[key], kept.registration === registration { return (kept.cache, nil) }
-            let cache = ArgumentCache(caching)
+            let cache = ArgumentCache(caching, of: key, teardown: teardown, keptBy: keeper)
             return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key)?.cache)
         }
-        withExtendedLifetime(replaced) {}  // a replaced registration's values, released after the unlock
+        // A replaced registration's values, torn down and released after the unlock.
+        if let replaced { keeper.tearDown(replaced.removeAll()) }
         return (cache, keeper)
     }
 }
@@ -116,16 +136,23 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// A resolve that finds the tuple's value being created awaits that creation.
+    /// A resolve that finds the tuple's value being created awaits that creation. `teardown`
+    /// may await; a value let go outside ``close()`` is torn down in a task that `close()`
+    /// awaits.
     public func register<T: Sendable, First: Hashable & Sendable, each Rest: Hashable & Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
         caching: ArgumentCaching,
+        teardown: (@Sendable (T) async throws -> Void)? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @Sendable (AsyncDependencyInjector, First, repeat each Rest) async throws -> T
     ) {
         let key = DependencyKey(type, name: name)
+        let close = teardown.map { close in
+            Registration.Teardown.async { value in try await close(DependencyInjector.cast(value, to: T.self, key: key))
+            }
+        }
         core.store(
             key: key,
             scope: .transient,
@@ -135,7 +162,7 @@ extension AsyncDependencyInjector {
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
                     var tuple: [AnyHashable] = [AnyHashable(first)]
                     repeat tuple.append(AnyHashable(each rest))
-                    let (cache, keeper) = injector.core.argumentCache(of: key, caching: caching)
+                    let (cache, keeper) = injector.core.argumentCache(of: key, caching: caching, teardown: close)
                     guard let cache else { return try await factory(injector, first, repeat each rest) }
                     let face = injector.face(of: keeper)
                     return try await cache.value(for: tuple, as: T.self) {
