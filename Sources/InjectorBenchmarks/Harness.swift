@@ -32,23 +32,26 @@ struct BenchmarkCase {
 
     /// A row whose every iteration needs a fresh state that costs far more than what is timed
     /// (an injector with 100,000 registrations, for its first resolve): `setUp()` runs before
-    /// each iteration, untimed, and the state is released after it, untimed too.
+    /// each iteration, untimed, and the state is released after it, untimed too. At most
+    /// `iterations` run per batch, however many the calibration asks for (it counts only the
+    /// timed part), and their time is scaled to the count asked.
     static func measured<State>(
         _ name: String, baseline: String? = nil, target: Target? = nil, clock: Clock = .threadCPU,
-        setUp: @escaping () -> State, run: @escaping (State) -> Void
+        iterations: Int, setUp: @escaping () -> State, run: @escaping (State) -> Void
     ) -> BenchmarkCase {
         BenchmarkCase(
             name: name, baseline: baseline, target: target,
             body: .measured(operations: 1, clock: clock) { n, clock in
+                let done = Swift.min(n, iterations)
                 var elapsed: UInt64 = 0
-                for _ in 0..<n {
+                for _ in 0..<done {
                     let state = setUp()
                     let start = clock.now()
                     run(state)
                     elapsed += clock.now() - start
                     withExtendedLifetime(state) {}
                 }
-                return elapsed
+                return elapsed * UInt64(n) / UInt64(done)
             }
         )
     }

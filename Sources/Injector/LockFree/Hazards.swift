@@ -125,6 +125,20 @@ extension Hazards {
         while isRead(table) { yieldThread() }
     }
 
+    /// Returns once each thread that announced `table` when it was called has withdrawn that
+    /// announcement. The caller removed an entry from `table` earlier (a sequentially
+    /// consistent store): a reader that announces the table later finds the entry removed,
+    /// and one that announced it earlier is waited for here, one record at a time, so that
+    /// readers that keep coming back to the live table cannot keep the writer waiting.
+    static func waitUntilEachLeaves(_ table: UInt) {
+        var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .sequentiallyConsistent))
+        while let record = current {
+            let hazard = record.assumingMemoryBound(to: Atomic<UInt>.self)
+            while hazard.pointee.load(ordering: .sequentiallyConsistent) == table { yieldThread() }
+            current = next(record)
+        }
+    }
+
     private static func isRead(_ table: UInt) -> Bool {
         // Sequentially consistent, as the reader's announcement: a record pushed just before
         // it is seen here (acquire alone would not promise that in the language's model).

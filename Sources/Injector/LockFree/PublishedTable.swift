@@ -1,20 +1,23 @@
 import Synchronization
 
 /// One injector's ready values, published for resolves that take no lock: a `ReadyTable`
-/// behind an atomic pointer, replaced (never changed) by writers under the registry lock.
+/// behind an atomic pointer, kept in step with the registry by every write, under the
+/// registry lock (see `Registry.replace(_:withSlot:)`).
 ///
-/// The registry stays the source of truth; the table is a cache of its ready slots. A write
-/// that removes or replaces a ready value withdraws the table before it unlocks, so a table
-/// never holds a value that a locked lookup would no longer find. Values added since (a
-/// singleton created, an instance registered) are missing from it until a locked resolve
-/// finds one of them and publishes a new table.
+/// The registry stays the source of truth; the table holds exactly its ready slots. A write
+/// changes the table in place: a value added (an instance registered, a singleton created) is
+/// inserted, one removed or replaced is removed (see `ReadyTable`), so no resolve ever builds
+/// a table, and the first resolve after any number of registrations reads it like any other.
+/// A table that a write would fill past half is rebuilt larger, from its own live entries, by
+/// that write: amortised, about two entries copied per insertion.
 ///
-/// Reclamation is by hazard pointers (`Hazards`): a reader announces the table it reads in
-/// its thread's own record; a writer frees a withdrawn table only once no record names it.
-/// Readers never wait and write only their own record; a writer waits, after its unlock,
-/// for the few readers that are inside the table at that instant (a dozen instructions each,
-/// no user code, no lock). Chosen over epochs, which free late when one thread stops between
-/// resolves, and over keeping old tables until the injector goes away, which would keep
+/// Reclamation is by hazard pointers (`Hazards`): a reader announces the table it reads in its
+/// thread's own record. A replaced table is freed once no record names it; a removed entry's
+/// owner is released once every record that named the table when it was removed has moved on.
+/// Readers never wait and write only their own record; a writer waits, after its unlock, for
+/// the few readers that are inside the table at that instant (a dozen instructions each, no
+/// user code, no lock). Chosen over epochs, which free late when one thread stops between
+/// resolves, and over keeping old entries until the injector goes away, which would keep
 /// unregistered values alive too.
 ///
 /// Needs `Synchronization.Atomic` (macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2); before
@@ -22,23 +25,17 @@ import Synchronization
 @usableFromInline
 final class PublishedTable: @unchecked Sendable {
     // `@unchecked Sendable`: `cell` is an `Atomic<UInt>` (an unmanaged `ReadyTable` or 0),
-    // touched only atomically; the other properties only under the owning injector's
-    // registry lock.
+    // touched only atomically; the other properties, and the table's writes, only under the
+    // owning injector's registry lock.
     private let cell: UnsafeMutableRawPointer
-    /// Tables withdrawn and not yet freed, with the next in `ReadyTable.nextRetired`.
-    private var retired: Unmanaged<ReadyTable>?
-    /// Whether the published table holds every ready value of the registry (always, where
-    /// nothing is published: no locked resolve then tries to publish).
-    private var isCurrent = true
-    /// Locked finds of a ready value since the table stopped being current.
-    private var missedReads = 0
-    /// The size of the last table built: a rebuild waits for that many misses over 16.
-    private var lastSize = 0
-    /// Changes with every write that makes the table stale, so that a table built from the
-    /// registry as it was before is not published (see `publish(_:in:)`).
-    private var generation = 0
-    /// Whether a resolve is building a table after its unlock: one at a time.
-    private var isBuilding = false
+    /// Tables replaced and not yet freed, with the next in `ReadyTable.nextRetired`.
+    private var retired: UnsafeMutableRawPointer?
+    /// The owners of removed entries, each with the address of the table it was removed from,
+    /// to be released once that table's readers have moved on.
+    private var removedOwners: [(table: UInt, owner: Unmanaged<AnyObject>)] = []
+    /// Whether an observation hook is installed: observed resolves take the locked path, which
+    /// reports them, so nothing is published meanwhile.
+    private var isSuspended = false
 
     init() {
         // A line of its own: readers load it on every resolve, and a neighbour written by
@@ -55,18 +52,28 @@ final class PublishedTable: @unchecked Sendable {
             if let published = UnsafeRawPointer(bitPattern: atomic.pointee.load(ordering: .acquiring)) {
                 Unmanaged<ReadyTable>.fromOpaque(published).release()
             }
+            var table = retired.map { Unmanaged<ReadyTable>.fromOpaque($0) }
+            while let current = table {
+                table = current._withUnsafeGuaranteedRef { $0.nextRetired }
+                current.release()
+            }
         }
-        var table = retired
-        while let current = table {
-            table = current._withUnsafeGuaranteedRef { $0.nextRetired }
-            current.release()
-        }
+        for removed in removedOwners { removed.owner.release() }
         cell.deallocate()
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private var atomic: UnsafeMutablePointer<Atomic<UInt>> {
         cell.assumingMemoryBound(to: Atomic<UInt>.self)
+    }
+
+    /// The published table, under the registry lock (no reader changes it).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private var table: ReadyTable? {
+        guard let published = UnsafeRawPointer(bitPattern: atomic.pointee.load(ordering: .relaxed)) else {
+            return nil
+        }
+        return Unmanaged<ReadyTable>.fromOpaque(published).takeUnretainedValue()
     }
 
     /// The ready slot for `type` under `name`, announced in this thread's hazard record so
@@ -89,110 +96,104 @@ final class PublishedTable: @unchecked Sendable {
             typed: entry.pointee.typed, slot: owner, transient: entry.pointee.transient, hazard: hazard)
     }
 
-    /// Under the registry lock: a write removed or replaced a ready value, so the table stops
-    /// being published; it is freed by `reclaim` after the unlock.
-    func withdraw() {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-        isCurrent = false
-        missedReads = 0
-        generation &+= 1
+    /// Under the registry lock: a write added `published` under `key`. Inserted in place; the
+    /// first insertion publishes a table, and one the insertion would fill past half is
+    /// replaced by a larger copy.
+    func insert(_ key: DependencyKey, _ published: Registry.Slot.Published) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), !isSuspended else { return }
+        guard let table else {
+            let table = ReadyTable([])
+            _ = table.insert(key, published)
+            publish(table)
+            return
+        }
+        if table.insert(key, published) { return }
+        let larger = ReadyTable(copying: table)
+        _ = larger.insert(key, published)
+        publish(larger)
+    }
+
+    /// Under the registry lock: a write removed or replaced what is stored under `key`. Its
+    /// entry is removed in place; its owner is released by `reclaim` after the unlock, once the
+    /// table's readers have moved on.
+    func remove(_ key: DependencyKey) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let table,
+            let owner = table.remove(key)
+        else { return }
+        removedOwners.append((UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), owner))
+    }
+
+    /// Under the registry lock: an observation hook was installed, so nothing is published
+    /// until it is removed (`resume(_:)`); the table is freed by `reclaim` after the unlock.
+    func suspend() {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), !isSuspended else { return }
+        isSuspended = true
         let published = atomic.pointee.exchange(0, ordering: .sequentiallyConsistent)
         guard let table = UnsafeRawPointer(bitPattern: published) else { return }
         retire(Unmanaged<ReadyTable>.fromOpaque(table))
     }
 
-    /// Under the registry lock: a write added a ready value, which the table lacks.
-    func noteAddition() {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-        isCurrent = false
-        missedReads = 0
-        generation &+= 1
+    /// Under the registry lock: the observation hook was removed; publishes a table of `slots`,
+    /// the registry's published slots.
+    func resume(_ slots: [Registry.Slot]) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), isSuspended else { return }
+        isSuspended = false
+        if !slots.isEmpty { publish(ReadyTable(slots)) }
     }
 
-    /// Under the registry lock: whether a ready value found under the lock may be missing
-    /// from the table, so that the resolve should offer to publish a new one.
-    var isStale: Bool { !isCurrent }
-
-    /// Under the lock of `registry`, after a locked lookup found what the table could have
-    /// served: the registry's published slots, for a new table that the caller builds and
-    /// publishes after its unlock (`publish(_:in:)`), when the table is stale, no observer
-    /// needs the locked path, no other resolve is building one, and enough reads have missed
-    /// it since it went stale that building one is worth its cost.
-    @inline(never)
-    func noteMissedRead(in registry: UnsafeMutablePointer<Registry>) -> Build? {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), !isCurrent, !isBuilding,
-            registry.pointee.diagnostics.instrumentation == nil
-        else { return nil }
-        missedReads += 1
-        guard missedReads > lastSize >> 4 else { return nil }
-        isBuilding = true
-        return Build(slots: registry.pointee.publishedSlots, generation: generation)
-    }
-
-    /// The slots of a table to build after the unlock, as the registry held them in
-    /// `generation`.
-    struct Build {
-        fileprivate let slots: [Registry.Slot]
-        fileprivate let generation: Int
-    }
-
-    /// After the caller's unlock: builds the table of `build`, off the lock (its cost grows
-    /// with the registry: about 110 ms of fresh memory for 100,000 entries, which would hold
-    /// every other resolve of this injector), then publishes it under the lock of `registry`,
-    /// unless a write made it stale meanwhile. What is dropped is released after the unlock.
-    @inline(never)
-    func publish(_ build: Build, in registry: Locked<Registry>) {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-        let table = ReadyTable(build.slots)
-        let retired = registry.withLock { registry in
-            isBuilding = false
-            if generation == build.generation, !isCurrent, registry.diagnostics.instrumentation == nil {
-                isCurrent = true
-                lastSize = table.size
-                let replaced = atomic.pointee.exchange(
-                    UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()), ordering: .sequentiallyConsistent)
-                if let replaced = UnsafeRawPointer(bitPattern: replaced) {
-                    retire(Unmanaged<ReadyTable>.fromOpaque(replaced))
-                }
-            }
-            return takeRetired()
+    /// Under the registry lock: publishes `table` in place of the current one, which is
+    /// retired.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private func publish(_ table: ReadyTable) {
+        let replaced = atomic.pointee.exchange(
+            UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()), ordering: .sequentiallyConsistent)
+        if let replaced = UnsafeRawPointer(bitPattern: replaced) {
+            retire(Unmanaged<ReadyTable>.fromOpaque(replaced))
         }
-        retired.reclaim()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func retire(_ table: Unmanaged<ReadyTable>) {
-        table._withUnsafeGuaranteedRef { $0.nextRetired = retired }
-        retired = table
+        table._withUnsafeGuaranteedRef { $0.nextRetired = retired.map { Unmanaged<ReadyTable>.fromOpaque($0) } }
+        retired = table.toOpaque()
     }
 
-    /// Under the registry lock: the withdrawn tables, for `reclaim` after the unlock.
+    /// Under the registry lock: the replaced tables and removed entries' owners, for
+    /// `reclaim` after the unlock.
     func takeRetired() -> Retired {
-        Retired(tables: exchange(&retired, with: nil))
+        Retired(tables: exchange(&retired, with: nil), owners: exchange(&removedOwners, with: []))
     }
 
-    /// Withdrawn tables, freed (with the slots and values only they still hold) by `reclaim`
-    /// after the registry lock is let go, once no reader is inside them.
+    /// Replaced tables and removed entries' owners, freed (with the values only they still
+    /// hold) by `reclaim` after the registry lock is let go, once no reader is inside them.
     struct Retired {
-        fileprivate let tables: Unmanaged<ReadyTable>?
+        fileprivate let tables: UnsafeMutableRawPointer?
+        fileprivate let owners: [(table: UInt, owner: Unmanaged<AnyObject>)]
 
-        /// Waits until no reader is inside each table, then releases it. Apart, for the stack.
+        /// Waits until no reader is inside each table, then releases it; waits until each
+        /// reader that was inside a removed entry's table has left, then releases the owner.
+        /// Apart, for the stack.
         @inline(never)
         func reclaim() {
-            var table = tables
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+            var waitedFor: Set<UInt> = []
+            for removed in owners {
+                if waitedFor.insert(removed.table).inserted { Hazards.waitUntilEachLeaves(removed.table) }
+                Self.release(removed.owner)
+            }
+            var table = tables.map { Unmanaged<ReadyTable>.fromOpaque($0) }
             while let current = table {
                 table = current._withUnsafeGuaranteedRef { $0.nextRetired }
-                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                    Hazards.waitUntilUnread(UInt(bitPattern: current.toOpaque()))
-                }
+                Hazards.waitUntilUnread(UInt(bitPattern: current.toOpaque()))
                 Self.release(current)
             }
         }
 
-        /// Releases `table`: a call the optimiser cannot see into, so that it does not hoist
-        /// the release above the wait for readers, whose atomic loads never touch the table.
+        /// Releases `object`: a call the optimiser cannot see into, so that it does not hoist
+        /// the release above the wait for readers, whose atomic loads never touch it.
         @inline(never) @_optimize(none)
-        private static func release(_ table: Unmanaged<ReadyTable>) {
-            table.release()
+        private static func release<Object: AnyObject>(_ object: Unmanaged<Object>) {
+            object.release()
         }
     }
 }

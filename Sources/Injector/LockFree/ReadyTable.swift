@@ -1,22 +1,34 @@
-/// An immutable snapshot of what one injector can hand out without running a factory under
-/// its lock: its ready values (registered instances, created singletons) and its transients'
-/// plain factories. A resolve reads it without the registry lock (see `PublishedTable`).
+import Synchronization
+
+/// What one injector can hand out without running a factory under its lock: its ready values
+/// (registered instances, created singletons) and its transients' plain factories. A resolve
+/// reads it without the registry lock (see `PublishedTable`).
 ///
 /// Open addressing with linear probing, at most half full, so a lookup of a key that is
-/// there usually touches one entry, however many the injector holds. The entries retain the
-/// registry's ready slots and published transients' registrations (each entry's `owner`); a
-/// table is released only when no reader can still be reading it, and that releases them
-/// (and maybe values: user code) outside every lock.
+/// there usually touches one slot, however many the injector holds. Writers (under the
+/// registry lock) change it in place, in two ways only, so that a reader never sees a slot
+/// half written:
+/// - **an insertion** fills an empty slot, then stores its key word (release): a reader that
+///   loads the word sees the rest of the slot;
+/// - **a removal** stores the tombstone in the key word (sequentially consistent) and hands
+///   the slot's owner to the writer, who releases it once every reader that was inside the
+///   table has left (`Hazards.waitUntilEachLeaves`). A tombstone is never reused: a table
+///   whose live and dead slots fill half of it is rebuilt (`init(copying:)`).
+///
+/// Each slot is a key word (an `Atomic<UInt>`: a type's identity, 0 when empty, 1 when
+/// removed) followed by its `Entry`, in one stride. The live entries retain the registry's
+/// ready slots and published transients' registrations (each entry's `owner`); a table is
+/// released only when no reader can still be reading it, and that releases them (and maybe
+/// values: user code) outside every lock.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class ReadyTable {
     struct Entry {
-        /// `ObjectIdentifier` bits; 0 marks an empty entry (no type's identity is 0).
-        var typeID: UInt
         var hash: UInt
         var name: String?
         /// A small name's two words (see `smallName(_:)`); zeros for none or a larger one.
         var small: (UInt64, UInt64)
         /// What the table retains for the entry (see `Registry.Slot.published`): the `ReadySlot`,
-        /// or a transient's `Registration`; `nil` marks an empty entry too.
+        /// or a transient's `Registration`.
         var owner: Unmanaged<AnyObject>?
         /// A ready slot's `typed` value, if any; kept alive by `owner`.
         var typed: Unmanaged<AnyObject>?
@@ -24,46 +36,129 @@ final class ReadyTable {
         var transient: Unmanaged<Registration>?
     }
 
-    private let entries: UnsafeMutablePointer<Entry>
+    /// The key word of an empty slot, and of a removed one. (Computed, so that they fold into
+    /// constants: a stored static would be a lazy global, initialised through `swift_once`.)
+    @inline(__always) private static var empty: UInt { 0 }
+    @inline(__always) private static var removed: UInt { 1 }
+
+    private let slots: UnsafeMutableRawPointer
     private let capacity: Int
-    /// `64 - log2(capacity)`: a hash's top bits are its first entry (Fibonacci hashing).
+    /// `64 - log2(capacity)`: a hash's top bits are its first slot (Fibonacci hashing).
     private let shift: UInt
+    /// Slots in use, live or removed; and live ones (under the registry lock).
+    private var used = 0
+    private(set) var live = 0
     /// The next table in a `PublishedTable` list of replaced tables.
     var nextRetired: Unmanaged<ReadyTable>?
 
-    /// A table of `slots`, each under its entry's key.
-    init(_ slots: [Registry.Slot]) {
-        var capacity = 4
-        while capacity < slots.count * 2 { capacity *= 2 }
+    /// A slot's stride: its key word, then its entry.
+    private static var stride: Int {
+        (MemoryLayout<Atomic<UInt>>.size + MemoryLayout<Entry>.alignment - 1) / MemoryLayout<Entry>.alignment
+            * MemoryLayout<Entry>.alignment + MemoryLayout<Entry>.stride
+    }
+    private static var entryOffset: Int { stride - MemoryLayout<Entry>.stride }
+
+    /// An empty table with room for `capacity` slots (a power of two).
+    private init(capacity: Int) {
         self.capacity = capacity
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-        entries = .allocate(capacity: capacity)
-        entries.initialize(
-            repeating: Entry(typeID: 0, hash: 0, name: nil, small: (0, 0), owner: nil, typed: nil, transient: nil),
-            count: capacity)
-        for slot in slots {
-            guard let published = slot.published else { continue }
-            let key = slot.key
-            let small = key.name.flatMap(Self.smallName) ?? (0, 0)
-            let hash = Self.hash(key.typeID, key.name, small: small)
-            var index = Int(truncatingIfNeeded: hash >> shift)
-            while entries[index].typeID != 0 { index = (index + 1) & (capacity - 1) }
-            entries[index] = Entry(
-                typeID: UInt(bitPattern: key.typeID), hash: hash, name: key.name, small: small,
-                owner: .passRetained(published.owner),
-                typed: published.typed.map { .passUnretained($0) },
-                transient: published.transient.map { .passUnretained($0) })
+        slots = .allocate(byteCount: capacity * Self.stride, alignment: max(16, MemoryLayout<Entry>.alignment))
+        for index in 0..<capacity {
+            let slot = slots + index * Self.stride
+            slot.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(Self.empty))
+            (slot + Self.entryOffset).bindMemory(to: Entry.self, capacity: 1).initialize(
+                to: Entry(hash: 0, name: nil, small: (0, 0), owner: nil, typed: nil, transient: nil))
         }
     }
 
-    deinit {
-        for index in 0..<capacity { entries[index].owner?.release() }
-        entries.deinitialize(count: capacity)
-        entries.deallocate()
+    /// A table of `slots`, each under its entry's key.
+    convenience init(_ slots: [Registry.Slot]) {
+        self.init(capacity: Self.capacity(for: slots.count))
+        for slot in slots {
+            guard let published = slot.published else { continue }
+            _ = insert(slot.key, published)
+        }
     }
 
-    /// The number of entries the table has room for (twice what it holds, or more).
-    var size: Int { capacity }
+    /// A table of `table`'s live entries, with room for as many again and more (a quarter full
+    /// at most), so that the next rebuild is as many insertions away: about two entries
+    /// copied per insertion, over time.
+    convenience init(copying table: ReadyTable) {
+        self.init(capacity: Self.capacity(for: table.live * 2))
+        for index in 0..<table.capacity where table.key(at: index).pointee.load(ordering: .relaxed) > Self.removed {
+            let word = table.key(at: index).pointee.load(ordering: .relaxed)
+            let entry = table.entry(at: index).pointee
+            guard let owner = entry.owner else { continue }
+            place(word, entry, retaining: owner)
+        }
+    }
+
+    /// The capacity (a power of two, 8 at least) at which `count` entries fill half or less.
+    private static func capacity(for count: Int) -> Int {
+        var capacity = 8
+        while capacity < count * 2 { capacity *= 2 }
+        return capacity
+    }
+
+    deinit {
+        for index in 0..<capacity {
+            if key(at: index).pointee.load(ordering: .relaxed) > Self.removed {
+                entry(at: index).pointee.owner?.release()
+            }
+            entry(at: index).deinitialize(count: 1)
+            key(at: index).deinitialize(count: 1)
+        }
+        slots.deallocate()
+    }
+
+    @inline(__always)
+    private func key(at index: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
+        (slots + index * Self.stride).assumingMemoryBound(to: Atomic<UInt>.self)
+    }
+
+    @inline(__always)
+    private func entry(at index: Int) -> UnsafeMutablePointer<Entry> {
+        (slots + index * Self.stride + Self.entryOffset).assumingMemoryBound(to: Entry.self)
+    }
+
+    /// Under the registry lock: stores `published` under `key`, retained, unless the table
+    /// would be more than half full with it (`false`: the caller rebuilds it larger).
+    func insert(_ key: DependencyKey, _ published: Registry.Slot.Published) -> Bool {
+        guard (used + 1) * 2 <= capacity else { return false }
+        let small = key.name.flatMap(Self.smallName) ?? (0, 0)
+        let entry = Entry(
+            hash: Self.hash(key.typeID, key.name, small: small), name: key.name, small: small, owner: nil,
+            typed: published.typed.map { .passUnretained($0) },
+            transient: published.transient.map { .passUnretained($0) })
+        place(UInt(bitPattern: key.typeID), entry, retaining: .passUnretained(published.owner))
+        return true
+    }
+
+    /// Fills the first empty slot from `entry.hash`'s with `entry`, `owner` retained, then
+    /// publishes it by its key word.
+    private func place(_ word: UInt, _ entry: Entry, retaining owner: Unmanaged<AnyObject>) {
+        var index = Int(truncatingIfNeeded: entry.hash >> shift)
+        while key(at: index).pointee.load(ordering: .relaxed) != Self.empty { index = (index + 1) & (capacity - 1) }
+        var entry = entry
+        entry.owner = owner.retain()
+        self.entry(at: index).pointee = entry
+        key(at: index).pointee.store(word, ordering: .releasing)
+        used += 1
+        live += 1
+    }
+
+    /// Under the registry lock: removes the entry for `key`, if the table has it, and returns
+    /// its owner, which the caller releases once no reader is inside the table.
+    func remove(_ key: DependencyKey) -> Unmanaged<AnyObject>? {
+        let small = key.name.flatMap(Self.smallName) ?? (0, 0)
+        let largeNameHash = small.1 == 0 ? Self.largeNameHash(key.name) : 0
+        guard let index = index(of: key.typeID, name: key.name, largeNameHash: largeNameHash) else { return nil }
+        // Sequentially consistent, as a reader's announcement: of the two, one sees the other
+        // (`Hazards.waitUntilEachLeaves`).
+        self.key(at: index).pointee.store(Self.removed, ordering: .sequentiallyConsistent)
+        live -= 1
+        return entry(at: index).pointee.owner
+    }
 
     /// The entry for `type` under `name`, valid while the table is; `nil` when there is none.
     /// A small name is compared by its two words, with no string operation at all; a larger
@@ -71,17 +166,39 @@ final class ReadyTable {
     /// announced the table, so that its announcement lasts for the probe alone), then itself.
     @inline(__always)
     func entry(for type: ObjectIdentifier, name: String?, largeNameHash: UInt) -> UnsafeMutablePointer<Entry>? {
+        // Not `.map(entry(at:))`: a method reference is a closure, allocated on every lookup.
+        guard let index = index(of: type, name: name, largeNameHash: largeNameHash) else { return nil }
+        return entry(at: index)
+    }
+
+    @inline(__always)
+    private func index(of type: ObjectIdentifier, name: String?, largeNameHash: UInt) -> Int? {
         let typeID = UInt(bitPattern: type)
         guard let name else {
-            return probe(Self.hash(type, nil, small: (0, 0))) { $0.typeID == typeID && $0.name == nil }
+            return probe(Self.hash(type, nil, small: (0, 0)), typeID) { $0.name == nil }
         }
         if let small = Self.smallName(name) {
-            return probe(Self.hash(type, name, small: small)) {
-                $0.typeID == typeID && $0.small.0 == small.0 && $0.small.1 == small.1
+            return probe(Self.hash(type, name, small: small), typeID) {
+                $0.small.0 == small.0 && $0.small.1 == small.1
             }
         }
         let hash = (UInt(bitPattern: type) ^ largeNameHash) &* Self.golden
-        return probe(hash) { $0.typeID == typeID && $0.hash == hash && $0.name == name }
+        return probe(hash, typeID) { $0.hash == hash && $0.name == name }
+    }
+
+    /// The first slot from `hash`'s place whose key word is `typeID` and whose entry `matches`,
+    /// or `nil` at an empty one. The key word is loaded first (sequentially consistent, which
+    /// costs an acquire's plain load on x86 and ARM): the entry is read only once it is seen
+    /// published, and a removal is seen by a reader that announced the table after it.
+    @inline(__always)
+    private func probe(_ hash: UInt, _ typeID: UInt, _ matches: (borrowing Entry) -> Bool) -> Int? {
+        var index = Int(truncatingIfNeeded: hash >> shift)
+        while true {
+            let word = key(at: index).pointee.load(ordering: .sequentiallyConsistent)
+            if word == typeID, matches(entry(at: index).pointee) { return index }
+            if word == Self.empty { return nil }
+            index = (index + 1) & (capacity - 1)
+        }
     }
 
     /// What `entry(for:name:largeNameHash:)` needs for a name that is not small: its hash
@@ -90,18 +207,6 @@ final class ReadyTable {
     static func largeNameHash(_ name: String?) -> UInt {
         guard let name, smallName(name) == nil else { return 0 }
         return hash(name)
-    }
-
-    /// The first entry from `hash`'s place on that `matches`, or `nil` at an empty one.
-    @inline(__always)
-    private func probe(_ hash: UInt, _ matches: (borrowing Entry) -> Bool) -> UnsafeMutablePointer<Entry>? {
-        var index = Int(truncatingIfNeeded: hash >> shift)
-        while true {
-            let entry = entries + index
-            if matches(entry.pointee) { return entry }
-            if entry.pointee.typeID == 0 { return nil }
-            index = (index + 1) & (capacity - 1)
-        }
     }
 
     /// The hash of a key: the type's identity, mixed with its name (`small`: the name's

@@ -54,7 +54,6 @@ extension AsyncDependencyInjector {
             return try await observedResolve(key, as: T.self, ifAbsent: ifAbsent)
         }
         if let slot = registry.pointee.readySlot(key, miss: &miss) {
-            if core.ready.isStale { return try core.valuePublishing(slot, as: T.self, key: key, in: registry) }
             defer { core.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }

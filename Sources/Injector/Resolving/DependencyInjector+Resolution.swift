@@ -37,15 +37,10 @@ extension DependencyInjector {
         let registry = self.registry.lock()
         let instrumented = registry.pointee.diagnostics.instrumentation != nil
         if !instrumented, let slot = registry.pointee.readySlot(key, miss: &miss) {
-            if ready.isStale { return try valuePublishing(slot, as: T.self, key: key, in: registry) }
             defer { self.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
-        if ready.isStale, !instrumented {
-            unlockPublishing(registry, after: miss)
-        } else {
-            self.registry.unlock()
-        }
+        self.registry.unlock()
 
         // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
@@ -59,39 +54,6 @@ extension DependencyInjector {
         return try resolve(key, as: T.self, after: miss, instrumented: instrumented) { key throws(InjectionError) in
             try unregistered(key, as: T.self)
         }
-    }
-
-    /// The hot path's locked find of a ready value that the published table lacks: copies
-    /// the value out, unlocks `registry` (locked by the caller), then builds and publishes a
-    /// new table when one is due. Apart, off the hot path.
-    @inline(never)
-    func valuePublishing<T>(
-        _ slot: Unmanaged<Registry.ReadySlot>,
-        as type: T.Type,
-        key: DependencyKey,
-        in registry: UnsafeMutablePointer<Registry>
-    ) throws(InjectionError) -> T {
-        let build = ready.noteMissedRead(in: registry)
-        defer {
-            self.registry.unlock()
-            if let build { ready.publish(build, in: self.registry) }
-        }
-        return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
-    }
-
-    /// Unlocks `registry` (locked by the caller) after a locked lookup that found `miss`: if
-    /// that is a transient, which the published table lacks, builds and publishes a new table
-    /// after the unlock when one is due. Apart, off the hot path.
-    @inline(never)
-    func unlockPublishing(_ registry: UnsafeMutablePointer<Registry>, after miss: Miss) {
-        guard case .pending(let registration) = miss, registration.isTransient,
-            let build = ready.noteMissedRead(in: registry)
-        else {
-            self.registry.unlock()
-            return
-        }
-        self.registry.unlock()
-        ready.publish(build, in: self.registry)
     }
 
     /// The rest of a resolve whose own lookup found `miss` (`nil`: none made yet): the

@@ -46,8 +46,11 @@ struct Registry {
     var diagnostics = RegistryDiagnostics() {
         // An observed resolve takes the locked path, which reports it: no table meanwhile.
         didSet {
-            guard diagnostics.instrumentation != nil else { return }
-            ready.withdraw()
+            if diagnostics.instrumentation != nil {
+                ready.suspend()
+            } else if oldValue.instrumentation != nil {
+                ready.resume(publishedSlots)
+            }
         }
     }
 
@@ -105,12 +108,9 @@ struct Registry {
             if tableChanged, named[key.typeID] == nil { index.typesChanged() }
         }
         index.replace(replaced, with: slot, under: key)
-        // The published table must never hold what is no longer registered.
-        if replaced?.isPublished == true {
-            ready.withdraw()
-        } else if slot?.isPublished == true {
-            ready.noteAddition()
-        }
+        // The published table holds what is registered, no more: changed in place.
+        if replaced?.isPublished == true { ready.remove(key) }
+        if let published = slot?.published { ready.insert(key, published) }
         return replaced
     }
 
@@ -250,6 +250,9 @@ extension Registry {
             return nil
         }
 
+        /// What a published table holds for a slot (see `published`).
+        typealias Published = (owner: AnyObject, typed: AnyObject?, transient: Registration?)
+
         /// Whether a published table holds this slot: a ready value, or a transient's plain
         /// factory (see `PublishedTable`).
         var isPublished: Bool { published != nil }
@@ -257,7 +260,7 @@ extension Registry {
         /// What a published table holds for this slot: the object it retains (the `ReadySlot`,
         /// or a published transient's registration), a ready slot's `typed` box, and the
         /// transient's registration; `nil` when no table holds the slot.
-        var published: (owner: AnyObject, typed: AnyObject?, transient: Registration?)? {
+        var published: Published? {
             switch self {
             case .ready(let slot): (slot, slot.typed, nil)
             case .pending(let registration) where registration.isPublishedTransient: (registration, nil, registration)

@@ -223,7 +223,8 @@ final class SingletonCreation: Sendable {
         keptBy keeper: DependencyInjector
     ) -> Keeping {
         guard holder === keeper else { return keeper.keep(value, producedBy: registration, heldBy: holder) }
-        let (replaced, isClosed) = keeper.registry.withLock { registry in
+        // `updateReturning`: a table the value's insertion outgrew is freed after the unlock.
+        let (replaced, isClosed) = keeper.registry.updateReturning { registry in
             registry.isClosed ? (nil, true) : (registry.cache(value, producedBy: registration), false)
         }
         withExtendedLifetime(replaced) {}  // released after the unlock
