@@ -19,7 +19,7 @@ extension AsyncDependencyInjector {
         var verification = Verification(of: core, in: scratch.core)
         for key in verification.keys {
             // An initializer's registration is checked, not built (see `InitializerDryRun`).
-            let failure = await InitializerDryRun.$checkingDepths.withValue([AsyncResolutionContext.keys.count]) {
+            let failure = await InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
                 () async -> InjectionError? in
                 do throws(InjectionError) {
                     _ = try await scratch.value(for: key)

@@ -43,7 +43,7 @@ extension DependencyInjector {
         for key in verification.keys {
             context.wrapperFailures = []
             // An initializer's registration is checked, not built (see `InitializerDryRun`).
-            let outcome = InitializerDryRun.$checkingDepths.withValue([context.path.count]) {
+            let outcome = InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
                 Result { () throws(InjectionError) in try scratch.value(for: key) }
             }
             if case .failure(let error) = outcome { verification.record(error, resolving: key) }
@@ -88,7 +88,7 @@ struct Verification {
             return  // off the main actor, which says nothing about whether it works
         case .notProvidedByScope:
             return  // each opened scope provides it: there is none to resolve here
-        case _ where InitializerDryRun.isChecked(error):
+        case _ where InitializerDryRun.isChecked(error, key: key):
             return  // an initializer whose parameters resolved, checked without being called
         default:
             let cause = Self.cause(of: error)

@@ -21,8 +21,8 @@ extension AsyncDependencyInjector {
                 key: key, scope: scope,
                 factory: .async { r in
                     let position = ParameterPosition()
-                    let depth = AsyncResolutionContext.keys.count
-                    guard InitializerDryRun.isChecking(atDepth: depth) else {
+                    let depth = InitializerDryRun.depth
+                    guard InitializerDryRun.isChecking(atDepth: depth, key: key, in: r.core) else {
                         return try initializer(
                             repeat await r.parameter((each Parameter).self, at: position, of: T.self, site: site))
                     }

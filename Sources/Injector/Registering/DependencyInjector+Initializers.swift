@@ -34,8 +34,8 @@ extension DependencyInjector {
             TypedRegistration(
                 { r in
                     let position = ParameterPosition()
-                    let depth = ResolutionContext.current.path.count
-                    guard InitializerDryRun.isChecking(atDepth: depth) else {
+                    let depth = InitializerDryRun.depth
+                    guard InitializerDryRun.isChecking(atDepth: depth, key: key, in: r) else {
                         return try initializer(
                             repeat r.parameter((each Parameter).self, at: position, of: T.self, site: site))
                     }

@@ -90,11 +90,14 @@ extension DependencyInjector {
         scope: Scope?,
         factory: Registration.Factory,
         forwardedTo target: DependencyKey? = nil,
+        decoratesOwnValues: Bool = false,
         fileID: StaticString?,
         line: UInt
     ) -> Registration {
         store(scope: scope, fileID: fileID, line: line) { scope, site in
-            Registration(key: key, scope: scope, factory: factory, site: site, forwardedTo: target)
+            Registration(
+                key: key, scope: scope, factory: factory, site: site, forwardedTo: target,
+                decoratesOwnValues: decoratesOwnValues)
         }
     }
 
@@ -163,13 +166,14 @@ extension DependencyInjector {
         // published table that held it is freed first (see `PublishedTable`).
         var refused = false
         var previous: Registry.Slot?
-        var previousValues: ArgumentCache?
+        var previousValues: (registration: Registration, cache: ArgumentCache)?
         let retired = registry.withLock { registry in
             refused = registry.isSealed
             if !refused {
                 previous = registry.replace(key, withSlot: slot)
                 registry.initializerParameters[key] = nil  // an initializer's, noted again after
-                previousValues = registry.argumentCaches.removeValue(forKey: key)?.cache  // they go with it
+                // They go with it; the pair leaves the lock whole, its registration released after.
+                previousValues = registry.argumentCaches.removeValue(forKey: key)
             }
             return registry.ready.takeRetired()
         }
@@ -178,8 +182,15 @@ extension DependencyInjector {
         // A value an installation replaces is torn down when the installation succeeds (it
         // puts the value back if it fails).
         if installation == nil, let teardown = previous?.entry.teardown { tearDown([teardown]) }
-        // The values a replaced or removed registration kept per argument tuple go with it.
-        if let previousValues { tearDown(previousValues.removeAll()) }
+        // The values a replaced or removed registration kept per argument tuple go with it; an
+        // installation tears them down when it succeeds, and puts them back if it fails.
+        if let previousValues {
+            if let installation, !refused {
+                installation.recordReplacedCache(previousValues, of: key)
+            } else {
+                tearDown(previousValues.cache.removeAll())
+            }
+        }
         guard !refused else {
             if let installation {
                 installation.recordRefusal(of: key)  // `install` throws it

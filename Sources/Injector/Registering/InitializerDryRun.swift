@@ -18,15 +18,23 @@ enum InitializerDryRun {
         var description: String { "checked by verify() without calling the initializer" }
     }
 
-    /// Whether the initializer now running at `depth` (its own key last in the path) is
-    /// checked rather than built.
-    static func isChecking(atDepth depth: Int) -> Bool {
-        checkingDepths.last == depth - 1
+    /// The depth of the resolve running here: its factories on this thread and in this task,
+    /// the same measure on both faces (an async factory can resolve a synchronous one).
+    static var depth: Int {
+        ResolutionContext.current.path.count + AsyncResolutionContext.keys.count
     }
 
-    /// Whether `error` says that an initializer was checked, not that it failed.
-    static func isChecked(_ error: InjectionError) -> Bool {
-        guard case .factoryFailed(_, _, let underlying) = error else { return false }
+    /// Whether the initializer now running at `depth` (its own key last in the path) is
+    /// checked rather than built: its asker is `verify()` or an initializer being checked, and
+    /// nothing decorates its values (a decorator runs on a built value, and `verify()` runs it).
+    static func isChecking(atDepth depth: Int, key: DependencyKey, in injector: DependencyInjector) -> Bool {
+        guard checkingDepths.last == depth - 1 else { return false }
+        return !DecoratedTypes.mayBeDecorated(key) || injector.decorators(of: key).isEmpty
+    }
+
+    /// Whether `error` says that the initializer of `key` was checked, not that it failed.
+    static func isChecked(_ error: InjectionError, key: DependencyKey) -> Bool {
+        guard case .factoryFailed(key, _, let underlying) = error else { return false }
         return underlying is Checked
     }
 }
@@ -42,7 +50,7 @@ extension DependencyInjector {
     ) throws(InjectionError) {
         do {
             _ = try parameter(P.self, at: position, of: owner, site: site)
-        } catch  where InitializerDryRun.isChecked(error) {
+        } catch  where InitializerDryRun.isChecked(error, key: .parameter(P.self)) {
             return
         }
     }
@@ -58,7 +66,7 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) {
         do {
             _ = try await parameter(P.self, at: position, of: owner, site: site)
-        } catch  where InitializerDryRun.isChecked(error) {
+        } catch  where InitializerDryRun.isChecked(error, key: .parameter(P.self)) {
             return
         }
     }

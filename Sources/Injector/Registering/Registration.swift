@@ -42,6 +42,9 @@ class Registration: @unchecked Sendable {
     let isPublishedTransient: Bool
     /// The type a `.plain` factory makes; `nil` for other factories.
     let plainValueType: ObjectIdentifier?
+    /// Whether its factory applies the decorators itself, before the value is kept (a factory
+    /// that caches by argument: see `ArgumentCaching`), so that a run does not apply them again.
+    let decoratesOwnValues: Bool
 
     /// What a test scope makes of a registration above it.
     enum InTests: Sendable {
@@ -126,11 +129,13 @@ class Registration: @unchecked Sendable {
         forwardedTo: DependencyKey? = nil,
         inTests: InTests? = nil,
         inPreviews: Registration? = nil,
-        teardown: Teardown? = nil
+        teardown: Teardown? = nil,
+        decoratesOwnValues: Bool = false
     ) {
         self.init(
             key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: nil)
+            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: nil,
+            decoratesOwnValues: decoratesOwnValues)
     }
 
     /// Private to this file, so that only `TypedRegistration` gives a `plainValueType`, which
@@ -145,8 +150,10 @@ class Registration: @unchecked Sendable {
         inTests: InTests?,
         inPreviews: Registration?,
         teardown: Teardown?,
-        plainValueType: ObjectIdentifier?
+        plainValueType: ObjectIdentifier?,
+        decoratesOwnValues: Bool = false
     ) {
+        self.decoratesOwnValues = decoratesOwnValues
         self.teardown = teardown
         self.plainValueType = plainValueType
         self.key = key
@@ -184,7 +191,7 @@ class Registration: @unchecked Sendable {
         Registration(
             key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
             forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
-            teardown: extras.teardown)
+            teardown: extras.teardown, decoratesOwnValues: decoratesOwnValues)
     }
 
     /// Whether `self` is `stored`, the registration stored under its key, or its test double

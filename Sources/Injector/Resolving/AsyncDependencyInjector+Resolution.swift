@@ -181,8 +181,10 @@ extension AsyncDependencyInjector {
                             throw error
                         }
                     }
-                    guard DecoratedTypes.mayBeDecorated(registration.key) else { return value }
-                    let decorated = try await decorated(value, madeFor: registration, frames: frames)
+                    guard DecoratedTypes.mayBeDecorated(registration.key), !registration.decoratesOwnValues else {
+                        return value
+                    }
+                    let decorated = try await decorated(value, key: registration.key, frames: frames)
                     // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
                     if registration.scope == .graph, let shared = frames.shared {
                         shared.share(decorated, madeBy: registration, builtBy: core)

@@ -67,8 +67,8 @@ extension DependencyInjector {
         }
         try context.throwCapturedFailure(building: value)
         completed = true
-        guard DecoratedTypes.mayBeDecorated(registration.key) else { return value }
-        let decorated = try decorated(value, madeFor: registration, in: context)
+        guard DecoratedTypes.mayBeDecorated(registration.key), !registration.decoratesOwnValues else { return value }
+        let decorated = try decorated(value, key: registration.key, in: context)
         // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
         if registration.scope == .graph { context.share(decorated, madeBy: registration, builtBy: self) }
         return decorated

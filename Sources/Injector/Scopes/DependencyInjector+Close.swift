@@ -43,12 +43,13 @@ extension DependencyInjector {
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
                 Array(exchange(&registry.teardownTasks, with: [:]).values),
-                exchange(&registry.argumentCaches, with: [:]).values.map(\.cache)
+                exchange(&registry.argumentCaches, with: [:])
             )
         }
         var teardowns = orphans
-        // The values kept per argument tuple (`register(_:caching:teardown:…)`).
-        for cache in caches { teardowns += cache.removeAll() }
+        // The values kept per argument tuple (`register(_:caching:teardown:…)`); the caches
+        // (and their registrations) left the lock whole, released here.
+        for kept in caches.values { teardowns += kept.cache.close() }
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }

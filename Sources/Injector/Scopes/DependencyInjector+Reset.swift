@@ -107,7 +107,7 @@ extension DependencyInjector {
 
     /// Drops what this injector keeps for `key` held by `holder` (itself or an ancestor);
     /// returns its teardown, if any. The value is released after the lock.
-    private func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
+    func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
         let dropped: Cache?
         if holder === self {
             dropped = registry.updateReturning { $0.dropValue(of: key) }

@@ -28,6 +28,8 @@ final class ArgumentCache: Sendable {
 
     private struct State {
         var entries: [[AnyHashable]: Entry] = [:]
+        /// Whether the keeper closed: a value made from then on is not kept (see `close()`).
+        var isClosed = false
         /// The tuples with a value, least recently used first (a bounded cache's order).
         var recency: [[AnyHashable]] = []
     }
@@ -113,14 +115,19 @@ final class ArgumentCache: Sendable {
             if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
             throw error
         }
-        let (isAwaited, evicted) = state.withLock { state -> (Bool, [Entry]) in
+        let (isAwaited, evicted, isClosed) = state.withLock { state -> (Bool, [Entry], Bool) in
             entry.creator = nil
             defer { entry.isAwaited = false }
+            guard !state.isClosed else {
+                state.entries[arguments] = nil
+                return (entry.isAwaited, [], true)
+            }
             keep(value, in: entry, for: arguments, in: &state)
-            return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state))
+            return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state), false)
         }
-        tearDown(evicted)  // torn down and released here, after the unlock
         if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
+        tearDown(evicted)  // torn down and released here, after the unlock and the waiters
+        if isClosed { throw closedError(tearingDown: value) }
         return value
     }
 
@@ -186,13 +193,25 @@ final class ArgumentCache: Sendable {
             }
             throw error
         }
-        let evicted = state.withLock { state -> [Entry] in
+        let (evicted, isClosed) = state.withLock { state -> ([Entry], Bool) in
             entry.creation = nil
+            guard !state.isClosed else {
+                state.entries[arguments] = nil
+                return ([], true)
+            }
             keep(value, in: entry, for: arguments, in: &state)
-            return keepWithin(caching.limit, adding: arguments, in: &state)
+            return (keepWithin(caching.limit, adding: arguments, in: &state), false)
         }
         tearDown(evicted)  // torn down and released here, after the unlock
+        if isClosed { throw closedError(tearingDown: value) }
         return value
+    }
+
+    /// The error of a value made after the keeper closed, which is not kept but torn down at
+    /// once, as a singleton's would be.
+    private func closedError(tearingDown value: Any) -> InjectionError {
+        if let teardown { keeper?.tearDown([PendingTeardown(of: value, key: key, teardown: teardown)]) }
+        return .closed(key, path: [key])
     }
 
     /// Tears down the values of `entries`, which the cache let go, through its keeper.
@@ -213,6 +232,13 @@ final class ArgumentCache: Sendable {
         } else {
             state.entries[arguments] = nil
         }
+    }
+
+    /// Closes the cache with its keeper: lets go of every kept value (returning their
+    /// teardowns, as `removeAll()`), and keeps none made from now on.
+    func close() -> [PendingTeardown] {
+        state.withLock { $0.isClosed = true }
+        return removeAll()
     }
 
     /// Lets go of every kept value (a reset of the key, a replacement, `close()`); creations

@@ -1,6 +1,6 @@
 /// How a factory that takes run-time arguments keeps the values it makes: one per argument
 /// tuple, a session per user ID, a client per tenant
-/// (``DependencyInjector/register(_:name:caching:fileID:line:factory:)``).
+/// (``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``).
 ///
 /// ```swift
 /// injector.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
@@ -79,6 +79,7 @@ extension DependencyInjector {
                         try factory(keeper, first, repeat each rest)
                     }
                 }),
+            decoratesOwnValues: true,
             fileID: fileID,
             line: line
         )
@@ -96,31 +97,43 @@ extension DependencyInjector {
         for tuple: [AnyHashable],
         make: (DependencyInjector) throws -> Any
     ) throws -> Any {
-        let (cache, keeper) = argumentCache(of: key, caching: caching, teardown: teardown)
-        guard let cache else { return try make(self) }
-        return try cache.value(for: tuple, of: key, context: ResolutionContext.current) { try make(keeper) }
+        let context = ResolutionContext.current
+        let (cache, keeper) = try argumentCache(of: key, caching: caching, teardown: teardown, path: context.path)
+        // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
+        guard let cache else { return try decoratedIfAny(make(self), key: key, in: context) }
+        return try cache.value(for: tuple, of: key, context: context) {
+            try keeper.decoratedIfAny(make(keeper), key: key, in: context)
+        }
     }
 
     /// The cache of `key`'s registration (which takes arguments) that a resolve through this
     /// injector uses, and its keeper; no cache when the walk finds no factory to run.
+    ///
+    /// - Throws: ``InjectionError/closed(_:path:)`` once the keeper is closed: nothing is kept
+    ///   after `close()`, as for a singleton.
     func argumentCache(
         of key: DependencyKey,
         caching: ArgumentCaching,
-        teardown: Registration.Teardown?
-    ) -> (ArgumentCache?, DependencyInjector) {
+        teardown: Registration.Teardown?,
+        path: [DependencyKey]
+    ) throws(InjectionError) -> (ArgumentCache?, DependencyInjector) {
         let found: (Registration, DependencyInjector)?
         switch locate(key) {
         case .pending(let registration, _, let keeper): found = (registration, keeper)
         default: found = nil  // never for a factory that takes arguments: made as it is
         }
         guard let (registration, keeper) = found else { return (nil, self) }
-        let (cache, replaced) = keeper.registry.withLock { registry -> (ArgumentCache, ArgumentCache?) in
+        let (cache, replaced) = keeper.registry.withLock {
+            registry -> (ArgumentCache?, (registration: Registration, cache: ArgumentCache)?) in
+            guard !registry.isClosed else { return (nil, nil) }
             if let kept = registry.argumentCaches[key], kept.registration === registration { return (kept.cache, nil) }
             let cache = ArgumentCache(caching, of: key, teardown: teardown, keptBy: keeper)
-            return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key)?.cache)
+            // The pair leaves the lock whole: its registration is released after the unlock.
+            return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key))
         }
         // A replaced registration's values, torn down and released after the unlock.
-        if let replaced { keeper.tearDown(replaced.removeAll()) }
+        if let replaced { keeper.tearDown(replaced.cache.removeAll()) }
+        guard let cache else { throw .closed(key, path: path + [key]) }
         return (cache, keeper)
     }
 }
@@ -128,7 +141,7 @@ extension DependencyInjector {
 extension AsyncDependencyInjector {
     /// Registers an async factory that takes run-time arguments and keeps one value per
     /// argument tuple, as `caching` says; the rules are those of
-    /// ``DependencyInjector/register(_:name:caching:fileID:line:factory:)``.
+    /// ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``.
     ///
     /// ```swift
     /// await server.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
@@ -162,13 +175,18 @@ extension AsyncDependencyInjector {
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
                     var tuple: [AnyHashable] = [AnyHashable(first)]
                     repeat tuple.append(AnyHashable(each rest))
-                    let (cache, keeper) = injector.core.argumentCache(of: key, caching: caching, teardown: close)
-                    guard let cache else { return try await factory(injector, first, repeat each rest) }
+                    let (cache, keeper) = try injector.core.argumentCache(
+                        of: key, caching: caching, teardown: close, path: AsyncResolutionContext.keys)
+                    guard let cache else {
+                        return try await injector.decoratedIfAny(factory(injector, first, repeat each rest), key: key)
+                    }
                     let face = injector.face(of: keeper)
+                    // Decorated where it is made, before the cache keeps it.
                     return try await cache.value(for: tuple, as: T.self) {
-                        try await factory(face, first, repeat each rest)
+                        try await face.decoratedIfAny(factory(face, first, repeat each rest), key: key)
                     }
                 }),
+            decoratesOwnValues: true,
             fileID: fileID,
             line: line
         )

@@ -27,16 +27,24 @@ extension AsyncDependencyInjector {
             to: key, fileID: fileID, line: line)
     }
 
-    /// `value`, which this face has just made for `registration`, wrapped by the decorators of
-    /// its key (see `DependencyInjector.decorated(_:madeFor:in:)`), the synchronous ones with
-    /// the core; a wrapper that fails meanwhile fails it.
+    /// `value`, made by this face for `key` by a factory that decorates its own values (one
+    /// that caches by argument), as its decorators make it.
+    nonisolated func decoratedIfAny<T: Sendable>(_ value: T, key: DependencyKey) async throws -> T {
+        guard DecoratedTypes.mayBeDecorated(key) else { return value }
+        let decorated = try await decorated(value, key: key, frames: AsyncResolutionContext.frames)
+        return try DependencyInjector.cast(decorated, to: T.self, key: key)
+    }
+
+    /// `value`, which this face has just made for `key`, wrapped by the decorators of the key
+    /// (see `DependencyInjector.decorated(_:key:in:)`), the synchronous ones with the core; a
+    /// wrapper that fails meanwhile fails it.
     nonisolated func decorated(
         _ value: any Sendable,
-        madeFor registration: Registration,
+        key: DependencyKey,
         frames: AsyncResolutionContext.Frames
     ) async throws -> any Sendable {
         var value = value
-        for decorator in core.decorators(of: registration.key) {
+        for decorator in core.decorators(of: key) {
             switch decorator.body {
             case .sync(let decorate):
                 let inner = value

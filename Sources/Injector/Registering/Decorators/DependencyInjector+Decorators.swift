@@ -30,11 +30,20 @@ extension DependencyInjector {
     /// A plain ``child()`` shares its ancestors' singletons as they are, so its decorators
     /// wrap only what it makes itself (transients, and singletons registered in it). A value
     /// registered with ``register(_:as:name:fileID:line:)`` is not made by the injector, so it
-    /// is not decorated: register it with a factory to decorate it. A value this injector
-    /// already keeps for the key is let go (and torn down), so that the next resolve is
-    /// decorated. A decorator that throws fails the resolve like a failing factory;
-    /// ``verify()`` runs decorators with the factories, and ``registrations`` lists them with
-    /// their sites (``RegistrationInfo/decorators``).
+    /// is not decorated: register it with a factory to decorate it. A key that
+    /// ``Registered/implements(_:)`` forwards is a transient of its own: decorate the
+    /// implementation's key, whose value the forwarded keys get. A value cached by argument
+    /// (``register(_:name:caching:teardown:fileID:line:factory:)``) is decorated once, before the
+    /// cache keeps it.
+    ///
+    /// A value this injector already keeps for the key (its own, or its copy of an ancestor's
+    /// in a test scope or an opened scope) is let go (and torn down), so that the next resolve
+    /// is decorated. Add decorators at start-up: a value whose decorators are running when
+    /// another is added may be kept without the new one. A failed `install` takes its
+    /// decorators back and lets go of the values kept for the keys it decorated. A decorator
+    /// that throws fails the resolve like a failing factory; ``verify()`` runs decorators with
+    /// the factories (and builds a registration made from an initializer that has some), and
+    /// ``registrations`` lists them with their sites (``RegistrationInfo/decorators``).
     public func decorate<T>(
         _ type: T.Type,
         name: String? = nil,
@@ -49,7 +58,7 @@ extension DependencyInjector {
     }
 
     /// Stores `body` as the last decorator of `key` here (refused when sealed), then lets go
-    /// of the value kept here for its registration here, made without it.
+    /// of the values this injector keeps for the key, made without it.
     func add(_ body: Decorator.Body, to key: DependencyKey, fileID: StaticString, line: UInt) {
         let installation = Installation.current(into: self)
         let decorator = Decorator(
@@ -66,9 +75,9 @@ extension DependencyInjector {
             return
         }
         installation?.recordDecorator(of: key)
-        // Made before the decorator: the next resolve makes a decorated one.
-        let dropped = registry.updateReturning { $0.dropValue(of: key) }
-        if let teardown = dropped?.teardown { tearDown([teardown]) }
+        // Made before the decorator, here or as this injector's copy of an ancestor's (a `.own`
+        // child's singleton, an opened scope's scoped value): the next resolve makes a decorated one.
+        tearDown(sequence(first: self, next: \.parent).flatMap { dropValue(of: key, heldBy: $0) })
     }
 
     /// The decorators that wrap a value of `key` this injector makes, innermost first: its
@@ -86,19 +95,28 @@ extension DependencyInjector {
     /// every level of a chain (see `DeepGraphTests`). The transient fast path, which runs a
     /// `TypedRegistration`'s factory in place, is not taken for a key that may be decorated
     /// (see `Registration.typed(making:)`).
+    /// A registration whose factory decorates its own values (`decoratesOwnValues`) is not
+    /// decorated again.
     @inline(__always)
     func decoratedIfAny(_ value: Any, madeFor registration: Registration, in context: ResolutionContext) throws -> Any {
-        guard DecoratedTypes.mayBeDecorated(registration.key) else { return value }
-        return try decorated(value, madeFor: registration, in: context)
+        guard DecoratedTypes.mayBeDecorated(registration.key), !registration.decoratesOwnValues else { return value }
+        return try decorated(value, key: registration.key, in: context)
     }
 
-    /// `value`, which this injector has just made for `registration`, wrapped by the
-    /// decorators of its key (as `current`, so that wrappers in what they build resolve from
-    /// here); a wrapper that fails meanwhile fails it. Apart, for the stack.
+    /// `value`, made by this injector for `key` by a factory that decorates its own values
+    /// (one that caches by argument), as its decorators make it.
+    func decoratedIfAny(_ value: Any, key: DependencyKey, in context: ResolutionContext) throws -> Any {
+        guard DecoratedTypes.mayBeDecorated(key) else { return value }
+        return try decorated(value, key: key, in: context)
+    }
+
+    /// `value`, which this injector has just made for `key`, wrapped by the decorators of the
+    /// key (as `current`, so that wrappers in what they build resolve from here); a wrapper
+    /// that fails meanwhile fails it. Apart, for the stack.
     @inline(never)
-    func decorated(_ value: Any, madeFor registration: Registration, in context: ResolutionContext) throws -> Any {
+    func decorated(_ value: Any, key: DependencyKey, in context: ResolutionContext) throws -> Any {
         var value = value
-        for decorator in decorators(of: registration.key) {
+        for decorator in decorators(of: key) {
             guard case .sync(let decorate) = decorator.body else {
                 throw AsyncDecoratorOnSynchronousValue(site: decorator.site)
             }

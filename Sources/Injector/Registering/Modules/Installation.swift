@@ -32,6 +32,9 @@ final class Installation: Sendable {
         var replacedKeys: Set<DependencyKey> = []
         /// The keys it added decorators to.
         var decoratedKeys: Set<DependencyKey> = []
+        /// The values kept per argument tuple by registrations it replaced, by key: torn down
+        /// when it succeeds, put back when it fails.
+        var replacedCaches: [DependencyKey: (registration: Registration, cache: ArgumentCache)] = [:]
         /// Eager singletons registered by this installation, in registration order.
         var eagerKeys: [DependencyKey] = []
         /// The first key a sealed injector refused to register.
@@ -134,12 +137,15 @@ final class Installation: Sendable {
         if failure != nil {
             undo()
         } else {
-            let (claimed, replaced) = journal.withLock { ($0.installedModules, $0.replaced) }
+            let (claimed, replaced, caches) = journal.withLock {
+                ($0.installedModules, $0.replaced, exchange(&$0.replacedCaches, with: [:]))
+            }
             injector.registry.withLock { registry in
                 for module in claimed { registry.modules[module] = .installed }
             }
             // The values the installation replaced are gone for good.
             injector.tearDown(replaced.compactMap { $0.previous?.teardown })
+            for kept in caches.values { injector.tearDown(kept.cache.removeAll()) }
         }
         let waiters = ending.withLock { ending in
             ending.failure = .some(failure)
@@ -167,6 +173,14 @@ final class Installation: Sendable {
         }
     }
 
+    /// Notes that the installation replaced the registration of `key` whose values per argument
+    /// tuple `kept` holds (the first one it replaced, if several).
+    func recordReplacedCache(_ kept: (registration: Registration, cache: ArgumentCache), of key: DependencyKey) {
+        journal.withLock { journal in
+            if journal.replacedCaches[key] == nil { journal.replacedCaches[key] = kept }
+        }
+    }
+
     /// Notes that the installation added a decorator to `key`, which a failure takes back.
     func recordDecorator(of key: DependencyKey) {
         journal.withLock { _ = $0.decoratedKeys.insert(key) }
@@ -180,25 +194,33 @@ final class Installation: Sendable {
 
     /// Puts back what the installation replaced and forgets the modules it claimed.
     private func undo() {
-        let (replaced, installed, decorated) = journal.withLock { ($0.replaced, $0.installedModules, $0.decoratedKeys) }
+        let (replaced, installed, decorated, caches) = journal.withLock {
+            ($0.replaced, $0.installedModules, $0.decoratedKeys, exchange(&$0.replacedCaches, with: [:]))
+        }
         let id = ObjectIdentifier(self)
-        let (undone, removedDecorators) = injector.registry.updateReturning { registry in
+        let (undone, removedDecorators, undecorated) = injector.registry.updateReturning { registry in
             for module in installed { registry.modules[module] = nil }
             // Released after the unlock: a decorator's closure may hold the last reference to a value.
             var removedDecorators: [Decorator] = []
+            // A value kept for a key whose layers go may be wrapped by them: it goes too.
+            var undecorated: [Cache] = []
             for key in decorated {
                 let all = registry.decorators[key] ?? []
                 removedDecorators += all.filter { $0.installation == id }
                 let kept = all.filter { $0.installation != id }
                 registry.decorators[key] = kept.isEmpty ? nil : kept
+                if let dropped = registry.dropValue(of: key) { undecorated.append(dropped) }
             }
+            // The values per argument tuple of the registrations put back come back with them.
+            for (key, kept) in caches { registry.argumentCaches[key] = kept }
             return (
-                replaced.reversed().map { key, previous in registry.replace(key, with: previous) }, removedDecorators
+                replaced.reversed().map { key, previous in registry.replace(key, with: previous) }, removedDecorators,
+                undecorated
             )
         }
         withExtendedLifetime(removedDecorators) {}
         // What the installation created (eager singletons) goes; what it replaced is back.
-        injector.tearDown(undone.compactMap { $0?.teardown })
+        injector.tearDown(undone.compactMap { $0?.teardown } + undecorated.compactMap(\.teardown))
     }
 }
 
