@@ -63,10 +63,15 @@ func injectThreeProperties() -> Scenario {
             .measured(direct) { n in
                 for _ in 0..<n { blackHole(ResolvedImportScreen(injector: injector)) }
             },
-            .measured("3 @Inject(injector:) properties, no `current`", baseline: direct) { n in
+            // The targets decided for issue 31: a bare `@Inject` reads the task-local `current`
+            // (about 30 ns in Swift 6.3) on top of the resolve; one given its injector does not.
+            .measured(
+                "3 @Inject(injector:) properties, no `current`", baseline: direct,
+                target: Target(reference: direct, limit: 1.5)
+            ) { n in
                 for _ in 0..<n { blackHole(ExplicitImportScreen()) }
             },
-            .measured("3 @Inject properties", baseline: direct, target: Target(reference: direct, limit: 1.3)) { n in
+            .measured("3 @Inject properties", baseline: direct, target: Target(reference: direct, limit: 2.0)) { n in
                 DependencyInjector.$current.withValue(injector) {
                     for _ in 0..<n { blackHole(ImportScreen()) }
                 }

@@ -48,7 +48,12 @@ extension Hazards {
         let published = word.pointee.load(ordering: .acquiring)
         guard published != 0 else { return nil }
         let hazard = hazard()
-        hazard.pointee.store(published, ordering: .sequentiallyConsistent)
+        // A tag in the low bits (objects are 16-byte aligned): a writer that waits for this
+        // announcement to end sees it end even when the reader announces the same table again.
+        let count = UnsafeMutableRawPointer(hazard) + 24
+        let tag = count.load(as: UInt.self) &+ 1
+        count.storeBytes(of: tag, as: UInt.self)
+        hazard.pointee.store(published | (tag & 15), ordering: .sequentiallyConsistent)
         // Replaced meanwhile: no retry; the caller takes its locked path, which is rare and
         // always right.
         guard word.pointee.load(ordering: .sequentiallyConsistent) == published else {
@@ -108,11 +113,12 @@ extension Hazards {
         let record = UnsafeMutableRawPointer.allocate(byteCount: recordSize, alignment: recordSize)
         record.bindMemory(to: Atomic<UInt>.self, capacity: 2).initialize(to: Atomic(0))
         isTaken(record).initialize(to: Atomic(1))
+        (record + 24).storeBytes(of: 0 as UInt, as: UInt.self)  // the announcement count
         var first = head.load(ordering: .relaxed)
         while true {
             (record + 16).storeBytes(of: UnsafeMutableRawPointer(bitPattern: first), as: UnsafeMutableRawPointer?.self)
             let (exchanged, current) = head.compareExchange(
-                expected: first, desired: UInt(bitPattern: record), ordering: .acquiringAndReleasing)
+                expected: first, desired: UInt(bitPattern: record), ordering: .sequentiallyConsistent)
             if exchanged { return record }
             first = current
         }
@@ -134,7 +140,10 @@ extension Hazards {
         var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .sequentiallyConsistent))
         while let record = current {
             let hazard = record.assumingMemoryBound(to: Atomic<UInt>.self)
-            while hazard.pointee.load(ordering: .sequentiallyConsistent) == table { yieldThread() }
+            let seen = hazard.pointee.load(ordering: .sequentiallyConsistent)
+            if seen & ~15 == table {
+                while hazard.pointee.load(ordering: .sequentiallyConsistent) == seen { yieldThread() }
+            }
             current = next(record)
         }
     }
@@ -144,7 +153,7 @@ extension Hazards {
         // it is seen here (acquire alone would not promise that in the language's model).
         var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .sequentiallyConsistent))
         while let record = current {
-            if record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .sequentiallyConsistent)
+            if record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .sequentiallyConsistent) & ~15
                 == table
             {
                 return true

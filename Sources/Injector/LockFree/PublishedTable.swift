@@ -35,7 +35,7 @@ final class PublishedTable: @unchecked Sendable {
     private var removedOwners: [(table: UInt, owner: Unmanaged<AnyObject>)] = []
     /// Whether an observation hook is installed: observed resolves take the locked path, which
     /// reports them, so nothing is published meanwhile.
-    private var isSuspended = false
+    private(set) var isSuspended = false
 
     init() {
         // A line of its own: readers load it on every resolve, and a neighbour written by
@@ -108,6 +108,7 @@ final class PublishedTable: @unchecked Sendable {
             return
         }
         if table.insert(key, published) { return }
+        // Half full, or too many removed slots on the way: a copy of the live entries.
         let larger = ReadyTable(copying: table)
         _ = larger.insert(key, published)
         publish(larger)

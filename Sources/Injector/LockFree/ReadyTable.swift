@@ -13,7 +13,8 @@ import Synchronization
 /// - **a removal** stores the tombstone in the key word (sequentially consistent) and hands
 ///   the slot's owner to the writer, who releases it once every reader that was inside the
 ///   table has left (`Hazards.waitUntilEachLeaves`). A tombstone is never reused: a table
-///   whose live and dead slots fill half of it is rebuilt (`init(copying:)`).
+///   whose live and dead slots fill half of it, or where an insertion passes more than a few dead
+///   slots, is rebuilt without them (`init(copying:)`).
 ///
 /// Each slot is a key word (an `Atomic<UInt>`: a type's identity, 0 when empty, 1 when
 /// removed) followed by its `Entry`, in one stride. The live entries retain the registry's
@@ -122,7 +123,8 @@ final class ReadyTable {
     }
 
     /// Under the registry lock: stores `published` under `key`, retained, unless the table
-    /// would be more than half full with it (`false`: the caller rebuilds it larger).
+    /// would be more than half full with it, or its place lies past too many removed slots
+    /// (`false`: the caller rebuilds it, larger and without them).
     func insert(_ key: DependencyKey, _ published: Registry.Slot.Published) -> Bool {
         guard (used + 1) * 2 <= capacity else { return false }
         let small = key.name.flatMap(Self.smallName) ?? (0, 0)
@@ -130,21 +132,39 @@ final class ReadyTable {
             hash: Self.hash(key.typeID, key.name, small: small), name: key.name, small: small, owner: nil,
             typed: published.typed.map { .passUnretained($0) },
             transient: published.transient.map { .passUnretained($0) })
-        place(UInt(bitPattern: key.typeID), entry, retaining: .passUnretained(published.owner))
-        return true
+        return place(UInt(bitPattern: key.typeID), entry, retaining: .passUnretained(published.owner))
     }
 
+    /// How many removed slots an insertion may walk past before the table is rebuilt without
+    /// them: a key registered again and again would otherwise lengthen its own probe by one
+    /// slot each time (tombstones are never reused). Rebuilt after that many, the cost is a
+    /// copy of the live entries per 8 re-registrations of one key, where each re-registration
+    /// used to withdraw the whole table.
+    private static var tombstonesAllowed: Int { 8 }
+
     /// Fills the first empty slot from `entry.hash`'s with `entry`, `owner` retained, then
-    /// publishes it by its key word.
-    private func place(_ word: UInt, _ entry: Entry, retaining owner: Unmanaged<AnyObject>) {
+    /// publishes it by its key word; `false`, with nothing written, when the way there passes
+    /// more removed slots than `tombstonesAllowed`.
+    @discardableResult
+    private func place(_ word: UInt, _ entry: Entry, retaining owner: Unmanaged<AnyObject>) -> Bool {
         var index = Int(truncatingIfNeeded: entry.hash >> shift)
-        while key(at: index).pointee.load(ordering: .relaxed) != Self.empty { index = (index + 1) & (capacity - 1) }
+        var tombstones = 0
+        while true {
+            let found = key(at: index).pointee.load(ordering: .relaxed)
+            if found == Self.empty { break }
+            if found == Self.removed {
+                tombstones += 1
+                if tombstones > Self.tombstonesAllowed { return false }
+            }
+            index = (index + 1) & (capacity - 1)
+        }
         var entry = entry
         entry.owner = owner.retain()
         self.entry(at: index).pointee = entry
         key(at: index).pointee.store(word, ordering: .releasing)
         used += 1
         live += 1
+        return true
     }
 
     /// Under the registry lock: removes the entry for `key`, if the table has it, and returns
@@ -188,7 +208,7 @@ final class ReadyTable {
 
     /// The first slot from `hash`'s place whose key word is `typeID` and whose entry `matches`,
     /// or `nil` at an empty one. The key word is loaded first (sequentially consistent, which
-    /// costs an acquire's plain load on x86 and ARM): the entry is read only once it is seen
+    /// is a plain load on x86 and an ordered one, LDAR, on ARM): the entry is read only once it is seen
     /// published, and a removal is seen by a reader that announced the table after it.
     @inline(__always)
     private func probe(_ hash: UInt, _ typeID: UInt, _ matches: (borrowing Entry) -> Bool) -> Int? {

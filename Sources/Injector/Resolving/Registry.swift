@@ -48,7 +48,7 @@ struct Registry {
         didSet {
             if diagnostics.instrumentation != nil {
                 ready.suspend()
-            } else if oldValue.instrumentation != nil {
+            } else if ready.isSuspended {
                 ready.resume(publishedSlots)
             }
         }
@@ -109,7 +109,10 @@ struct Registry {
         }
         index.replace(replaced, with: slot, under: key)
         // The published table holds what is registered, no more: changed in place.
-        if replaced?.isPublished == true { ready.remove(key) }
+        // Under the key the entry was inserted with: the caller's may be an equal name in
+        // other bytes (a bridged or reserved string, a canonical equivalent), which the
+        // registry's dictionaries find and the table's probe does not.
+        if let replaced, replaced.isPublished { ready.remove(replaced.key) }
         if let published = slot?.published { ready.insert(key, published) }
         return replaced
     }

@@ -1,0 +1,73 @@
+import Foundation
+import Injector
+import Synchronization
+import TestSupport
+import Testing
+
+/// The published table is changed in place (issue 31) under the key each entry was inserted
+/// with, while the registry's dictionaries compare names with `String.==`: a write under an
+/// equal name stored in other bytes must change the lock-free reads too.
+@Suite struct ReadyTableEqualNameTests {
+    /// "primary", equal to the literal, but not stored as a small string (as a bridged
+    /// `NSString` on Apple platforms, or any string whose buffer was reserved).
+    static func largePrimary() -> String {
+        var name = "primary"
+        name.reserveCapacity(64)
+        return name
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func reRegistrationUnderAnEqualNameReplacesTheLockFreeValue() throws {
+        let injector = DependencyInjector()
+        injector.register("old", name: "primary")
+        #expect(try injector.resolve(String.self, name: "primary") == "old")  // published, small name
+        let name = Self.largePrimary()
+        #expect(name == "primary")
+        injector.register("new", name: name)  // the registry replaces the entry (String ==)
+        #expect(try injector.resolve(String.self, name: name) == "new")
+        #expect(try injector.resolve(String.self, name: "primary") == "new")
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func unregisterUnderAnEqualNameRemovesAndReleasesTheValue() throws {
+        let ledger = Ledger()
+        let injector = DependencyInjector()
+        injector.register(Tracked(id: 1, ledger: ledger), name: "primary")
+        injector.unregister(Tracked.self, name: Self.largePrimary())
+        #expect(!injector.isRegistered(Tracked.self, name: "primary"))
+        #expect(throws: InjectionError.self) { try injector.resolve(Tracked.self, name: "primary") }
+        // Growth would copy a stale entry along, alive for the injector's lifetime.
+        for index in 0..<100 { injector.register(index, name: "n\(index)") }
+        #expect(ledger.born == ledger.died, "a value outlived its unregistration")
+        // Registered again: one live entry for the key, the new one.
+        injector.register(Tracked(id: 2, ledger: ledger), name: "primary")
+        #expect(try injector.resolve(Tracked.self, name: "primary").id == 2)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func resetUnderAnEqualNameMakesANewSingleton() throws {
+        let ledger = Ledger()
+        let made = Count()
+        let injector = DependencyInjector()
+        injector.register(Tracked.self, name: "primary", scope: .singleton) { _ in
+            Tracked(id: made.add(), ledger: ledger)
+        }
+        #expect(try injector.resolve(Tracked.self, name: "primary").id == 1)
+        try injector.reset(Tracked.self, name: Self.largePrimary())
+        #expect(try injector.resolve(Tracked.self, name: "primary").id == 2)
+    }
+
+    /// No `reserveCapacity` needed: canonically equivalent names are equal keys for the
+    /// registry, and different bytes (so different small words) for the table.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func unregisterUnderACanonicallyEquivalentNameRemovesTheValue() throws {
+        let injector = DependencyInjector()
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)
+        injector.register("value", name: composed)
+        injector.unregister(String.self, name: decomposed)
+        #expect(!injector.isRegistered(String.self, name: composed))
+        #expect(throws: InjectionError.self) { try injector.resolve(String.self, name: composed) }
+    }
+}
