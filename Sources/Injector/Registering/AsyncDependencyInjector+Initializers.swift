@@ -21,8 +21,7 @@ extension AsyncDependencyInjector {
                 key: key, scope: scope,
                 factory: .async { r in
                     let position = ParameterPosition()
-                    let depth = InitializerDryRun.depth
-                    guard InitializerDryRun.isChecking(atDepth: depth, key: key, in: r.core) else {
+                    guard let depth = InitializerDryRun.checkingDepth(of: key, in: r.core) else {
                         return try initializer(
                             repeat await r.parameter((each Parameter).self, at: position, of: T.self, site: site))
                     }

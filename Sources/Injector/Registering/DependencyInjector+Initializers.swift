@@ -34,8 +34,7 @@ extension DependencyInjector {
             TypedRegistration(
                 { r in
                     let position = ParameterPosition()
-                    let depth = InitializerDryRun.depth
-                    guard InitializerDryRun.isChecking(atDepth: depth, key: key, in: r) else {
+                    guard let depth = InitializerDryRun.checkingDepth(of: key, in: r) else {
                         return try initializer(
                             repeat r.parameter((each Parameter).self, at: position, of: T.self, site: site))
                     }

@@ -24,12 +24,16 @@ enum InitializerDryRun {
         ResolutionContext.current.path.count + AsyncResolutionContext.keys.count
     }
 
-    /// Whether the initializer now running at `depth` (its own key last in the path) is
-    /// checked rather than built: its asker is `verify()` or an initializer being checked, and
-    /// nothing decorates its values (a decorator runs on a built value, and `verify()` runs it).
-    static func isChecking(atDepth depth: Int, key: DependencyKey, in injector: DependencyInjector) -> Bool {
-        guard checkingDepths.last == depth - 1 else { return false }
-        return !DecoratedTypes.mayBeDecorated(key) || injector.decorators(of: key).isEmpty
+    /// The depth of the initializer of `key` now running (its own key last in the path) if it
+    /// is checked rather than built: its asker is `verify()` or an initializer being checked,
+    /// and nothing decorates its values (a decorator runs on a built value, and `verify()` runs
+    /// it); `nil` when it is built. Outside `verify()`, one task-local read.
+    static func checkingDepth(of key: DependencyKey, in injector: DependencyInjector) -> Int? {
+        let checking = checkingDepths
+        guard let asker = checking.last else { return nil }
+        let depth = Self.depth
+        guard asker == depth - 1 else { return nil }
+        return !DecoratedTypes.mayBeDecorated(key) || injector.decorators(of: key).isEmpty ? depth : nil
     }
 
     /// Whether `error` says that the initializer of `key` was checked, not that it failed.

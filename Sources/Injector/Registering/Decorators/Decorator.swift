@@ -14,12 +14,6 @@ struct Decorator: Sendable {
     let site: RegistrationSite
     /// The installation that added it, if any: a failed `install` takes it back.
     let installation: ObjectIdentifier?
-
-    /// Whether only the actor face can run it.
-    var isAsync: Bool {
-        if case .async = body { return true }
-        return false
-    }
 }
 
 /// The error of a value made by a synchronous factory that an async decorator (the actor

@@ -198,7 +198,7 @@ final class Installation: Sendable {
             ($0.replaced, $0.installedModules, $0.decoratedKeys, exchange(&$0.replacedCaches, with: [:]))
         }
         let id = ObjectIdentifier(self)
-        let (undone, removedDecorators, undecorated) = injector.registry.updateReturning { registry in
+        let (undone, released, undecorated) = injector.registry.updateReturning { registry in
             for module in installed { registry.modules[module] = nil }
             // Released after the unlock: a decorator's closure may hold the last reference to a value.
             var removedDecorators: [Decorator] = []
@@ -211,16 +211,25 @@ final class Installation: Sendable {
                 registry.decorators[key] = kept.isEmpty ? nil : kept
                 if let dropped = registry.dropValue(of: key) { undecorated.append(dropped) }
             }
-            // The values per argument tuple of the registrations put back come back with them.
-            for (key, kept) in caches { registry.argumentCaches[key] = kept }
+            // The values per argument tuple of the registrations put back come back with them;
+            // a cache made meanwhile for the installation's registration leaves the lock whole.
+            let displacedCaches = caches.compactMap { key, kept in
+                registry.argumentCaches.updateValue(kept, forKey: key)
+            }
             return (
-                replaced.reversed().map { key, previous in registry.replace(key, with: previous) }, removedDecorators,
-                undecorated
+                replaced.reversed().map { key, previous in registry.replace(key, with: previous) },
+                (removedDecorators, displacedCaches), undecorated
             )
         }
+        // Released here, after the unlock: a decorator's closure or a displaced registration
+        // may hold the last reference to a value.
+        let (removedDecorators, displacedCaches) = released
         withExtendedLifetime(removedDecorators) {}
-        // What the installation created (eager singletons) goes; what it replaced is back.
-        injector.tearDown(undone.compactMap { $0?.teardown } + undecorated.compactMap(\.teardown))
+        // What the installation created (eager singletons, values cached by its registrations)
+        // goes; what it replaced is back.
+        injector.tearDown(
+            undone.compactMap { $0?.teardown } + undecorated.compactMap(\.teardown)
+                + displacedCaches.flatMap { $0.cache.removeAll() })
     }
 }
 
