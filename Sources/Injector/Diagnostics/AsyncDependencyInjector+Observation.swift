@@ -16,10 +16,10 @@ extension AsyncDependencyInjector {
         do {
             let value = try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent)
             core.notify(
-                observer, of: key, path: frames.keys + [key], outcome: created ? .created : .cached, since: start)
+                observer, of: key, resolvers: frames.keys, outcome: created ? .created : .cached, since: start)
             return value
         } catch {
-            core.notify(observer, of: key, path: frames.keys + [key], outcome: .failed(error), since: start)
+            core.notify(observer, of: key, resolvers: frames.keys, outcome: .failed(error), since: start)
             throw error
         }
     }

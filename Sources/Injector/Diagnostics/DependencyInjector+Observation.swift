@@ -16,7 +16,8 @@ extension DependencyInjector {
     ///
     /// Children created after this call inherit the observer; earlier children and ancestors
     /// are not affected. A child can install its own or call ``stopObserving()``. While no
-    /// observer is installed (the default), a resolve pays one load and one branch for this.
+    /// observer is installed (the default), a ready resolve pays nothing for this; while one
+    /// is, ready values are still read without a lock, then reported.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         let instrumentation = Instrumentation(observer: observer)
         registry.update { exchange(&$0.diagnostics.instrumentation, with: instrumentation) }
@@ -57,16 +58,67 @@ extension DependencyInjector {
         do {
             let value = try plainResolve()
             let outcome: ResolutionEvent.Outcome = context.factoryRuns != runsBefore ? .created : .cached
-            notify(observer, of: key, path: context.path + [key], outcome: outcome, since: start)
+            notify(observer, of: key, resolvers: context.path, outcome: outcome, since: start, in: context)
             return value
         } catch {
-            notify(observer, of: key, path: context.path + [key], outcome: .failed(error), since: start)
+            notify(observer, of: key, resolvers: context.path, outcome: .failed(error), since: start, in: context)
             throw error
         }
     }
 
-    /// Records the edge from `resolver` (the key whose factory is resolving, if any) to `key`
-    /// for ``graph()``, and returns the observer to tell, if any (not for its own resolves).
+    /// `resolve(_:name:)` while resolves are observed: a value (or a transient's factory)
+    /// found in the observed table is resolved and reported without the registry lock, as
+    /// the hot path resolves it unobserved (see `PublishedTable.observedSlot`); anything else
+    /// takes the locked path, which reports it too (`instrumentedResolve`).
+    @inline(never)
+    func observedResolve<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
+        var instrumentation: Instrumentation?
+        let found = ready.observedSlot(for: ObjectIdentifier(T.self), name: name, instrumentation: &instrumentation)
+        guard let found else {
+            // What `resolveLocked` does while instrumented, without looking here again.
+            return try resolve(DependencyKey(T.self, name: name), as: T.self, after: nil, instrumented: true) {
+                key throws(InjectionError) in try unregistered(key, as: T.self)
+            }
+        }
+        let context = ResolutionContext.current
+        return try value(
+            of: found, as: T.self, name: name, observedBy: instrumentation, resolvedBy: context.innermost?.key,
+            after: context.path, on: context)
+    }
+
+    /// The value of `found`, a slot of the observed table that carries `instrumentation`, as
+    /// `T` under `name`, reported to its observer: cached, or created when `found` is a
+    /// transient's factory. `resolver`: the key whose factory asked for it, if any; `path`: the
+    /// resolves that led here; `context`: this thread's. For both faces (a published factory
+    /// is synchronous).
+    func value<T>(
+        of found: consuming ProtectedSlot,
+        as type: T.Type,
+        name: String?,
+        observedBy instrumentation: Instrumentation?,
+        resolvedBy resolver: @autoclosure () -> DependencyKey?,
+        after path: @autoclosure () -> [DependencyKey],
+        on context: ResolutionContext = .current
+    ) throws(InjectionError) -> T {
+        // An observer's own resolves are not reported (see `notify`).
+        guard let instrumentation, !context.isNotifyingObserver else {
+            return try found.value(as: T.self, name: name, in: self)
+        }
+        let key = DependencyKey(T.self, name: name)
+        if let resolver = resolver() { recordEdge(from: resolver, to: key) }
+        guard let observer = instrumentation.observer else { return try found.value(as: T.self, name: name, in: self) }
+        let outcome: ResolutionEvent.Outcome = found.transient == nil ? .cached : .created
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            let value = try found.value(as: T.self, name: name, in: self)
+            notify(observer, of: key, resolvers: path(), outcome: outcome, since: start, in: context)
+            return value
+        } catch {
+            notify(observer, of: key, resolvers: path(), outcome: .failed(error), since: start, in: context)
+            throw error
+        }
+    }
+
     func instrument(_ key: DependencyKey, resolvedBy resolver: DependencyKey?) -> Observer? {
         // Read again: it may have been removed since the lookup saw it.
         guard let instrumentation = registry.withLock({ $0.diagnostics.instrumentation }),
@@ -78,22 +130,20 @@ extension DependencyInjector {
 
     /// Tells `observer` how a resolve of `key` that began at `start` (uptime nanoseconds) ended.
     func notify(
-        _ observer: Observer, of key: DependencyKey, path: [DependencyKey], outcome: ResolutionEvent.Outcome,
-        since start: UInt64
+        _ observer: Observer, of key: DependencyKey, resolvers: [DependencyKey], outcome: ResolutionEvent.Outcome,
+        since start: UInt64, in context: ResolutionContext = .current
     ) {
         let elapsed = DispatchTime.now().uptimeNanoseconds &- start
-        let event = ResolutionEvent(key: key, path: path, outcome: outcome, durationNanoseconds: elapsed)
+        let event = ResolutionEvent(key: key, resolvers: resolvers, outcome: outcome, durationNanoseconds: elapsed)
         // The observer runs on this thread, whose flag keeps its own resolves quiet.
-        let context = ResolutionContext.current
         context.isNotifyingObserver = true
         defer { context.isNotifyingObserver = false }
         observer(event)
     }
 
-    /// Tells the observer, if any, that a sealed injector refused to change `key`.
     func reportRefusal(of key: DependencyKey) {
         guard let observer = registry.withLock({ $0.diagnostics.instrumentation?.observer }) else { return }
-        observer(ResolutionEvent(key: key, path: [key], outcome: .refused, durationNanoseconds: 0))
+        observer(ResolutionEvent(key: key, resolvers: [], outcome: .refused, durationNanoseconds: 0))
     }
 
     /// Counts a factory run, which tells a cache hit from a miss. (Edges are recorded only by
@@ -103,7 +153,7 @@ extension DependencyInjector {
         context.factoryRuns &+= 1
     }
 
-    private func recordEdge(from resolver: DependencyKey, to dependency: DependencyKey) {
+    func recordEdge(from resolver: DependencyKey, to dependency: DependencyKey) {
         let edge = DependencyGraph.Edge(from: resolver, to: dependency)
         registry.withLock { _ = $0.diagnostics.edges.insert(edge) }
     }

@@ -30,7 +30,11 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
 
     /// The chain of resolutions that led here, outermost first, ending with ``key``:
     /// `event.path.count > 1` when a factory asked for it.
-    public let path: [DependencyKey]
+    public var path: [DependencyKey] { resolvers + [key] }
+
+    /// The resolutions that led here, outermost first, without ``key``: empty for a resolve
+    /// that no factory asked for, which then allocates nothing (`path` is made when read).
+    let resolvers: [DependencyKey]
 
     /// How the resolve ended: `if case .created = event.outcome { … }`.
     public let outcome: Outcome
@@ -70,7 +74,7 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
         case .failed(let error): what = "failed (\(error.description.prefix { $0 != "\n" }))"
         case .refused: return "\(key): register or unregister refused (the injector is sealed)"
         }
-        let via = path.dropLast().map(\.description).joined(separator: " → ")
+        let via = resolvers.map(\.description).joined(separator: " → ")
         return "\(key): \(what) in \(durationNanoseconds / 1_000) µs" + (via.isEmpty ? "" : " (via \(via))")
     }
 }

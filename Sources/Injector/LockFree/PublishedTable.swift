@@ -33,23 +33,34 @@ final class PublishedTable: @unchecked Sendable {
     /// The owners of removed entries, each with the address of the table it was removed from,
     /// to be released once that table's readers have moved on.
     private var removedOwners: [(table: UInt, owner: Unmanaged<AnyObject>)] = []
-    /// Whether an observation hook is installed: observed resolves take the locked path, which
-    /// reports them, so nothing is published meanwhile.
-    private(set) var isSuspended = false
+    /// What the table carries while resolves are observed (or verified): the hook, which an
+    /// observed resolve reads from the table it announced (see `observedSlot`). `nil` while
+    /// nothing observes this injector.
+    private(set) var instrumentation: Instrumentation?
 
     init() {
         // A line of its own: readers load it on every resolve, and a neighbour written by
         // other threads (a value's reference count, say) could make each load a cache miss.
+        // The observed table's word is on the next line.
         cell = .allocate(byteCount: 128, alignment: 128)
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
+            observedCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
         }
     }
+
+    /// Where the table is published while resolves are observed, with `cell` empty: the hot
+    /// path (`slot`) finds nothing there and pays nothing for observation, and an observed
+    /// resolve (`observedSlot`) still reads the table without the lock.
+    private var observedCell: UnsafeMutableRawPointer { cell + 64 }
+
+    /// The word the table is published in now: `observedCell` while observed, else `cell`.
+    private var activeCell: UnsafeMutableRawPointer { instrumentation == nil ? cell : observedCell }
 
     deinit {
         // The injector is going away, so no resolve of it is reading: free without waiting.
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            if let published = UnsafeRawPointer(bitPattern: atomic.pointee.load(ordering: .acquiring)) {
+            if let published = UnsafeRawPointer(bitPattern: atomic(activeCell).pointee.load(ordering: .acquiring)) {
                 Unmanaged<ReadyTable>.fromOpaque(published).release()
             }
             var table = retired.map { Unmanaged<ReadyTable>.fromOpaque($0) }
@@ -63,14 +74,14 @@ final class PublishedTable: @unchecked Sendable {
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    private var atomic: UnsafeMutablePointer<Atomic<UInt>> {
-        cell.assumingMemoryBound(to: Atomic<UInt>.self)
+    private func atomic(_ word: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Atomic<UInt>> {
+        word.assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
     /// The published table, under the registry lock (no reader changes it).
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private var table: ReadyTable? {
-        guard let published = UnsafeRawPointer(bitPattern: atomic.pointee.load(ordering: .relaxed)) else {
+        guard let published = UnsafeRawPointer(bitPattern: atomic(activeCell).pointee.load(ordering: .relaxed)) else {
             return nil
         }
         return Unmanaged<ReadyTable>.fromOpaque(published).takeUnretainedValue()
@@ -80,15 +91,44 @@ final class PublishedTable: @unchecked Sendable {
     /// that its table stays alive until the `ProtectedSlot` is consumed; `nil` when the table
     /// has no such key, or there is no table. Takes no lock and writes only this thread's
     /// record. Always `nil` before `Synchronization`, where nothing is published.
+    /// Always `nil` while resolves are observed: they take `observedSlot`.
     @usableFromInline
     func slot(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        return slot(for: type, name: name, in: cell) { _ in }
+    }
+
+    /// Whether resolves are observed and a table is published for them (a relaxed load, no
+    /// announcement): the locked path's first question.
+    var isObserved: Bool {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return false }
+        return atomic(observedCell).pointee.load(ordering: .relaxed) != 0
+    }
+
+    /// `slot(for:name:)` while resolves are observed, with the hook the table carries,
+    /// retained (`nil` while nothing observes). `nil` when the observed table has no such key,
+    /// or there is none.
+    func observedSlot(
+        for type: ObjectIdentifier, name: String?, instrumentation: inout Instrumentation?
+    ) -> ProtectedSlot? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        return slot(for: type, name: name, in: observedCell) { instrumentation = $0.instrumentation }
+    }
+
+    /// The ready slot for `type` under `name` in the table published in `word`; `read` sees
+    /// that table while it is announced.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @inline(__always)
+    private func slot(
+        for type: ObjectIdentifier, name: String?, in word: UnsafeMutableRawPointer, read: (ReadyTable) -> Void
+    ) -> ProtectedSlot? {
         // A large name is hashed before the announcement, which then lasts only for the probe.
         let largeNameHash = ReadyTable.largeNameHash(name)
-        guard let hazard = Hazards.announce(cell),
+        guard let hazard = Hazards.announce(word),
             let table = UnsafeRawPointer(bitPattern: hazard.address),
             let entry = Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({
-                $0.entry(for: type, name: name, largeNameHash: largeNameHash)
+                read($0)
+                return $0.entry(for: type, name: name, largeNameHash: largeNameHash)
             }),
             let owner = entry.pointee.owner
         else { return nil }  // a guard dropped here withdraws its announcement
@@ -100,16 +140,16 @@ final class PublishedTable: @unchecked Sendable {
     /// first insertion publishes a table, and one the insertion would fill past half is
     /// replaced by a larger copy.
     func insert(_ key: DependencyKey, _ published: Registry.Slot.Published) {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), !isSuspended else { return }
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         guard let table else {
-            let table = ReadyTable([])
+            let table = ReadyTable(instrumentation: instrumentation)
             _ = table.insert(key, published)
             publish(table)
             return
         }
         if table.insert(key, published) { return }
         // Half full, or too many removed slots on the way: a copy of the live entries.
-        let larger = ReadyTable(copying: table)
+        let larger = ReadyTable(copying: table, instrumentation: instrumentation)
         _ = larger.insert(key, published)
         publish(larger)
     }
@@ -124,29 +164,25 @@ final class PublishedTable: @unchecked Sendable {
         removedOwners.append((UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), owner))
     }
 
-    /// Under the registry lock: an observation hook was installed, so nothing is published
-    /// until it is removed (`resume(_:)`); the table is freed by `reclaim` after the unlock.
-    func suspend() {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), !isSuspended else { return }
-        isSuspended = true
-        let published = atomic.pointee.exchange(0, ordering: .sequentiallyConsistent)
-        guard let table = UnsafeRawPointer(bitPattern: published) else { return }
-        retire(Unmanaged<ReadyTable>.fromOpaque(table))
-    }
-
-    /// Under the registry lock: the observation hook was removed; publishes a table of `slots`,
-    /// the registry's published slots.
-    func resume(_ slots: [Registry.Slot]) {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), isSuspended else { return }
-        isSuspended = false
-        if !slots.isEmpty { publish(ReadyTable(slots)) }
+    /// Under the registry lock: resolves are observed through `instrumentation` from now on
+    /// (`nil`: no longer). The table is copied to carry it, and published in the word that
+    /// matches (see `observedCell`); the old one is freed by `reclaim` after the unlock. A
+    /// resolve running meanwhile may or may not be observed, as with any hook installed while
+    /// resolves run.
+    func observe(through instrumentation: Instrumentation?) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        let current = table
+        let replaced = atomic(activeCell).pointee.exchange(0, ordering: .sequentiallyConsistent)
+        self.instrumentation = instrumentation
+        if let current { publish(ReadyTable(copying: current, instrumentation: instrumentation)) }
+        if let replaced = UnsafeRawPointer(bitPattern: replaced) { retire(Unmanaged<ReadyTable>.fromOpaque(replaced)) }
     }
 
     /// Under the registry lock: publishes `table` in place of the current one, which is
     /// retired.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func publish(_ table: ReadyTable) {
-        let replaced = atomic.pointee.exchange(
+        let replaced = atomic(activeCell).pointee.exchange(
             UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()), ordering: .sequentiallyConsistent)
         if let replaced = UnsafeRawPointer(bitPattern: replaced) {
             retire(Unmanaged<ReadyTable>.fromOpaque(replaced))

@@ -51,6 +51,9 @@ final class ReadyTable {
     private(set) var live = 0
     /// The next table in a `PublishedTable` list of replaced tables.
     var nextRetired: Unmanaged<ReadyTable>?
+    /// The observation hook while resolves are observed (see `PublishedTable.observedSlot`):
+    /// fixed for the table's life, so that a reader that announced the table may read it.
+    let instrumentation: Instrumentation?
 
     /// A slot's stride: its key word, then its entry.
     private static var stride: Int {
@@ -60,8 +63,9 @@ final class ReadyTable {
     private static var entryOffset: Int { stride - MemoryLayout<Entry>.stride }
 
     /// An empty table with room for `capacity` slots (a power of two).
-    private init(capacity: Int) {
+    private init(capacity: Int, instrumentation: Instrumentation?) {
         self.capacity = capacity
+        self.instrumentation = instrumentation
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         slots = .allocate(byteCount: capacity * Self.stride, alignment: max(16, MemoryLayout<Entry>.alignment))
         for index in 0..<capacity {
@@ -72,20 +76,16 @@ final class ReadyTable {
         }
     }
 
-    /// A table of `slots`, each under its entry's key.
-    convenience init(_ slots: [Registry.Slot]) {
-        self.init(capacity: Self.capacity(for: slots.count))
-        for slot in slots {
-            guard let published = slot.published else { continue }
-            _ = insert(slot.key, published)
-        }
+    /// An empty table, which carries `instrumentation`.
+    convenience init(instrumentation: Instrumentation?) {
+        self.init(capacity: Self.capacity(for: 0), instrumentation: instrumentation)
     }
 
     /// A table of `table`'s live entries, with room for as many again and more (a quarter full
     /// at most), so that the next rebuild is as many insertions away: about two entries
-    /// copied per insertion, over time.
-    convenience init(copying table: ReadyTable) {
-        self.init(capacity: Self.capacity(for: table.live * 2))
+    /// copied per insertion, over time. It carries `instrumentation`.
+    convenience init(copying table: ReadyTable, instrumentation: Instrumentation?) {
+        self.init(capacity: Self.capacity(for: table.live * 2), instrumentation: instrumentation)
         for index in 0..<table.capacity where table.key(at: index).pointee.load(ordering: .relaxed) > Self.removed {
             let word = table.key(at: index).pointee.load(ordering: .relaxed)
             let entry = table.entry(at: index).pointee

@@ -58,7 +58,7 @@ extension AsyncDependencyInjector {
         var outcome = ResolutionEvent.Outcome.created
         defer {
             if let observer {
-                core.notify(observer, of: key, path: frames.keys + [key], outcome: outcome, since: start)
+                core.notify(observer, of: key, resolvers: frames.keys, outcome: outcome, since: start)
             }
         }
         do {

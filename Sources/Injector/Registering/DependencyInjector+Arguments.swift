@@ -61,7 +61,7 @@ extension DependencyInjector {
         let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         var outcome = ResolutionEvent.Outcome.created
         defer {
-            if let observer { notify(observer, of: key, path: context.path + [key], outcome: outcome, since: start) }
+            if let observer { notify(observer, of: key, resolvers: context.path, outcome: outcome, since: start) }
         }
         do {
             let registration = try registration(

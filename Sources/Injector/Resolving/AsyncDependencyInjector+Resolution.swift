@@ -32,6 +32,18 @@ extension AsyncDependencyInjector {
     /// `resolve(_:name:)` where no published table has the value.
     @usableFromInline
     nonisolated func resolveLocked<T: Sendable>(_ type: T.Type, name: String?) async throws(InjectionError) -> T {
+        // While observed, a value of the observed table is read and reported without a lock.
+        if core.ready.isObserved {
+            var instrumentation: Instrumentation?
+            if let found = core.ready.observedSlot(
+                for: ObjectIdentifier(T.self), name: name, instrumentation: &instrumentation)
+            {
+                let frames = AsyncResolutionContext.frames
+                return try core.value(
+                    of: found, as: T.self, name: name, observedBy: instrumentation, resolvedBy: frames.innermostKey,
+                    after: frames.keys)
+            }
+        }
         let key = DependencyKey(type, name: name)
         return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
             try await unregistered(key, as: T.self)

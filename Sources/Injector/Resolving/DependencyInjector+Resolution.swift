@@ -23,9 +23,10 @@ extension DependencyInjector {
     }
 
     /// `resolve(_:name:)` where no published table has the value: under the lock, the walk,
-    /// the factories.
+    /// the factories. While resolves are observed, the observed table first.
     @usableFromInline
     func resolveLocked<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
+        if ready.isObserved { return try observedResolve(type, name: name) }
         // A ready value is copied out of its slot under the lock, straight into the result. No
         // `Optional<T>` (in unspecialised generic code it looks up its metadata on every call,
         // costlier than the lookup), hence the lock taken and released by hand. Every level of

@@ -44,12 +44,10 @@ struct Registry {
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {
-        // An observed resolve takes the locked path, which reports it: no table meanwhile.
+        // An observed resolve reads a table that carries the hook (see `PublishedTable`).
         didSet {
-            if diagnostics.instrumentation != nil {
-                ready.suspend()
-            } else if ready.isSuspended {
-                ready.resume(publishedSlots)
+            if diagnostics.instrumentation !== ready.instrumentation {
+                ready.observe(through: diagnostics.instrumentation)
             }
         }
     }
@@ -127,13 +125,6 @@ struct Registry {
         let wasEmpty = table.isEmpty
         let replaced = slot.map { table.updateValue($0, forKey: name) } ?? table.removeValue(forKey: name)
         return (replaced, wasEmpty != table.isEmpty, table.isEmpty)
-    }
-
-    /// Every slot a published table holds (see `Slot.isPublished`).
-    var publishedSlots: [Slot] {
-        var slots = unnamed.values.filter(\.isPublished)
-        for table in named.values { slots += table.values.filter(\.isPublished) }
-        return slots
     }
 
     /// The resolve hot path's lookup: the ready value's slot, unretained (valid while the lock

@@ -69,7 +69,7 @@ final class ResolutionContext: @unchecked Sendable {
     }
 
     /// The keys being resolved, outermost first.
-    var path: [DependencyKey] { running.map { $0.takeUnretainedValue().key } }
+    var path: [DependencyKey] { frameCount == 0 ? [] : running.map { $0.takeUnretainedValue().key } }
 
     /// The registration whose factory is running innermost, if any.
     var innermost: Registration? { running.last?.takeUnretainedValue() }

@@ -66,6 +66,44 @@ import Testing
         #expect(events.values.last?.error?.key == DependencyKey(String.self))
     }
 
+    /// While observed, ready values are still read without the registry lock (from a table
+    /// that carries the observer), and every one is reported: values registered or created
+    /// after `observe`, and plain transients; none once `stopObserving` has returned, and again
+    /// after a new `observe`.
+    @Test(arguments: Face.allCases)
+    func valuesPublishedWhileObservedAreReportedUntilTheObserverStops(face: Face) async throws {
+        let injector = face.makeInjector()
+        await injector.register(1)
+        let events = Collected<ResolutionEvent>()
+        await injector.observe { events.append($0) }
+        await injector.register("registered while observed")
+        await injector.register(Service.self, scope: .singleton) { Service(label: "kept") }
+        await injector.register(Box<Int>.self) { Box(value: 2) }
+
+        for _ in 0..<2 {
+            #expect(try await injector.resolve(Int.self) == 1)
+            #expect(try await injector.resolve(String.self) == "registered while observed")
+            #expect(try await injector.resolve(Service.self).label == "kept")
+            #expect(try await injector.resolve(Box<Int>.self).value == 2)
+        }
+        let singletonCreated = "Service: created via Service"
+        #expect(
+            events.values.map(Self.summary) == [
+                "Int: cached via Int", "String: cached via String", singletonCreated, "Box<Int>: created via Box<Int>",
+                "Int: cached via Int", "String: cached via String", "Service: cached via Service",
+                "Box<Int>: created via Box<Int>",
+            ])
+
+        await injector.stopObserving()
+        #expect(try await injector.resolve(Int.self) == 1)
+        #expect(try await injector.resolve(Service.self).label == "kept")
+        #expect(events.values.count == 8)
+
+        await injector.observe { events.append($0) }
+        #expect(try await injector.resolve(Service.self).label == "kept")
+        #expect(events.values.map(Self.summary).last == "Service: cached via Service")
+    }
+
     @Test(arguments: Face.allCases)
     func anEventDescribesItselfOnOneLine(face: Face) async {
         let injector = face.makeInjector()
