@@ -172,14 +172,8 @@ extension AsyncDependencyInjector {
         }
         do {
             let value = try await AsyncResolutionContext.$frames.withValue(frames) {
-                try await Self.$current.withValue(self) {
-                    // Both faces' `current`: the wrappers (`@Inject`, …) of what the factory
-                    // builds read `DependencyInjector.current`, and resolve from this face, then
-                    // from the `DependencyInjector.current` bound outside (see `ActorFaceCurrent`).
-                    let outside = ActorFaceCurrent(core: core, outside: DependencyInjector.current)
-                    let value = try await DependencyInjector.$current.withValue(core) {
-                        try await ActorFaceCurrent.$running.withValue(outside) { try await make(self) }
-                    }
+                try await asCurrent {
+                    let value = try await make(self)
                     // Before the completion runs: it is for whole values only.
                     if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
                     if let shared = frames.shared, registration.sharesValues {
@@ -210,6 +204,28 @@ extension AsyncDependencyInjector {
         } catch {
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: error))
+        }
+    }
+
+    /// `body` (a factory run) with this face as both faces' `current`: the wrappers (`@Inject`,
+    /// …) of what a factory builds read `DependencyInjector.current`, and resolve from this
+    /// face, then from the `DependencyInjector.current` bound outside (see `ActorFaceCurrent`).
+    /// Inside a factory this face runs, they are bound already (unless the factory bound
+    /// others): no new bindings, which cost more than the rest of a run's bookkeeping, and the
+    /// injector bound outside the outermost factory stays the one wrappers fall back to.
+    private nonisolated func asCurrent(
+        _ body: () async throws -> any Sendable
+    ) async throws -> any Sendable {
+        if let running = ActorFaceCurrent.running, running.core === core, DependencyInjector.current === core,
+            Self.current === self
+        {
+            return try await body()
+        }
+        return try await Self.$current.withValue(self) {
+            let outside = ActorFaceCurrent(core: core, outside: DependencyInjector.current)
+            return try await DependencyInjector.$current.withValue(core) {
+                try await ActorFaceCurrent.$running.withValue(outside, operation: body)
+            }
         }
     }
 

@@ -96,4 +96,18 @@ final class Report {
         }
         #expect(time == 5)
     }
+
+    /// The same inside a chain: what a factory builds, whose value another factory asked for,
+    /// still falls back to the injector bound outside the outermost resolve.
+    @Test func aFactoryRunForAnotherFactoryFallsBackToTheInjectorBoundOutsideToo() async throws {
+        let app = DependencyInjector()
+        app.register(FixedClock(time: 5) as any Clock)
+        let server = AsyncDependencyInjector()
+        await server.register(Int.self, name: "report") { _ in Report().clock.now() }
+        await server.register(Int.self, name: "twice") { r in try await 2 * r.resolve(Int.self, name: "report") }
+        let time = try await DependencyInjector.$current.withValue(app) {
+            try await server.resolve(Int.self, name: "twice")
+        }
+        #expect(time == 10)
+    }
 }
