@@ -71,6 +71,14 @@ extension AsyncDependencyInjector {
         }
         core.registry.unlock()
 
+        // An async transient of this injector's own that shares nothing with the rest of the
+        // resolve (what servers build per request): run here, without the walk or `produce`.
+        if case .pending(let registration) = miss, registration.isTransient, !registration.sharesValues,
+            case .async = registration.factory
+        {
+            let value = try await runTransient(registration, after: AsyncResolutionContext.frames)
+            return try DependencyInjector.cast(value, to: T.self, key: key)
+        }
         var location = core.locate(key, after: miss)
         while true {
             switch consume location {

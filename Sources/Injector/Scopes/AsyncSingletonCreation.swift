@@ -114,6 +114,9 @@ final class AsyncSingletonCreation: Sendable {
     /// Throws the run's error; `circularDependency` when the run waits, through other runs,
     /// for this task; `factoryFailed` with a `CancellationError` when this task is cancelled.
     func value(waitingFrom frames: AsyncResolutionContext.Frames) async throws(InjectionError) -> any Sendable {
+        // Ended already (a factory that did not suspend, started on this thread): no wait, so
+        // no cycle to look for, no continuation, no cancellation handler.
+        if let outcome = state.withLock({ $0.outcome }) { return try outcome.get() }
         let key = registration.key
         let edge: AsyncWaitGraph.Edge?
         switch AsyncWaitGraph.shared.admit(frames, toWaitFor: self) {
