@@ -95,7 +95,8 @@ func asyncFactories() -> Scenario {
                 runAsync { for _ in 0..<(n * repeats) { blackHole(try? sync.resolve(Importer.self)) } }
             },
             .measured(
-                "await resolve, transient with 3 deps", baseline: syncTransient, operations: repeats, clock: .wall
+                "await resolve, transient with 3 deps", baseline: syncTransient,
+                target: Target(reference: syncTransient, limit: 2.0), operations: repeats, clock: .wall
             ) { n in
                 runAsync { for _ in 0..<(n * repeats) { blackHole(try? await actor.resolve(Importer.self)) } }
             },
@@ -109,7 +110,8 @@ func asyncFactories() -> Scenario {
                 }
             },
             .measured(
-                "await resolve, first resolve of a singleton", baseline: syncFirst, operations: repeats, clock: .wall
+                "await resolve, first resolve of a singleton", baseline: syncFirst,
+                target: Target(reference: syncFirst, limit: 1.5), operations: repeats, clock: .wall
             ) { n in
                 runAsync {
                     for _ in 0..<(n * repeats) {
@@ -140,7 +142,7 @@ func observationHook() -> Scenario {
             .measured(off) { n in
                 for _ in 0..<n { blackHole(try? quiet.resolve(Logger.self)) }
             },
-            .measured("hook on", baseline: off) { n in
+            .measured("hook on", baseline: off, target: Target(reference: off, limit: 2.0)) { n in
                 for _ in 0..<n { blackHole(try? observed.resolve(Logger.self)) }
             },
         ]

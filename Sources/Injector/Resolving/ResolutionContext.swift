@@ -26,6 +26,9 @@ final class ResolutionContext: @unchecked Sendable {
     // Factories run so far (tells a cache hit from a miss); whether an observer is running.
     var factoryRuns = 0
     var isNotifyingObserver = false
+    /// The singleton creations started on this thread's stack, nested, and running there
+    /// until they first suspend (see `AsyncSingletonCreation.start`).
+    var immediateCreations = 0
     /// While `verify()` resolves on this thread: the failures of the `@OptionalInject`
     /// wrappers initialised meanwhile (by the objects its factories build), which it reports
     /// as its own. (A failed `@Inject` fails the factory's resolve: see `capture`.)

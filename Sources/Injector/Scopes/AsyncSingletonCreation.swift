@@ -97,17 +97,33 @@ final class AsyncSingletonCreation: Sendable {
                 // After the creation ends, so that no resolve waiting for it waits for user code.
                 await keeper.tearDownAwaiting(keeping.letGo)
             }
-            // Started on this thread, where it runs until it first suspends: a factory that does
-            // not suspend has finished when the requester waits, which then takes no thread hop
-            // (about 20 µs on a busy machine). Still a task of its own, so the requester's
-            // cancellation does not reach the factory.
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                Task.immediate(operation: create)
-            } else {
-                Task(operation: create)
-            }
+            start(create)
             return try await creation.value(waitingFrom: frames)
         }
+    }
+
+    /// How many creations may run nested on one thread's stack (see `start`): each level takes
+    /// a few KB of it (up to 10 KB unoptimised under the thread sanitizer), so 8 stay far
+    /// below the smallest common stack, 512 KB.
+    private static var immediateCreationsAllowed: Int { 8 }
+
+    /// Starts `create`, a creation's task, on this thread, where it runs until it first
+    /// suspends: a factory that does not suspend has finished when the requester waits, which
+    /// then takes no thread hop (about 20 µs on a busy machine). Still a task of its own, so
+    /// the requester's cancellation does not reach the factory. A creation started inside
+    /// another's factory nests on this stack, so past `immediateCreationsAllowed` of them (a
+    /// deep chain of singletons) the task starts as any other, on the executor.
+    private static func start(_ create: @escaping @Sendable () async -> Void) {
+        let context = ResolutionContext.current
+        guard context.immediateCreations < immediateCreationsAllowed,
+            #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+        else {
+            Task(operation: create)
+            return
+        }
+        context.immediateCreations += 1
+        defer { context.immediateCreations -= 1 }
+        Task.immediate(operation: create)
     }
 
     /// Waits for the run's value as a resolve in the current task, with `frames` in progress.
