@@ -14,7 +14,19 @@ package struct TestIssueRecorder: Sendable {
     /// the failing registration made; `nil` when unknown), to `record`.
     package init(_ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite?) -> Void) {
         self.record = record
+        Self.made.raise()
     }
+
+    /// `current`, read only once a recorder has been made in this process: until then none can
+    /// be bound, and the task-local read (about what a resolve costs) would find nothing. For
+    /// `@LazyInject`, which captures the recorder whenever an owner is initialised; an app that
+    /// does not link `InjectorTesting` never makes one.
+    static var currentIfAnyMade: TestIssueRecorder? {
+        made.isRaised ? current : nil
+    }
+
+    /// Raised by the first recorder made (see `currentIfAnyMade`).
+    private static let made = Latch()
 
     /// Records `message`, at `site` when known, on the test.
     func record(_ message: String, at site: DeclarationSite?) {

@@ -2,6 +2,7 @@
 /// (`PlatformMutex`), and a condition for callers that wait for another thread. No user code runs under it, not
 /// even a released value's `deinit` (see `update(_:)`). The state lives behind a pointer: as
 /// a stored `var`, each `inout` access would pay an exclusivity check (a tenth of a resolve).
+@usableFromInline
 final class Locked<State>: @unchecked Sendable {
     // `@unchecked Sendable`: `state.pointee` is touched only while `mutex` is locked.
     private let state: UnsafeMutablePointer<State>

@@ -51,6 +51,37 @@ struct ProtectedSlot: ~Copyable {
         return value
     }
 
+    /// The ready value as a `T` (the type the slot was found under, registered under `name`),
+    /// copied, with its box (a `ReadyValue<T>`) retained once for the caller to keep: the
+    /// table's own box when it has one, else a new box of the value cast. `nil` for a
+    /// transient's registration, whose factory must run (or a value that is no `T`, which the
+    /// caller's resolve reports). Withdraws the announcement. For a `@LazyInject` property's
+    /// first read, which keeps the box (see `LazyResolution.readyValue(as:)`).
+    @inlinable
+    consuming func readyValue<T>(
+        as type: T.Type,
+        name: String?,
+        in injector: DependencyInjector
+    ) -> (value: T, box: Unmanaged<AnyObject>)? {
+        let hazard = self.hazard
+        let (typed, slot, transient) = (self.typed, self.slot, self.transient)
+        discard self
+        if let typed {
+            // Safe: a slot has a `typed` box only when the value's type is the key's, `T`.
+            let value = typed._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReadyValue<T>.self).value }
+            let box = typed.retain()
+            Hazards.withdraw(hazard)  // only now, with the copy and the box retained
+            return (value, box)
+        }
+        guard transient == nil else {
+            Hazards.withdraw(hazard)
+            return nil
+        }
+        guard let value = try? injector.resolve(found: slot, transient: nil, hazard: hazard, as: T.self, name: name)
+        else { return nil }
+        return (value, Unmanaged.passRetained(ReadyValue(value)))
+    }
+
     deinit {
         Hazards.withdraw(hazard)
     }

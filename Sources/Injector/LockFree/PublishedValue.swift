@@ -1,37 +1,55 @@
 import Synchronization
 
-/// A value published for reads without a lock: a `@LazyInject` property's kept value, in a
-/// `ReadyValue<Value>` box whose address sits in an atomic word. A reader announces the box in
-/// its thread's hazard record while it copies the value out (`Hazards.announce`, the guard the
-/// ready tables use too); a writer, under the lock, publishes a new box and releases the one
-/// it replaces once no reader announces it. Before `Synchronization`, reads take the lock.
+/// A value published for reads without a lock: a `@LazyInject` property's kept value. A word
+/// in its owner's storage (see `LazyResolution`) holds the address of a retained
+/// `ReadyValue<Value>`, or 0 until a value is kept. A reader announces the box in its thread's
+/// hazard record while it copies the value out (`Hazards.announce`, the guard the ready tables
+/// use too). Keeping a first value is one compare-and-exchange from 0, so of first reads that
+/// race, one keeps its box and the others read it; an assignment exchanges the word whatever
+/// it holds, and releases the box it replaced once no reader announces it.
+///
+/// Before `Synchronization`, the owner's lock guards the word, and reads take it.
 @usableFromInline
-final class PublishedValue<Value>: @unchecked Sendable {
-    // `@unchecked Sendable`: `box` is guarded by its lock; `word` (an `Atomic<UInt>`) is
-    // touched only atomically, and written only under `box`'s lock.
-
-    /// The kept box; `nil` until a value is kept.
-    private let box = Locked<ReadyValue<Value>?>(nil)
-    /// The address of the box in `box` (0: none), for reads without the lock.
+@frozen
+struct PublishedValue {
+    /// The word (an `Atomic<UInt>` where `Synchronization` is available), in the owner's storage.
     @usableFromInline let word: UnsafeMutableRawPointer
+    /// Before `Synchronization`: the lock that guards `word`; `nil` where atomics exist.
+    let lock: Locked<Void>?
 
-    init() {
-        word = .allocate(byteCount: MemoryLayout<UInt>.size, alignment: MemoryLayout<UInt>.alignment)
+    @usableFromInline
+    init(word: UnsafeMutableRawPointer, lock: Locked<Void>?) {
+        self.word = word
+        self.lock = lock
+    }
+
+    /// A lock for `word` where atomics are not available (before `Synchronization`), else `nil`.
+    static func lockIfNeeded() -> Locked<Void>? {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { return nil }
+        return Locked(())
+    }
+
+    /// Sets up `word`, fresh storage, as holding nothing.
+    static func initialize(_ word: UnsafeMutableRawPointer) {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             word.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
+        } else {
+            word.storeBytes(of: 0, as: UInt.self)
         }
     }
 
-    deinit {
-        // No reader is left: each holds this object while it reads.
-        word.deallocate()
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private var atomic: UnsafeMutablePointer<Atomic<UInt>> {
+        word.assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
-    /// The kept value; `nil` until one is kept. Without a lock where `Synchronization` is
-    /// available; inlined into the reader's code, so that `Value` is known where the value is
-    /// copied out (unspecialised, the generic code looked up type metadata on every read).
+    /// The kept value; `nil` until one is kept, or when an assignment changed it while this
+    /// read announced it (the caller then reads `keptValue(as:)`, which looks again). Without
+    /// a lock where `Synchronization` is available; inlined into the reader's code, so that
+    /// `Value` is known where the value is copied out (unspecialised, the generic code looked
+    /// up type metadata on every read).
     @inlinable
-    var value: Value? {
+    func value<Value>(as type: Value.Type) -> Value? {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             let hazard = Hazards.announced(in: word)
             guard let box = UnsafeRawPointer(bitPattern: hazard.address) else {
@@ -42,33 +60,83 @@ final class PublishedValue<Value>: @unchecked Sendable {
             hazard.withdraw()  // only now, with the copy retained (see `Hazards.clear`)
             return value
         }
-        return lockedBox?.value
+        return keptValue(as: Value.self)
     }
 
-    /// The kept box, read under the lock.
+    /// The kept value; `nil` only while none is kept. Off the hot path: after a first value
+    /// lost its compare-and-exchange, and in the first read's exactly-once path.
+    @inlinable
+    func keptValue<Value>(as type: Value.Type) -> Value? {
+        keptBox().map { unsafeDowncast($0, to: ReadyValue<Value>.self).value }
+    }
+
+    /// The kept box, retained; `nil` only while none is kept (a kept word never goes back to
+    /// 0). An announcement that an assignment overtakes is made again.
     @usableFromInline
-    var lockedBox: ReadyValue<Value>? {
-        box.withLock { $0 }
+    func keptBox() -> AnyObject? {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            while true {
+                if let hazard = Hazards.announce(word), let box = UnsafeRawPointer(bitPattern: hazard.address) {
+                    let kept = Unmanaged<AnyObject>.fromOpaque(box).takeUnretainedValue()
+                    hazard.withdraw()  // only now, with `kept` retained
+                    return kept
+                }
+                if atomic.pointee.load(ordering: .acquiring) == 0 { return nil }
+            }
+        }
+        return lock?.withLock { _ in
+            UnsafeRawPointer(bitPattern: word.load(as: UInt.self)).map {
+                Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()
+            }
+        }
     }
 
-    /// Keeps `value`, in place of a value already kept only when `replacing`. The box it
-    /// replaces is released after the unlock, once no reader announces it (its value's
-    /// `deinit` may run user code).
-    func keep(_ value: Value, replacing: Bool) {
-        let new = ReadyValue(value)
-        let replaced = box.withLock { kept -> ReadyValue<Value>?? in
-            guard replacing || kept == nil else { return nil }
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                let address = UInt(bitPattern: Unmanaged.passUnretained(new).toOpaque())
-                word.assumingMemoryBound(to: Atomic<UInt>.self).pointee.store(
-                    address, ordering: .sequentiallyConsistent)
-            }
-            return .some(exchange(&kept, with: new))
-        }
-        guard case .some(let old?) = replaced else { return }
+    /// Keeps `box` (a `ReadyValue<Value>`), in place of a box already kept only when
+    /// `replacing`; whether it was kept. The box it replaces is released once no reader
+    /// announces it, after any lock is let go (its value's `deinit` may run user code).
+    @usableFromInline
+    func keep(_ box: AnyObject, replacing: Bool) -> Bool {
+        keep(retained: .passRetained(box), replacing: replacing)
+    }
+
+    /// `keep(_:replacing:)` of a box retained once for this word (released if not kept).
+    @usableFromInline
+    func keep(retained box: Unmanaged<AnyObject>, replacing: Bool) -> Bool {
+        let new = UInt(bitPattern: box.toOpaque())
+        let old: UInt
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            Hazards.waitUntilUnread(UInt(bitPattern: Unmanaged.passUnretained(old).toOpaque()))
+            if replacing {
+                old = atomic.pointee.exchange(new, ordering: .sequentiallyConsistent)
+            } else {
+                // Sequentially consistent, as every write of a published word (see README).
+                let (exchanged, _) = atomic.pointee.compareExchange(
+                    expected: 0, desired: new, ordering: .sequentiallyConsistent)
+                old = exchanged ? 0 : new  // not kept: ours to let go, never published
+            }
+            if old != 0, old != new { Hazards.waitUntilUnread(old) }
+        } else {
+            old =
+                lock?.withLock { _ in
+                    let kept = word.load(as: UInt.self)
+                    guard replacing || kept == 0 else { return new }
+                    word.storeBytes(of: new, as: UInt.self)
+                    return kept
+                } ?? new
         }
-        withExtendedLifetime(old) {}
+        guard let released = UnsafeRawPointer(bitPattern: old) else { return true }
+        Unmanaged<AnyObject>.fromOpaque(released).release()
+        return old != new
+    }
+
+    /// Releases the kept box, when the owner goes away (no reader is left: each holds the owner).
+    func releaseKept() {
+        let kept =
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                atomic.pointee.load(ordering: .acquiring)
+            } else {
+                word.load(as: UInt.self)
+            }
+        guard let box = UnsafeRawPointer(bitPattern: kept) else { return }
+        Unmanaged<AnyObject>.fromOpaque(box).release()
     }
 }

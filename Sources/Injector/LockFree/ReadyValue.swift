@@ -5,6 +5,7 @@
 final class ReadyValue<Value> {
     @usableFromInline let value: Value
 
+    @usableFromInline
     init(_ value: Value) {
         self.value = value
     }

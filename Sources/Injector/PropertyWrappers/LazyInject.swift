@@ -28,7 +28,7 @@
 /// between two types that need each other.
 @propertyWrapper
 public struct LazyInject<Value> {
-    @usableFromInline let box: LazyResolution<Value>
+    @usableFromInline let box: LazyResolution
 
     /// Captures `injector`, or ``DependencyInjector/current`` when `injector` is `nil`, to
     /// resolve `Value` (under `name`) on first read.
@@ -55,15 +55,15 @@ public struct LazyInject<Value> {
         @inlinable
         get {
             // A later read copies the kept value out here, where `Value` is known (see
-            // `PublishedValue.value`).
-            if let value = box.kept.value { return value }
-            return box.firstValue()
+            // `PublishedValue.value`); so does a first read of a value the injector holds ready.
+            if let value = box.kept.value(as: Value.self) ?? box.readyValue(as: Value.self) { return value }
+            return box.firstValue(as: Value.self)
         }
         nonmutating set { box.replace(with: newValue) }
     }
 
     /// The value, resolved now if it has not been yet, or the typed error.
-    public var projectedValue: Result<Value, InjectionError> { box.value() }
+    public var projectedValue: Result<Value, InjectionError> { box.value(as: Value.self) }
 }
 
 extension LazyInject: Sendable where Value: Sendable {}

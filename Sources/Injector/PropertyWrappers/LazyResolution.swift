@@ -2,42 +2,83 @@
 /// resolves, and the value it keeps once resolved (`PublishedValue`: read with no lock where
 /// `Synchronization` is available, copied out in the caller's specialised code).
 ///
-/// The first read resolves as a singleton is created (`SingletonCreation`): one thread
-/// resolves, the others wait for it, and a wait that would close a cycle with other threads
-/// resolving singletons, or a read of the property by its own resolution, is a
-/// `circularDependency`, not a deadlock.
+/// Not generic, so that creating one looks up no type metadata: for `LazyResolution<Value>`,
+/// its `PublishedValue<Value>`, their lock and boxes, that was half of an owner's
+/// initialisation. The value is kept in a box of its own type (`ReadyValue<Value>`).
+///
+/// A first read of a value the injector holds ready (an instance, a created singleton, in its
+/// published table) keeps the table's own box with one compare-and-exchange: no lock, nothing
+/// run, nothing to wait for (`readyValue(as:)`). Any other first read resolves as a singleton
+/// is created (`SingletonCreation`): one thread resolves, the others wait for it, and a wait
+/// that would close a cycle with other threads resolving singletons, or a read of the property
+/// by its own resolution, is a `circularDependency`, not a deadlock.
 @usableFromInline
-final class LazyResolution<Value>: Sendable {
-    /// The value, once resolved or assigned.
-    @usableFromInline let kept = PublishedValue<Value>()
-    private let injector: DependencyInjector
-    private let name: String?
+final class LazyResolution: Sendable {
+    @usableFromInline let injector: DependencyInjector
+    @usableFromInline let name: String?
     let site: DeclarationSite
     /// The test scope that created the property, told of each failed resolution when it fails.
-    private let recorder: TestIssueRecorder?
+    let recorder: TestIssueRecorder?
+    /// The kept value's word (see `PublishedValue`), allocated apart: an `Atomic` cannot be a
+    /// stored property while the package supports systems without `Synchronization`.
+    /// `nonisolated(unsafe)`: a raw pointer is not `Sendable`, but the word is touched only
+    /// through `PublishedValue`, atomically (or under `lock`, before `Synchronization`).
+    @usableFromInline nonisolated(unsafe) let word: UnsafeMutableRawPointer
+    /// Before `Synchronization`: the lock that guards the kept value (see `PublishedValue`).
+    @usableFromInline let lock: Locked<Void>?
 
+    /// A resolution of `name` from `injector`, for the property declared at `site`.
     init(injector: DependencyInjector, name: String?, site: DeclarationSite) {
         self.injector = injector
         self.name = name
         self.site = site
-        recorder = TestIssueRecorder.current
+        recorder = TestIssueRecorder.currentIfAnyMade
+        lock = PublishedValue.lockIfNeeded()
+        word = .allocate(byteCount: MemoryLayout<UInt>.size, alignment: MemoryLayout<UInt>.alignment)
+        PublishedValue.initialize(word)
     }
 
-    /// The value for a read that found none kept: resolved now, or kept meanwhile. Stops the
-    /// program when resolution fails (see `LazyInject.wrappedValue`).
+    deinit {
+        kept.releaseKept()
+        word.deallocate()
+    }
+
+    /// The value, once resolved or assigned.
+    @inlinable
+    var kept: PublishedValue {
+        PublishedValue(word: word, lock: lock)
+    }
+
+    /// The value the injector holds ready, kept by this first read with one
+    /// compare-and-exchange (or the value another read kept first, or an assignment); `nil`
+    /// when the injector's published table holds no ready value for it (a transient's factory
+    /// to run, a value held by an ancestor, a table withdrawn while an observer watches): the
+    /// read then takes `firstValue(as:)`'s exactly-once path. Inlined into the reader's code,
+    /// so that the table's box is read with `Value` known.
+    @inlinable
+    func readyValue<Value>(as type: Value.Type) -> Value? {
+        guard let found = injector.ready.slot(for: ObjectIdentifier(Value.self), name: name),
+            let (value, box) = found.readyValue(as: Value.self, name: name, in: injector)
+        else { return nil }
+        let kept = self.kept
+        return kept.keep(retained: box, replacing: false) ? value : kept.keptValue(as: Value.self)
+    }
+
+    /// The value for a first read that found none kept nor ready: resolved now, or kept
+    /// meanwhile. Stops the program when resolution fails (see `LazyInject.wrappedValue`).
     @usableFromInline
-    func firstValue() -> Value {
+    func firstValue<Value>(as type: Value.Type) -> Value {
         do {
-            return try resolvedValue()
+            return try resolvedValue(as: Value.self)
         } catch {
             stopReading("@LazyInject", declaredAt: site, after: error, searched: searched)
         }
     }
 
-    /// `resolvedValue()` as a `Result`, for `$property`.
-    func value() -> Result<Value, InjectionError> {
+    /// `resolvedValue(as:)` as a `Result`, for `$property`.
+    func value<Value>(as type: Value.Type) -> Result<Value, InjectionError> {
         do {
-            return .success(try resolvedValue())
+            return .success(try resolvedValue(as: Value.self))
         } catch {
             return .failure(error)
         }
@@ -46,26 +87,27 @@ final class LazyResolution<Value>: Sendable {
     /// The kept value, or the value resolved now and kept. (Typed throws rather than a
     /// `Result`: this generic code, not specialised for `Value`, looked up the metadata of
     /// `Result<Value, InjectionError>` at run time on every call; it throws only on failure.)
-    private func resolvedValue() throws(InjectionError) -> Value {
-        // Every read after the first: one lock, no per-thread context.
-        if let box = kept.lockedBox { return box.value }
+    private func resolvedValue<Value>(as type: Value.Type) throws(InjectionError) -> Value {
+        let kept = self.kept
+        if let value = kept.value(as: Value.self) ?? readyValue(as: Value.self) { return value }
         let context = ResolutionContext.current
         let key = SingletonCreation.Key(owner: ObjectIdentifier(self), registration: ObjectIdentifier(self))
         let dependency = DependencyKey(Value.self, name: name)
         let start = try SingletonCreation.shared.start(key, of: dependency, context: context) {
-            kept.lockedBox.map(SingletonCreation.Start.ready)
+            kept.keptBox().map(SingletonCreation.Start.ready)
         }
         switch start {
         case .create: break
         case .ready(let kept as ReadyValue<Value>): return kept.value
-        case .ready, .stale: return try resolvedValue()  // not what `cached` above gives
+        case .ready, .stale: return try resolvedValue(as: Value.self)  // not what `cached` above gives
         }
         defer { SingletonCreation.shared.finish(key) }
         do {
             let value = try injector.resolve(Value.self, name: name)
-            // An assignment meanwhile wins over what was resolved.
-            kept.keep(value, replacing: false)
-            return value
+            // A value kept meanwhile (an assignment, or a ready value another first read
+            // kept) wins over what was resolved, for this read too: every first read sees one.
+            if kept.keep(ReadyValue(value), replacing: false) { return value }
+            return kept.keptValue(as: Value.self) ?? value  // never `nil`: a value is kept
         } catch {
             TestIssueRecorder.report(
                 error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
@@ -76,7 +118,7 @@ final class LazyResolution<Value>: Sendable {
     /// Which injector the property resolves from, for a failure's message.
     var searched: String { injector.searchedDescription }
 
-    func replace(with value: Value) {
-        kept.keep(value, replacing: true)
+    func replace<Value>(with value: Value) {
+        _ = kept.keep(ReadyValue(value), replacing: true)
     }
 }

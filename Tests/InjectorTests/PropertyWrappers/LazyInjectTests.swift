@@ -25,7 +25,83 @@ private final class Pong: @unchecked Sendable {
     @Inject var ping: Ping
 }
 
+/// Lazy properties of values an injector holds ready: a class as itself, and as `AnyObject`
+/// (a value whose type is not the key's, kept in a box of its own).
+private final class ReadyReader: @unchecked Sendable {
+    @LazyInject var service: Service
+    @LazyInject var object: AnyObject
+    init(injector: DependencyInjector) {
+        _service = LazyInject(injector: injector)
+        _object = LazyInject(injector: injector)
+    }
+}
+
 @Suite struct LazyInjectTests {
+    /// A first read of a value the injector holds ready (a created singleton, an instance
+    /// registered as a supertype) keeps that value without a lock and runs nothing, and every
+    /// thread that reads first at once sees it. (Catches: racing first reads on the lock-free
+    /// path keeping different boxes, or one returning a value other than the one kept.)
+    @Test func threadsReadingAReadyValueForTheFirstTimeAllSeeIt() throws {
+        for _ in 0..<50 {
+            let injector = DependencyInjector()
+            let made = Counter()
+            injector.register(Service.self, scope: .singleton) { _ in Service(label: "made \(made.increment())") }
+            let singleton = try injector.resolve(Service.self)
+            let instance = Service(label: "instance")
+            injector.register(instance as AnyObject)
+            let reader = ReadyReader(injector: injector)
+            let services = Collected<Service>()
+            let objects = Collected<AnyObject>()
+            runOnThreads(8) { _ in
+                services.append(reader.service)
+                objects.append(reader.object)
+            }
+
+            #expect(made.value == 1)
+            #expect(services.values.count == 8)
+            #expect(services.values.allSatisfy { $0 === singleton })
+            #expect(objects.values.count == 8)
+            #expect(objects.values.allSatisfy { $0 === instance })
+            #expect(reader.service === singleton)
+        }
+    }
+
+    /// An assignment racing first reads of a ready value wins: once it has returned, every
+    /// read gives the assigned value. (Catches: a first read's keep overwriting an assignment.)
+    @Test func anAssignmentRacingFirstReadsOfAReadyValueWins() throws {
+        for _ in 0..<50 {
+            let injector = DependencyInjector()
+            injector.register(Service(label: "registered"))
+            let reader = ReadyReader(injector: injector)
+            let assigned = Service(label: "assigned")
+            let seen = Collected<Service>()
+            runOnThreads(4) { thread in
+                if thread == 0 {
+                    reader.service = assigned
+                } else {
+                    seen.append(reader.service)
+                }
+            }
+
+            #expect(reader.service === assigned)
+            #expect(seen.values.allSatisfy { ["registered", "assigned"].contains($0.label) })
+        }
+    }
+
+    /// While an observer watches the injector, a first read of a ready value is reported to
+    /// it, as a resolve is: the lock-free path is closed to it. (Catches: a first read that
+    /// skips the observation hook.)
+    @Test func aFirstReadOfAReadyValueReachesTheObserver() {
+        let injector = DependencyInjector()
+        injector.register(Service(label: "registered"))
+        let events = Counter()
+        injector.observe { _ in events.increment() }
+        let reader = ReadyReader(injector: injector)
+
+        #expect(reader.service.label == "registered")
+        #expect(events.value >= 1)
+    }
+
     @Test func resolvesOnFirstReadThenKeepsTheValue() {
         let injector = DependencyInjector()
         let calls = Counter()
