@@ -25,6 +25,7 @@ func allScenarios() -> [Scenario] {
         asyncFactories(),
         observationHook(),
         diagnosticsAtScale(),
+        firstMissAmongManyNames(),
     ]
 }
 

@@ -52,7 +52,7 @@ extension Suggestion {
             }
         }
 
-        let simpleName = String(describing: key.type)
+        let simpleName = SimpleNames.name(of: key.type)
         for (depth, registry) in registries.enumerated() {
             for type in registry.index.simpleNames.types[simpleName] ?? [] where ObjectIdentifier(type) != key.typeID {
                 let id = ObjectIdentifier(type)
@@ -99,7 +99,8 @@ extension Suggestion {
             for name in (tables.first?.keys).map(Array.init) ?? [] where name != key.name { ranking.consider(name) }
             for name in inSmallerTablesOnly where name != key.name { ranking.consider(name) }
         } else if let wanted = key.name {
-            forEachNameOneEditAway(from: wanted) { name in
+            let bytes = registries.reduce(NameBytes()) { $0.union($1.index.nameBytes) }
+            forEachNameOneEditAway(from: wanted, using: bytes) { name in
                 if tables.contains(where: { $0[name] != nil }) { ranking.consider(name) }
             }
         }
@@ -108,10 +109,12 @@ extension Suggestion {
 
     /// Calls `body` with every name one edit away from `name`: a character removed, two
     /// neighbours swapped, one replaced or one added (printable ASCII, or one of `name`'s own
-    /// characters). A few thousand lookups, whatever the number of registrations; none for a
-    /// name longer than 64 characters.
-    static func forEachNameOneEditAway(from name: String, _ body: (String) -> Void) {
-        let printable = Array(UInt8(0x20)...UInt8(0x7E))
+    /// characters), leaving out the edits that put in a character with a byte no name
+    /// registered in the injectors searched has (`bytes`), which no lookup could find. At most a few thousand lookups (a few
+    /// hundred for names of a few kinds of character), whatever the number of registrations;
+    /// none for a name longer than 64 characters.
+    static func forEachNameOneEditAway(from name: String, using bytes: NameBytes, _ body: (String) -> Void) {
+        let printable = (UInt8(0x20)...UInt8(0x7E)).filter(bytes.contains)
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
             // The common case, byte by byte: each edit is a string of its bytes, built in place.
             forEachEdit(of: Array(name.utf8), with: printable) { body(String(decoding: $0, as: UTF8.self)) }
@@ -119,7 +122,9 @@ extension Suggestion {
         }
         let scalars = Array(name.unicodeScalars)
         var alphabet = printable.map { Unicode.Scalar($0) }
-        for scalar in scalars where !alphabet.contains(scalar) { alphabet.append(scalar) }
+        for scalar in scalars where !alphabet.contains(scalar) && String(scalar).utf8.allSatisfy(bytes.contains) {
+            alphabet.append(scalar)
+        }
         forEachEdit(of: scalars, with: alphabet) { edited in
             var string = ""
             string.unicodeScalars.append(contentsOf: edited)
@@ -134,7 +139,7 @@ extension Suggestion {
         with alphabet: [Element],
         _ body: ([Element]) -> Void
     ) {
-        guard elements.count <= 64, let filler = alphabet.first else { return }
+        guard elements.count <= 64 else { return }
         var edited = elements
         for index in elements.indices {
             edited.remove(at: index)
@@ -151,6 +156,7 @@ extension Suggestion {
             }
             edited[index] = elements[index]
         }
+        guard let filler = alphabet.first else { return }
         for index in 0...elements.count {
             edited.insert(filler, at: index)
             for addition in alphabet {

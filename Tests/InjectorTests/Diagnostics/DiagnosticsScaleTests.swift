@@ -136,6 +136,41 @@ struct ScaleDashboard {}
             error.map(Self.suggestions) == [.otherNames(["worker-0", "worker-1", "worker-2", "worker-9"])])
     }
 
+    /// Among more than 1,000 names, a miss looks up only the edits whose characters some name
+    /// of the type has, in the injector asked or an ancestor: a child's miss finds a name one
+    /// letter away whose letter only its parent's names have. (Catches: the characters of the
+    /// injector asked standing for its ancestors'.)
+    @Test func amongManyNamesAnEditWithALetterOnlyAParentsNameHasIsFound() {
+        let parent = DependencyInjector()
+        for index in 0...1_000 { parent.register(index, name: "port-\(index)") }
+        parent.register(7, name: "zeta-7")
+        let child = parent.child()
+        child.register(8, name: "child-only")
+
+        let error = #expect(throws: InjectionError.self) { try child.resolve(Int.self, name: "zetb-7") }
+        #expect(error.map(Self.suggestions) == [.otherNames(["zeta-7"], unlisted: 1_002)])
+    }
+
+    /// Among more than 1,000 names that have no printable character, a miss still finds the
+    /// name one character shorter: with nothing to add or put in, a character is still taken
+    /// out. (Catches: edits that stop when no character may be added.)
+    @Test func amongManyNamesWithNoPrintableCharacterARemovalIsFound() {
+        let injector = DependencyInjector()
+        let controls = (1...31).map { Character(Unicode.Scalar(UInt8($0))) }
+        let names = controls.flatMap { a in controls.flatMap { b in controls.map { c in String([a, b, c]) } } }
+        for name in names.prefix(1_001) { injector.register(1, name: name) }
+        let registered = names[500]
+
+        let error = #expect(throws: InjectionError.self) {
+            try injector.resolve(Int.self, name: registered + "\u{1}")
+        }
+        guard case .otherNames(let listed, _)? = error.map(Self.suggestions)?.first else {
+            Issue.record("expected other names, got \(String(describing: error))")
+            return
+        }
+        #expect(listed.contains(registered))
+    }
+
     private static func suggestions(of error: InjectionError) -> [Suggestion] {
         guard case .notRegistered(_, _, let suggestions) = error else { return [] }
         return suggestions
