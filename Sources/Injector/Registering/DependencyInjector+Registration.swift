@@ -171,9 +171,15 @@ extension DependencyInjector {
             refused = registry.isSealed
             if !refused {
                 previous = registry.replace(key, withSlot: slot)
-                registry.initializerParameters[key] = nil  // an initializer's, noted again after
+                // Asked only when there are any: hashing the key (its name) costs a registration
+                // more than all its other bookkeeping.
+                if !registry.initializerParameters.isEmpty {
+                    registry.initializerParameters[key] = nil  // an initializer's, noted again after
+                }
                 // They go with it; the pair leaves the lock whole, its registration released after.
-                previousValues = registry.argumentCaches.removeValue(forKey: key)
+                if !registry.argumentCaches.isEmpty {
+                    previousValues = registry.argumentCaches.removeValue(forKey: key)
+                }
             }
             return registry.ready.takeRetired()
         }

@@ -94,15 +94,21 @@ struct NameBytes {
     }
 
     private mutating func insert<Bytes: Sequence<UInt8>>(contentsOf bytes: Bytes) {
+        // ASCII in locals, stored once: every named registration pays this loop.
+        var (low, high) = (words.0, words.1)
         for byte in bytes {
-            let bit = UInt64(1) << (byte & 63)
-            switch byte >> 6 {
-            case 0: words.0 |= bit
-            case 1: words.1 |= bit
-            case 2: words.2 |= bit
-            default: words.3 |= bit
+            let bit = UInt64(1) &<< UInt64(byte & 63)
+            if byte < 64 {
+                low |= bit
+            } else if byte < 128 {
+                high |= bit
+            } else if byte < 192 {
+                words.2 |= bit
+            } else {
+                words.3 |= bit
             }
         }
+        (words.0, words.1) = (low, high)
     }
 
     /// Whether `byte` occurs in a name.
