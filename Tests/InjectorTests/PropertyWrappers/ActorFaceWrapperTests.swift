@@ -110,4 +110,25 @@ final class Report {
         }
         #expect(time == 10)
     }
+
+    /// What an `initCompleted` hook builds resolves from the face too, as on the synchronous
+    /// injector: the face is `current` for the whole run, the hook included (it used to run
+    /// with the injector bound outside as `current`).
+    @Test func whatACompletionBuildsResolvesFromTheFaceAsOnTheSyncInjector() async throws {
+        let app = DependencyInjector()
+        app.register(FixedClock(time: 5) as any Clock)
+        let server = AsyncDependencyInjector()
+        await server.register(FixedClock(time: 7) as any Clock)
+        let seen = Collected<Int>()
+        await server.register(Ledger.self) { _ in Ledger() }
+            .initCompleted { _, _ in seen.append(Report().clock.now()) }
+        _ = try await DependencyInjector.$current.withValue(app) { try await server.resolve(Ledger.self) }
+
+        let sync = DependencyInjector()
+        sync.register(FixedClock(time: 7) as any Clock)
+        sync.register(Ledger.self) { _ in Ledger() }.initCompleted { _, _ in seen.append(Report().clock.now()) }
+        _ = try DependencyInjector.$current.withValue(app) { try sync.resolve(Ledger.self) }
+
+        #expect(seen.values == [7, 7])
+    }
 }
