@@ -119,6 +119,8 @@ extension DependencyInjector {
         }
     }
 
+    /// Records the edge from `resolver` (the key whose factory is resolving, if any) to `key`
+    /// for ``graph()``, and returns the observer to tell, if any (not for its own resolves).
     func instrument(_ key: DependencyKey, resolvedBy resolver: DependencyKey?) -> Observer? {
         // Read again: it may have been removed since the lookup saw it.
         guard let instrumentation = registry.withLock({ $0.diagnostics.instrumentation }),
@@ -141,6 +143,7 @@ extension DependencyInjector {
         observer(event)
     }
 
+    /// Tells the observer, if any, that a sealed injector refused to change `key`.
     func reportRefusal(of key: DependencyKey) {
         guard let observer = registry.withLock({ $0.diagnostics.instrumentation?.observer }) else { return }
         observer(ResolutionEvent(key: key, resolvers: [], outcome: .refused, durationNanoseconds: 0))
@@ -153,6 +156,7 @@ extension DependencyInjector {
         context.factoryRuns &+= 1
     }
 
+    /// Records, for ``graph()``, that `resolver`'s factory asked for `dependency`.
     func recordEdge(from resolver: DependencyKey, to dependency: DependencyKey) {
         let edge = DependencyGraph.Edge(from: resolver, to: dependency)
         registry.withLock { _ = $0.diagnostics.edges.insert(edge) }

@@ -86,37 +86,31 @@ final class Report {
         #expect(error?.description.contains("pass it to the object's init") == true)
     }
 
-    @Test func whatTheActorCannotAnswerComesFromTheInjectorBoundOutside() async throws {
+    /// An app's injector holding the clock the actor face does not have.
+    private static func appWithClock() -> DependencyInjector {
         let app = DependencyInjector()
         app.register(FixedClock(time: 5) as any Clock)
-        let server = AsyncDependencyInjector()
-        await server.register(Int.self, name: "report") { _ in Report().clock.now() }
-        let time = try await DependencyInjector.$current.withValue(app) {
-            try await server.resolve(Int.self, name: "report")
-        }
-        #expect(time == 5)
+        return app
     }
 
-    /// The same inside a chain: what a factory builds, whose value another factory asked for,
-    /// still falls back to the injector bound outside the outermost resolve.
-    @Test func aFactoryRunForAnotherFactoryFallsBackToTheInjectorBoundOutsideToo() async throws {
-        let app = DependencyInjector()
-        app.register(FixedClock(time: 5) as any Clock)
+    /// Also inside a chain: what a factory builds, whose value another factory asked for,
+    /// falls back to the injector bound outside the outermost resolve.
+    @Test func whatTheActorCannotAnswerComesFromTheInjectorBoundOutside() async throws {
         let server = AsyncDependencyInjector()
         await server.register(Int.self, name: "report") { _ in Report().clock.now() }
         await server.register(Int.self, name: "twice") { r in try await 2 * r.resolve(Int.self, name: "report") }
-        let time = try await DependencyInjector.$current.withValue(app) {
-            try await server.resolve(Int.self, name: "twice")
+        let (time, twice) = try await DependencyInjector.$current.withValue(Self.appWithClock()) {
+            (try await server.resolve(Int.self, name: "report"), try await server.resolve(Int.self, name: "twice"))
         }
-        #expect(time == 10)
+        #expect(time == 5)
+        #expect(twice == 10)
     }
 
     /// What an `initCompleted` hook builds resolves from the face too, as on the synchronous
     /// injector: the face is `current` for the whole run, the hook included (it used to run
     /// with the injector bound outside as `current`).
     @Test func whatACompletionBuildsResolvesFromTheFaceAsOnTheSyncInjector() async throws {
-        let app = DependencyInjector()
-        app.register(FixedClock(time: 5) as any Clock)
+        let app = Self.appWithClock()
         let server = AsyncDependencyInjector()
         await server.register(FixedClock(time: 7) as any Clock)
         let seen = Collected<Int>()
