@@ -49,7 +49,8 @@ extension AsyncDependencyInjector {
     }
 
     /// Calls `observer` after every resolve made through this injector, with the key, the
-    /// outcome (cache hit, created, or the error) and the time it took.
+    /// outcome (cache hit, created, or the error) and the time it took (0 for a value read
+    /// ready without a lock: see ``ResolutionEvent/durationNanoseconds``).
     ///
     /// ```swift
     /// await services.observe { event in

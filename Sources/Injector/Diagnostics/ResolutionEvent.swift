@@ -41,6 +41,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
 
     /// How long the resolve took, in nanoseconds, including the factories it ran:
     /// `if event.durationNanoseconds > 1_000_000 { … }`.
+    ///
+    /// 0 for a value read ready without a lock (an outcome of `cached` on the lock-free path):
+    /// nothing runs or waits there, and it takes less time than two reads of the clock.
     public let durationNanoseconds: UInt64
 
     /// How long the resolve took, including the factories it ran.
@@ -76,5 +79,12 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
         }
         let via = resolvers.map(\.description).joined(separator: " → ")
         return "\(key): \(what) in \(durationNanoseconds / 1_000) µs" + (via.isEmpty ? "" : " (via \(via))")
+    }
+}
+
+extension ResolutionEvent {
+    /// An event of a resolve that was not timed: a value read ready, or a refusal.
+    init(key: DependencyKey, resolvers: [DependencyKey], outcome: Outcome) {
+        self.init(key: key, resolvers: resolvers, outcome: outcome, durationNanoseconds: 0)
     }
 }

@@ -105,6 +105,13 @@ final class ThreadLocalObject<Object: AnyObject>: Sendable {
         return makeCurrent()
     }
 
+    /// `body` applied to this thread's object, which is not retained for it (the thread holds it).
+    @inline(__always)
+    func withCurrent<Result>(_ body: (Object) -> Result) -> Result {
+        guard let pointer = key.value else { return body(makeCurrent()) }
+        return Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
     @inline(never)
     private func makeCurrent() -> Object {
         let object = make()

@@ -25,7 +25,8 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
         origin = nil
     }
 
-    private init(type: any Any.Type, name: String?, origin: RequestOrigin?) {
+    /// The key for `type`, a type known only at run time, and `name`, requested from `origin`.
+    init(type: any Any.Type, name: String?, origin: RequestOrigin? = nil) {
         self.type = type
         self.name = name
         self.origin = origin

@@ -246,6 +246,11 @@ final class ResolutionContext: @unchecked Sendable {
     @inline(__always)
     static var current: ResolutionContext { contexts.current }
 
+    /// `body` applied to this thread's context, not retained for it.
+    static func withCurrent<Result>(_ body: (ResolutionContext) -> Result) -> Result {
+        contexts.withCurrent(body)
+    }
+
     /// Each thread's context, released when the thread ends.
     private static let contexts = ThreadLocalObject { ResolutionContext() }
 }
