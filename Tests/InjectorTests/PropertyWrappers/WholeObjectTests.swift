@@ -23,6 +23,15 @@ final class Storefront: @unchecked Sendable {
     @Inject var placeOrder: PlaceOrder
 }
 
+/// Holds a `PlaceOrder` that its factory resolved: a factory asked for by another.
+final class OrderDesk: @unchecked Sendable {
+    let placeOrder: PlaceOrder
+
+    init(placeOrder: PlaceOrder) {
+        self.placeOrder = placeOrder
+    }
+}
+
 /// Creates a `PlaceOrder` by hand, inside it: a property two levels down.
 final class OrderScreen: @unchecked Sendable {
     let model = OrderModel()
@@ -102,6 +111,37 @@ private func missingUsersMessage(after before: [String] = []) -> String {
         #expect(property.fileID == file)
         #expect(property.line == PlaceOrder.usersLine)
         #expect(error.description == missingUsersMessage())
+    }
+
+    /// A transient that another factory asks for (on the actor face, an async factory run
+    /// inside the other's, in its bindings) fails the outer resolve when a property of what it
+    /// built fails, with both keys in the path.
+    @Test(arguments: Face.allCases)
+    func aFailedPropertyOfWhatANestedFactoryBuiltFailsTheOuterResolve(face: Face) async throws {
+        let injector = face.makeInjector()
+        let wrappers = wrapperInjector(for: injector)
+        wrappers.register(StubClock() as any OrderClock)
+        switch injector.base {
+        case .sync(let sync):
+            sync.register(PlaceOrder.self) { _ in PlaceOrder() }
+            sync.register(OrderDesk.self) { r in try OrderDesk(placeOrder: r.resolve()) }
+        case .async(let actor):
+            await actor.register(PlaceOrder.self) { _ async in PlaceOrder() }
+            await actor.register(OrderDesk.self) { r async throws in try await OrderDesk(placeOrder: r.resolve()) }
+        }
+
+        let outcome = await resolve(OrderDesk.self, from: injector, wrappersFrom: wrappers)
+
+        guard case .failure(let error) = outcome, case .notRegistered(let key, let path, _) = error else {
+            Issue.record("expected notRegistered, got \(outcome)")
+            return
+        }
+        #expect(key == DependencyKey((any OrderUsers).self))
+        #expect(
+            path == [
+                DependencyKey(OrderDesk.self), DependencyKey(PlaceOrder.self), DependencyKey((any OrderUsers).self),
+            ])
+        #expect(path.last?.property?.name == "users")
     }
 
     @Test(arguments: Face.allCases)
