@@ -83,7 +83,8 @@ extension DependencyInjector {
         }
         // A ready value, reported from code that is not generic: unspecialised generic code
         // (this is) pays for every value it moves.
-        if found.transient == nil, let instrumentation {
+        // `take()`: moved, not copied, which would cost a retain and a release.
+        if found.transient == nil, let instrumentation = instrumentation.take() {
             do {
                 let value = try found.value(as: T.self, name: name, in: self)
                 reportReadValue(of: T.self, name: name, outcome: .cached, to: instrumentation)
@@ -111,8 +112,11 @@ extension DependencyInjector {
             guard !context.isNotifyingObserver else { return }
             let key = DependencyKey(type: type, name: name)
             if let resolver = context.innermost { recordEdge(from: resolver.key, to: key) }
-            guard let observer = instrumentation.observer else { return }
-            tell(observer, ResolutionEvent(key: key, resolvers: context.path, outcome: outcome), in: context)
+            guard instrumentation.observer != nil else { return }
+            let event = ResolutionEvent(key: key, resolvers: context.path, outcome: outcome)
+            context.isNotifyingObserver = true
+            defer { context.isNotifyingObserver = false }
+            instrumentation.tell(event)
         }
     }
 

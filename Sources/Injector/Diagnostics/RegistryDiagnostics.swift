@@ -14,6 +14,12 @@ final class Instrumentation: Sendable {
     init(observer: Observer?) {
         self.observer = observer
     }
+
+    /// Calls the observer, if any, with `event`. (Called through its holder, which keeps it
+    /// alive: the observer is not retained for the call.)
+    func tell(_ event: ResolutionEvent) {
+        observer?(event)
+    }
 }
 
 /// What ``DependencyInjector/observe(_:)`` calls after each resolve.
