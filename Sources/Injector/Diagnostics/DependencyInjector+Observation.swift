@@ -81,8 +81,7 @@ extension DependencyInjector {
                 key throws(InjectionError) in try unregistered(key, as: T.self)
             }
         }
-        // A ready value, reported from code that is not generic: unspecialised generic code
-        // (this is) pays for every value it moves.
+        // A ready value, reported from code that is not generic (see `reportReadValue`).
         // `take()`: moved, not copied, which would cost a retain and a release.
         if found.transient == nil, let instrumentation = instrumentation.take() {
             do {
@@ -100,23 +99,19 @@ extension DependencyInjector {
             after: context.path, on: context)
     }
 
-    /// Tells `instrumentation` how a resolve of `type` under `name` on this thread ended that
-    /// read a ready value from the observed table: records the edge from the factory that
-    /// asked, if any, and tells the observer, unless it is the one resolving. Not timed (see
-    /// `value(of:…)`).
+    /// `reportReadValue(of:name:outcome:to:resolvedBy:after:in:)` for a resolve on this
+    /// thread, whose context says which factory asked and what led there, read in place. Not
+    /// generic, unlike its caller: unspecialised generic code pays for every value it moves.
     @inline(never)
     func reportReadValue(
         of type: any Any.Type, name: String?, outcome: ResolutionEvent.Outcome, to instrumentation: Instrumentation
     ) {
         ResolutionContext.withCurrent { context in
+            // An observer's own resolves are not reported (see `notify`).
             guard !context.isNotifyingObserver else { return }
-            let key = DependencyKey(type: type, name: name)
-            if let resolver = context.innermost { recordEdge(from: resolver.key, to: key) }
-            guard instrumentation.observer != nil else { return }
-            let event = ResolutionEvent(key: key, resolvers: context.path, outcome: outcome)
-            context.isNotifyingObserver = true
-            defer { context.isNotifyingObserver = false }
-            instrumentation.tell(event)
+            reportReadValue(
+                of: type, name: name, outcome: outcome, to: instrumentation, resolvedBy: context.innermost?.key,
+                after: context.path, in: context)
         }
     }
 
@@ -130,7 +125,7 @@ extension DependencyInjector {
         as type: T.Type,
         name: String?,
         observedBy instrumentation: Instrumentation?,
-        resolvedBy resolver: DependencyKey?,
+        resolvedBy resolver: @autoclosure () -> DependencyKey?,
         after path: @autoclosure () -> [DependencyKey],
         on context: ResolutionContext = .current
     ) throws(InjectionError) -> T {
@@ -138,22 +133,23 @@ extension DependencyInjector {
         guard let instrumentation, !context.isNotifyingObserver else {
             return try found.value(as: T.self, name: name, in: self)
         }
-        let key = DependencyKey(T.self, name: name)
-        if let resolver { recordEdge(from: resolver, to: key) }
-        guard let observer = instrumentation.observer else { return try found.value(as: T.self, name: name, in: self) }
-        guard found.transient != nil else {
-            // A ready value: nothing runs and nothing waits, and two clock reads would cost
-            // more than the read itself (33 ns each on a Linux VM; one tick of Apple
-            // silicon's clock is 41.67 ns). The event says 0 ns.
+        if found.transient == nil {
             do {
                 let value = try found.value(as: T.self, name: name, in: self)
-                tell(observer, ResolutionEvent(key: key, resolvers: path(), outcome: .cached), in: context)
+                reportReadValue(
+                    of: T.self, name: name, outcome: .cached, to: instrumentation, resolvedBy: resolver(),
+                    after: path(), in: context)
                 return value
             } catch {
-                tell(observer, ResolutionEvent(key: key, resolvers: path(), outcome: .failed(error)), in: context)
+                reportReadValue(
+                    of: T.self, name: name, outcome: .failed(error), to: instrumentation, resolvedBy: resolver(),
+                    after: path(), in: context)
                 throw error
             }
         }
+        let key = DependencyKey(T.self, name: name)
+        if let resolver = resolver() { recordEdge(from: resolver, to: key) }
+        guard let observer = instrumentation.observer else { return try found.value(as: T.self, name: name, in: self) }
         let start = DispatchTime.now().uptimeNanoseconds
         do {
             let value = try found.value(as: T.self, name: name, in: self)
@@ -163,6 +159,31 @@ extension DependencyInjector {
             notify(observer, of: key, resolvers: path(), outcome: .failed(error), since: start, in: context)
             throw error
         }
+    }
+
+    /// Tells `instrumentation` how a resolve of `type` under `name` ended that read a ready
+    /// value from the observed table (`resolver`: the key whose factory asked, if any;
+    /// `resolvers`: the resolves that led here): records the edge and tells the observer. Not
+    /// timed: nothing runs or waits there, and two clock reads would cost more than the read
+    /// itself (33 ns each on a Linux VM; one tick of Apple silicon's clock is 41.67 ns). For
+    /// both faces: the actor face's resolves say what led to them, a thread's its context.
+    @inline(__always)
+    func reportReadValue(
+        of type: any Any.Type,
+        name: String?,
+        outcome: ResolutionEvent.Outcome,
+        to instrumentation: Instrumentation,
+        resolvedBy resolver: DependencyKey?,
+        after resolvers: @autoclosure () -> [DependencyKey],
+        in context: ResolutionContext
+    ) {
+        let key = DependencyKey(type: type, name: name)
+        if let resolver { recordEdge(from: resolver, to: key) }
+        guard instrumentation.observer != nil else { return }
+        let event = ResolutionEvent(key: key, resolvers: resolvers(), outcome: outcome)
+        context.isNotifyingObserver = true
+        defer { context.isNotifyingObserver = false }
+        instrumentation.tell(event)  // through its holder: the hook is not retained for the call
     }
 
     /// Records the edge from `resolver` (the key whose factory is resolving, if any) to `key`
@@ -182,14 +203,8 @@ extension DependencyInjector {
         since start: UInt64, in context: ResolutionContext = .current
     ) {
         let elapsed = DispatchTime.now().uptimeNanoseconds &- start
-        tell(
-            observer, ResolutionEvent(key: key, resolvers: resolvers, outcome: outcome, durationNanoseconds: elapsed),
-            in: context)
-    }
-
-    /// Calls `observer` with `event` on this thread, whose flag (in `context`) keeps the
-    /// observer's own resolves quiet.
-    func tell(_ observer: Observer, _ event: ResolutionEvent, in context: ResolutionContext) {
+        let event = ResolutionEvent(key: key, resolvers: resolvers, outcome: outcome, durationNanoseconds: elapsed)
+        // The observer runs on this thread, whose flag keeps its own resolves quiet.
         context.isNotifyingObserver = true
         defer { context.isNotifyingObserver = false }
         observer(event)
