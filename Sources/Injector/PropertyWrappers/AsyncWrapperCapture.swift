@@ -24,6 +24,23 @@ final class AsyncWrapperCapture: Sendable {
         self.depth = depth
     }
 
+    /// Raised when the first async builder starts (`noteBuilderStarted`): until then no task
+    /// can have one, and `isBuilding` skips its task-local reads (two of them cost more than a
+    /// `@LazyInject` owner's initialisation). An app that never awaits a factory never raises it.
+    private static let anyStarted = Latch()
+
+    /// Notes that an async builder starts in this task (see `anyStarted`).
+    @inline(__always)
+    static func noteBuilderStarted() {
+        if !anyStarted.isRaised { anyStarted.raise() }
+    }
+
+    /// Whether an async builder runs in this task, to capture a wrapper's failure; not
+    /// whether it is still open (`capture` tells).
+    static var isBuilding: Bool {
+        anyStarted.isRaised && (current != nil || AsyncResolutionContext.frames.count > 0)
+    }
+
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is
     /// none, or it has returned.
     static func capture(_ failure: WrapperFailure) -> Bool {
@@ -60,6 +77,7 @@ final class AsyncWrapperCapture: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
+        noteBuilderStarted()
         let capture = AsyncWrapperCapture(depth: AsyncResolutionContext.frames.count)
         let value: Value
         do {

@@ -17,9 +17,20 @@ extension DependencyInjector {
     /// Resolution path: MyApp.PlaceOrderUseCase.users (MyApp/UseCase.swift:25) → MyApp.UserRepository → …
     /// ```
     ///
+    /// Each `@LazyInject` property initialised meanwhile is checked without being resolved:
+    /// its key must be one the property's injector can answer (registered, in an ancestor, a
+    /// declared collection, allowed by a strict test scope, an optional or a provider handle),
+    /// or `make` throws, with the property in the path. No factory runs for it, so the property
+    /// stays lazy and still breaks a cycle; a factory that fails on the first read still
+    /// fails there (read `$property` where it may). `@OptionalInject` properties never fail,
+    /// so they are not checked.
+    ///
     /// An object that a factory builds needs no `make`: a resolve already fails when a
-    /// property of what its factory built fails. `@LazyInject` properties resolve later, on
-    /// first read, and `@OptionalInject` ones never fail, so neither is checked here.
+    /// property of what its factory built fails, `@LazyInject` ones checked as here.
+    ///
+    /// > Note: The checks follow the thread that runs `body`. An object that `body` creates on
+    /// > another thread (a `DispatchQueue`, a `Thread`) is not checked; the `async` form
+    /// > follows `body`'s task and the child tasks it awaits.
     ///
     /// - Throws: The failure of the first `@Inject` property that could not be resolved; an
     ///   error `body` throws, as ``InjectionError/factoryFailed(_:path:underlying:)`` of `T`

@@ -20,9 +20,15 @@
 /// if case .failure(let error) = screen.$exporter { print(error) }
 /// ```
 ///
+/// When a factory builds the owner, or ``DependencyInjector/make(_:)`` does, the property is
+/// checked without being resolved: a key that its injector cannot answer (nothing
+/// registered, a strict test scope's refusal) fails that resolve (or `make`), with the
+/// property in the error's path. No factory runs until the first read.
+///
 /// > Important: Reading `exporter` when its resolution fails stops the program with the
-/// > error's full description, because a property cannot throw. Check `$exporter` first
-/// > when the dependency may be missing.
+/// > error's full description, because a property cannot throw. After a checked
+/// > construction that happens only when its factory fails on that read; in an owner made by
+/// > hand, also when nothing is registered. Check `$exporter` first when either may happen.
 ///
 /// Because resolution waits for the first read, `@LazyInject` on one side breaks a cycle
 /// between two types that need each other.
@@ -43,6 +49,7 @@ public struct LazyInject<Value> {
         line: UInt = #line
     ) {
         box = LazyResolution(
+            of: Value.self,
             injector: injector ?? DependencyInjector.current,
             name: name,
             site: DeclarationSite(fileID: fileID, filePath: filePath, line: line)
@@ -67,3 +74,7 @@ public struct LazyInject<Value> {
 }
 
 extension LazyInject: Sendable where Value: Sendable {}
+
+extension LazyInject: FailureHolding {
+    var heldFailure: WrapperFailure? { box.buildFailure }
+}

@@ -27,11 +27,17 @@ final class LazyResolution: Sendable {
     /// Before `Synchronization`: the lock that guards the kept value (see `PublishedValue`).
     @usableFromInline let lock: Locked<Void>?
 
-    /// A resolution of `name` from `injector`, for the property declared at `site`.
-    init(injector: DependencyInjector, name: String?, site: DeclarationSite) {
+    /// What the first read would fail with, found when a builder (a factory, `make`) created
+    /// the property, which throws it (see `WrapperFailure.lazyFailure`); kept here so that
+    /// the builder finds the property among its object's (`FailureHolding`).
+    let buildFailure: WrapperFailure?
+
+    /// A resolution of `Value` under `name` from `injector`, for the property declared at `site`.
+    init<Value>(of type: Value.Type, injector: DependencyInjector, name: String?, site: DeclarationSite) {
         self.injector = injector
         self.name = name
         self.site = site
+        buildFailure = WrapperFailure.lazyFailure(of: Value.self, name: name, declaredAt: site, searching: injector)
         recorder = TestIssueRecorder.currentIfAnyMade
         lock = PublishedValue.lockIfNeeded()
         word = .allocate(byteCount: MemoryLayout<UInt>.size, alignment: MemoryLayout<UInt>.alignment)

@@ -36,10 +36,24 @@ func stopReading(
         \(wrapper) property declared at \(site.location) was read, but its dependency could not be resolved.
         \(error.description)
         Searched: \(searched).
+        \(stopAdvice(for: wrapper))
+        """
+    )
+}
+
+/// How to get the error of a `wrapper` property instead of a stop: what `make` checks of it.
+private func stopAdvice(for wrapper: StaticString) -> String {
+    if "\(wrapper)" == "@LazyInject" {
+        return """
+            To fix: register what is missing, or make its factory succeed. `try injector.make { … }` (and a \
+            factory that builds the object) checks that a @LazyInject property can be resolved, but its \
+            factory runs on the first read: read `$property` (a Result) where it may fail.
+            """
+    }
+    return """
         To fix: register what is missing. To get this error instead of a stop, create the object with \
         `try injector.make { … }`, which throws it, or check `$property` (a Result) before reading.
         """
-    )
 }
 
 /// A wrapper's failed resolution, kept until the property is read.
@@ -58,18 +72,46 @@ final class WrapperFailure: Sendable {
     /// The failure of an `@Inject` property declared at `site`, which searched `injector`:
     /// captured by the builder running, if any, else reported to the test scope.
     @usableFromInline
-    init(
+    convenience init(
         _ error: InjectionError,
         declaredAt site: DeclarationSite,
         searching injector: DependencyInjector
     ) {
-        self.error = error
-        self.site = site
-        searched = injector.searchedDescription
-        if ResolutionContext.current.capture(self) || AsyncWrapperCapture.capture(self) { return }
+        self.init(error, declaredAt: site, searched: injector.searchedDescription)
+        if captureByBuilder() { return }
         // A strict scope's refusal is on the test already.
         if case .notProvidedInTest = error { return }
         TestIssueRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: .current)
+    }
+
+    private init(_ error: InjectionError, declaredAt site: DeclarationSite, searched: String) {
+        self.error = error
+        self.site = site
+        self.searched = searched
+    }
+
+    /// The failure a `@LazyInject` property declared at `site` would meet on its first read
+    /// from `injector`, found without running a factory (see
+    /// `DependencyInjector.failureBeforeRunning`), when a builder runs here to throw it: `nil`
+    /// when the read would find something, or no builder runs (a property of an object made
+    /// by hand may be registered for before its first read, so nothing is reported then).
+    static func lazyFailure<Value>(
+        of type: Value.Type,
+        name: String?,
+        declaredAt site: DeclarationSite,
+        searching injector: DependencyInjector
+    ) -> WrapperFailure? {
+        guard ResolutionContext.current.isBuilding || AsyncWrapperCapture.isBuilding,
+            let error = injector.failureBeforeRunning(Value.self, name: name)
+        else { return nil }
+        let failure = WrapperFailure(error, declaredAt: site, searched: injector.searchedDescription)
+        return failure.captureByBuilder() ? failure : nil
+    }
+
+    /// Hands this failure to the innermost builder running on this thread or in this task,
+    /// which throws it when it returns; `false` when none runs.
+    private func captureByBuilder() -> Bool {
+        ResolutionContext.current.capture(self) || AsyncWrapperCapture.capture(self)
     }
 
     /// Stops the program: the property of a `wrapper` was read after this failure.

@@ -178,6 +178,7 @@ extension AsyncDependencyInjector {
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
         }
+        AsyncWrapperCapture.noteBuilderStarted()
         do {
             let value = try await AsyncResolutionContext.$frames.withValue(frames) {
                 try await asCurrent {

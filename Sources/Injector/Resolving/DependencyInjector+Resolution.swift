@@ -127,6 +127,30 @@ extension DependencyInjector {
             key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
     }
 
+    /// What a resolve of `T` under `name` would throw before any factory runs, or `nil` when it
+    /// would find something to return or to run: for a `@LazyInject` property of an object a
+    /// builder makes (see `LazyResolution`), checked without building anything, so that the
+    /// property stays lazy and still breaks cycles. Asks what `resolve` asks: the walk (a strict
+    /// test scope's refusal included), then `unregistered`'s answers without a registration.
+    func failureBeforeRunning<T>(_ type: T.Type, name: String?) -> InjectionError? {
+        let key = DependencyKey(type, name: name)
+        switch locate(key) {
+        case .ready:
+            return nil  // unlocked as the location is dropped
+        case .pending:
+            return nil
+        case .refused(let key, let site):
+            return .notProvidedInTest(key, path: ResolutionContext.current.path + [key], registeredAt: site)
+        case .absent:
+            if T.self is any ResolvableWithoutRegistration.Type || T.self is any OptionalResolvable.Type {
+                return nil
+            }
+            if let outside = outsideActorFace, outside.isRegistered(T.self, name: name) { return nil }
+            return .notRegistered(
+                key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+        }
+    }
+
     /// Where a resolve of `key` finds what to return: the walk from this injector through its
     /// ancestors, the one place that decides who holds a key and who keeps its singleton.
     /// `miss`: what a lookup in this injector has already found, if any.

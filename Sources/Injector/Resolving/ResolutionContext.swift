@@ -146,6 +146,9 @@ final class ResolutionContext: @unchecked Sendable {
     /// How many builders are running on this thread: the innermost's level.
     private var captureLevel: Int { frameCount + constructions }
 
+    /// Whether a builder (a factory run, a checked construction) runs on this thread.
+    var isBuilding: Bool { captureLevel > 0 }
+
     /// Keeps `failure` for the innermost builder running on this thread, which throws it when
     /// it returns; `false` when none runs here.
     ///

@@ -226,10 +226,13 @@ private func missingUsersMessage(after before: [String] = []) -> String {
         #expect(throws: InjectionError.self) { try storefront.$placeOrder.get() }
     }
 
-    @Test func lazyAndOptionalPropertiesDoNotFailTheObjectsConstruction() throws {
+    /// A `@LazyInject` is checked, not resolved: registered with a broken factory, it fails
+    /// only when read (issue 39). An `@OptionalInject` never fails the construction.
+    @Test func registeredLazyAndOptionalPropertiesDoNotFailTheObjectsConstruction() throws {
         let injector = DependencyInjector()
         injector.register(Tolerant.self) { _ in Tolerant() }
         injector.register((any OrderClock).self) { r in try r.resolve(StubClock.self) }  // broken
+        injector.register((any OrderUsers).self) { r in try r.resolve(StubUsers.self) }  // broken
 
         let tolerant = try injector.resolve(Tolerant.self)
 
@@ -360,5 +363,132 @@ private func missingUsersMessage(after before: [String] = []) -> String {
         } catch {
             return error as? InjectionError
         }
+    }
+}
+
+/// A `@LazyInject` whose property's key nothing can answer fails the construction of what a
+/// builder makes (a factory, `make`), found without running any factory; read by hand, it
+/// still resolves on first read (issue 39).
+final class LazyOrder: @unchecked Sendable {
+    static let usersLine = #line + 1
+    @LazyInject var users: any OrderUsers
+}
+
+/// Lazy properties that no registration is needed for: an optional, a provider handle.
+final class LazyWithoutRegistrations: @unchecked Sendable {
+    @LazyInject var users: (any OrderUsers)?
+    @LazyInject var clock: ProviderHandle<any OrderClock>
+}
+
+@Suite struct LazyDependenciesCheckedAtConstructionTests {
+    /// The message of a missing `(any OrderUsers)` asked for by `LazyOrder.users`.
+    private func missingLazyUsersMessage() -> String {
+        """
+        Injector could not resolve any InjectorTests.OrderUsers: nothing is registered for it.
+        Resolution path: InjectorTests.LazyOrder.users (\(file):\(LazyOrder.usersLine)) → any InjectorTests.OrderUsers
+        To fix: register any InjectorTests.OrderUsers before resolving it, \
+        e.g. `injector.register((any InjectorTests.OrderUsers).self) { r in … }`.
+        """
+    }
+
+    @Test func makeThrowsAForgottenLazyRegistrationWithThePropertyInThePath() {
+        let injector = DependencyInjector()
+
+        do {
+            _ = try injector.make { LazyOrder() }
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description == missingLazyUsersMessage())
+        }
+    }
+
+    @Test func makeChecksALazyDependencyWithoutBuildingIt() throws {
+        let injector = DependencyInjector()
+        let runs = Counter()
+        injector.register((any OrderUsers).self) { _ in
+            runs.increment()
+            return StubUsers()
+        }
+
+        let order = try injector.make { LazyOrder() }
+
+        #expect(runs.value == 0)
+        #expect(order.users is StubUsers)
+        #expect(runs.value == 1)
+    }
+
+    @Test func asyncMakeChecksLazyPropertiesAcrossSuspensions() async {
+        let injector = DependencyInjector()
+
+        do {
+            _ = try await injector.make { () async -> LazyOrder in
+                await Task.yield()
+                return LazyOrder()
+            }
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description == missingLazyUsersMessage())
+        }
+    }
+
+    @Test(arguments: Face.allCases)
+    func aForgottenLazyRegistrationFailsTheResolveOfWhatAFactoryBuilt(face: Face) async {
+        let injector = face.makeInjector()
+        switch injector.base {
+        case .sync(let sync): sync.register(LazyOrder.self) { _ in LazyOrder() }
+        case .async(let actor): await actor.register(LazyOrder.self) { _ async in LazyOrder() }
+        }
+
+        do throws(InjectionError) {
+            _ = try await injector.resolve(LazyOrder.self)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description == missingLazyUsersMessage())
+            #expect(error.path.first == DependencyKey(LazyOrder.self))
+        }
+    }
+
+    @Test func aStrictScopeRefusesALazyDependencyTheTestDidNotProvide() throws {
+        let app = DependencyInjector()
+        app.register((any OrderUsers).self) { _ in StubUsers() }
+
+        let refused = app.withOverrides(strict: true, { _ in }) { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try DependencyInjector.current.make { LazyOrder() }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let provided = try app.withOverrides(strict: true, { $0.register(StubUsers() as any OrderUsers) }) {
+            try DependencyInjector.current.make { LazyOrder() }.users
+        }
+
+        guard case .notProvidedInTest(let key, let path, _) = refused else {
+            Issue.record("expected notProvidedInTest, got \(String(describing: refused))")
+            return
+        }
+        #expect(key == DependencyKey((any OrderUsers).self))
+        #expect(path.last?.property?.name == "users")
+        #expect(provided is StubUsers)
+    }
+
+    @Test func lazyPropertiesThatNeedNoRegistrationPassTheCheck() throws {
+        let injector = DependencyInjector()
+
+        let made = try injector.make { LazyWithoutRegistrations() }
+
+        #expect(made.users == nil)
+        #expect(throws: InjectionError.self) { try made.clock() }
+    }
+
+    /// Made by hand, the property stays lazy: a registration made before its first read is used.
+    @Test func aLazyPropertyOfAnObjectMadeByHandIsNotChecked() {
+        let injector = DependencyInjector()
+        let order = DependencyInjector.$current.withValue(injector) { LazyOrder() }
+
+        injector.register(StubUsers() as any OrderUsers)
+
+        #expect(order.users is StubUsers)
     }
 }

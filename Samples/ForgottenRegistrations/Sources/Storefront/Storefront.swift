@@ -77,6 +77,31 @@ public final class OrderViewModel {
     public func buy(for user: Int) -> String { placeOrder.place(for: user, cents: 500) }
 }
 
+/// Keeps the receipts of past orders.
+public protocol ReceiptStore: Sendable {
+    /// The latest receipt of `user`.
+    func latest(for user: Int) -> String
+}
+
+/// Receipts fetched from the API.
+public struct RemoteReceipts: ReceiptStore {
+    let http: any HTTPClient
+
+    /// The latest receipt of `user`, fetched.
+    public func latest(for user: Int) -> String { http.get("/users/\(user)/receipts/latest") }
+}
+
+/// A screen that loads its receipts only when it is shown: its store resolves on first read.
+public final class ReceiptsViewModel {
+    @LazyInject var receipts: any ReceiptStore
+
+    /// A view model whose store resolves from `DependencyInjector.current`, when first read.
+    public init() {}
+
+    /// What the screen shows for `user`.
+    public func latestReceipt(for user: Int) -> String { receipts.latest(for: user) }
+}
+
 /// The app's registrations, in one function that its tests reuse. The use case and the view
 /// model are code of the app's own, which a strict test may run as it is; the services behind
 /// them (the network, the payments) each need a stand-in in a strict test.
@@ -87,4 +112,5 @@ public func registerStorefront(in injector: DependencyInjector) {
     injector.register((any PaymentGateway).self, scope: .singleton) { _ in StripeGateway() }
     injector.register(PlaceOrderUseCase.self) { _ in PlaceOrderUseCase() }.allowedInTests()
     injector.register(OrderViewModel.self) { _ in OrderViewModel() }.allowedInTests()
+    injector.register((any ReceiptStore).self) { r in try RemoteReceipts(http: r.resolve()) }
 }

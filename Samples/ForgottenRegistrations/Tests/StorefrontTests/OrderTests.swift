@@ -43,6 +43,14 @@ struct StrictOrderTests {
         let model = try DependencyInjector.current.resolve(OrderViewModel.self)
         #expect(model.buy(for: 3).hasPrefix("user 3"))
     }
+
+    /// Deliberately broken: the test forgets the receipt store's stand-in behind a
+    /// `@LazyInject`; `make` checks it without resolving it, and throws the refusal (reading
+    /// the property would have stopped the run).
+    @Test func forgottenLazyMockUnderStrictMode() throws {
+        let model = try DependencyInjector.current.make { ReceiptsViewModel() }
+        #expect(model.latestReceipt(for: 3).isEmpty == false)
+    }
 }
 
 /// Each test forgets a registration on purpose, and must fail alone, with its message.
@@ -64,6 +72,14 @@ struct ForgottenRegistrationTests {
     @Test func forgottenRegistrationThroughCheckedConstruction() throws {
         let model = try DependencyInjector.current.make { OrderViewModel() }
         #expect(model.buy(for: 5).isEmpty == false)
+    }
+
+    /// Through checked construction of a `@LazyInject`: `make` checks that the receipt store
+    /// can be resolved, without resolving it, and throws (reading the property would have
+    /// stopped the run).
+    @Test func forgottenLazyRegistrationThroughCheckedConstruction() throws {
+        let model = try DependencyInjector.current.make { ReceiptsViewModel() }
+        #expect(model.latestReceipt(for: 5).isEmpty == false)
     }
 
     /// An object made by hand without the check: the failure is recorded on the test when the

@@ -9,9 +9,10 @@ struct StubGateway: PaymentGateway {
     func charge(_ cents: Int) -> String { "charged \(cents) in a test" }
 }
 
-/// The app's registrations, with the configuration forgotten: what a test that forgets a
-/// registration sees.
+/// The app's registrations, with the configuration and the receipt store forgotten: what a
+/// test that forgets a registration sees.
 @Sendable func registerStorefrontWithoutConfig(in injector: DependencyInjector) {
     registerStorefront(in: injector)
     injector.unregister(AppConfig.self)
+    injector.unregister((any ReceiptStore).self)
 }
