@@ -129,11 +129,12 @@ func lazyInjectReads() -> Scenario {
             .measured(resolve) { n in
                 for _ in 0..<n { blackHole(try? injector.resolve(Logger.self)) }
             },
-            // The target set for issue 31. A first read of a ready value keeps the injector's
-            // own box with one atomic step; the rest is the owner, the wrapper's box and word,
-            // and the read of the task-local `current` that `@Inject` pays too.
+            // The target decided for issue 43 (issue 31's 3x dropped). A first read of a ready
+            // value keeps the injector's own box with one atomic step; the rest is the owner,
+            // the wrapper's box and word, the read of the task-local `current` that `@Inject`
+            // pays too, and the thread-local read that tells whether a builder checks it.
             .measured(
-                "owner init + first read", baseline: resolve, target: Target(reference: resolve, limit: 3.0)
+                "owner init + first read", baseline: resolve, target: Target(reference: resolve, limit: 6.0)
             ) { n in
                 DependencyInjector.$current.withValue(injector) {
                     for _ in 0..<n { blackHole(LazyScreen().logger) }

@@ -71,16 +71,22 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         let isStrict = strictMode != nil
         let allowed = strictMode?.allowed ?? []
         // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
-        try await TestIssueRecorder.$current.withValue(.recordingIssues) {
-            try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
-                if let configureOnMainActor {
-                    let scope = DependencyInjector.current
-                    try await MainActor.run { try configureOnMainActor(scope) }
-                }
-                return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
-                    try await function()
+        let recorder = TestIssueRecorder.recordingIssues()
+        do {
+            try await TestIssueRecorder.$current.withValue(recorder) {
+                try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
+                    if let configureOnMainActor {
+                        let scope = DependencyInjector.current
+                        try await MainActor.run { try configureOnMainActor(scope) }
+                    }
+                    return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
+                        try await function()
+                    }
                 }
             }
+        } catch  where recorder.hasRecorded(error) {
+            // A strict scope's refusal, recorded on the test when it happened: thrown again,
+            // it would be reported twice. The test fails with the issue recorded.
         }
     }
 }

@@ -7,8 +7,15 @@ import Testing
 
 extension TestIssueRecorder {
     /// Records each failure as an issue of the Swift Testing test running in the task, at the
-    /// property's declaration (or the registration's line), where known.
-    package static let recordingIssues = TestIssueRecorder { message, site in
+    /// property's declaration (or the registration's line), where known. One for each test:
+    /// it remembers the refusals it recorded (see `init(rememberingRefusals:_:)`), so that a
+    /// refusal the test then throws is reported once.
+    package static func recordingIssues() -> TestIssueRecorder {
+        TestIssueRecorder(rememberingRefusals: true, recordIssue)
+    }
+
+    /// Records `message` as an issue of the running Swift Testing test, at `site` where known.
+    fileprivate static func recordIssue(_ message: String, at site: DeclarationSite?) {
         guard let site else {
             Issue.record(Comment(rawValue: message))
             return
@@ -20,6 +27,16 @@ extension TestIssueRecorder {
             column: 1
         )
         Issue.record(Comment(rawValue: message), sourceLocation: location)
+    }
+}
+
+/// Records on the Swift Testing test running in the task when it binds no recorder (a plain
+/// `@Test` that calls `withOverrides(strict:)`): found by `Injector` by its name, so keep the
+/// name (`TestIssueRecorder.currentOrRunningTest`). An XCTest method gets its recorder from
+/// ``InjectorTestCase``.
+package enum RunningTestIssues: RunningTestRecorderSource {
+    package static func recorderForRunningTest() -> TestIssueRecorder? {
+        Test.current == nil ? nil : TestIssueRecorder(TestIssueRecorder.recordIssue)
     }
 }
 

@@ -160,3 +160,64 @@ struct FallbackReportingTests {
 }
 
 private struct SampleFailure: Error {}
+
+/// An object made by hand whose `@Inject` asks for what a strict scope refuses.
+final class HandMadeCheckout {
+    static let receiptsLine = #line + 1
+    @Inject var receipts: any Receipts
+}
+
+/// Every refusal recorded on the running test, once, where the user looks (issue 39).
+@Suite struct RefusalRecordingTests {
+    /// In a plain `@Test`, with no trait: `withOverrides(strict:)` records its refusal too.
+    @Test func aStrictRefusalInsideWithOverridesInAPlainTestIsRecorded() {
+        let app = DependencyInjector()
+        registerShop(in: app)
+
+        let issues = recordedIssues {
+            app.withOverrides(strict: true, { _ in }) {
+                _ = try? DependencyInjector.current.resolve((any Receipts).self)
+            }
+        }
+
+        #expect(issues.count == 1)
+        #expect(
+            issues.first?.comments.first?.hasPrefix("Injector refused to resolve any InjectorTestingTests.Receipts")
+                == true)
+        #expect(issues.first?.line == receiptsRegistrationLine)
+    }
+
+    /// In a strict trait, a refused `@Inject` of an object made by hand is recorded once, at
+    /// the property's declaration, naming its owner.
+    @Test(.injecting(.strict(app: registerShop)))
+    func aRefusedInjectOfAHandMadeObjectIsRecordedAtTheProperty() {
+        let issues = recordedIssues { _ = HandMadeCheckout() }
+
+        #expect(issues.count == 1)
+        let message = issues.first?.comments.first ?? ""
+        #expect(
+            message.hasPrefix(
+                "@Inject property declared at InjectorTestingTests/StrictModeTests.swift:\(HandMadeCheckout.receiptsLine) (in HandMadeCheckout) could not be resolved."
+            ))
+        #expect(message.contains("Injector refused to resolve any InjectorTestingTests.Receipts"))
+        #expect(issues.first?.fileID == "InjectorTestingTests/StrictModeTests.swift")
+        #expect(issues.first?.line == HandMadeCheckout.receiptsLine)
+    }
+
+    /// A teardown that throws when a plain injector replaces its value, in a plain `@Test`:
+    /// recorded on the test, at the registration's line.
+    @Test func aTeardownFailureOutsideTheTraitIsRecordedAtTheRegistration() {
+        struct TeardownFailed: Error {}
+        let injector = DependencyInjector()
+        let line = #line + 1
+        injector.register(Int.self, scope: .singleton) { _ in 1 }.teardown { _ in throw TeardownFailed() }
+        _ = try? injector.resolve(Int.self)
+
+        let issues = recordedIssues { injector.unregister(Int.self) }
+
+        #expect(issues.count == 1)
+        #expect(issues.first?.comments.first?.hasPrefix("Injector ran every teardown, and 1 teardown threw:") == true)
+        #expect(issues.first?.fileID == "InjectorTestingTests/StrictModeTests.swift")
+        #expect(issues.first?.line == line)
+    }
+}

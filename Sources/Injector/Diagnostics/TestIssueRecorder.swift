@@ -9,12 +9,42 @@ package struct TestIssueRecorder: Sendable {
     @TaskLocal package static var current: TestIssueRecorder?
 
     private let record: @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
+    /// The keys whose refusal this recorder has recorded, when it remembers them (one test's
+    /// recorder, see `init(rememberingRefusals:_:)`); guarded by its lock.
+    private let recordedRefusals: Locked<Set<DependencyKey>>?
 
     /// A recorder that hands each failure's message, and where the property is declared (or
     /// the failing registration made; `nil` when unknown), to `record`.
-    package init(_ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite?) -> Void) {
+    ///
+    /// With `rememberingRefusals` (one recorder per test), it records each strict-scope
+    /// refusal once, and knows the refusals it recorded (`hasRecorded(_:)`), so that a test
+    /// that throws one is not reported twice.
+    package init(
+        rememberingRefusals: Bool = false,
+        _ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
+    ) {
         self.record = record
+        recordedRefusals = rememberingRefusals ? Locked([]) : nil
         Self.made.raise()
+    }
+
+    /// Records `refusal` (a ``InjectionError/notProvidedInTest(_:path:registeredAt:)``) at the
+    /// registration's line, where the forgotten stand-in belongs: at once, so that code that
+    /// swallows the error does not hide it; once per key, when this recorder remembers refusals.
+    func recordRefusal(_ refusal: InjectionError, registeredAt site: RegistrationSite) {
+        if let recordedRefusals, let key = refusal.key,
+            !recordedRefusals.withLock({ $0.insert(key).inserted })
+        {
+            return
+        }
+        record(refusal.description, at: site.declarationSite)
+    }
+
+    /// Whether `error`, thrown out of a test, is a refusal this recorder has recorded already:
+    /// the test's result has it, and the thrown copy would report it twice.
+    package func hasRecorded(_ error: any Error) -> Bool {
+        guard let error = error as? InjectionError, case .notProvidedInTest(let key, _, _) = error else { return false }
+        return recordedRefusals?.withLock { $0.contains(key) } ?? false
     }
 
     /// `current`, read only once a recorder has been made in this process: until then none can
@@ -27,6 +57,20 @@ package struct TestIssueRecorder: Sendable {
 
     /// Raised by the first recorder made (see `currentIfAnyMade`).
     private static let made = Latch()
+
+    /// `current`, or else the recorder of the test running in this task, when the test binds
+    /// none (a plain Swift Testing test that calls `withOverrides`, or resolves from a plain
+    /// injector): found through `InjectorTesting`, when the test process links it. Read on
+    /// failure only.
+    static var currentOrRunningTest: TestIssueRecorder? {
+        current ?? runningTestRecorders?.recorderForRunningTest()
+    }
+
+    /// `InjectorTesting`'s `RunningTestIssues`, found by its name at run time: `Injector` may
+    /// not import a test framework, and nothing but the test process knows whether it links
+    /// `InjectorTesting`. `nil` when it does not.
+    private static let runningTestRecorders =
+        _typeByName("15InjectorTesting17RunningTestIssuesO") as? any RunningTestRecorderSource.Type
 
     /// Records `message`, at `site` when known, on the test.
     func record(_ message: String, at site: DeclarationSite?) {
@@ -85,4 +129,12 @@ package struct TestIssueRecorder: Sendable {
                 + "`try DependencyInjector.current.make { … }`, which throws this error, or check `$property` first."
         }
     }
+}
+
+/// Gives the recorder of the test running in the current task, if any: adopted by
+/// `InjectorTesting`'s `RunningTestIssues`, which `TestIssueRecorder.currentOrRunningTest`
+/// finds by name.
+package protocol RunningTestRecorderSource: SendableMetatype {
+    /// A recorder for the test running in this task; `nil` outside a test.
+    static func recorderForRunningTest() -> TestIssueRecorder?
 }

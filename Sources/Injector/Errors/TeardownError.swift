@@ -10,7 +10,9 @@
 /// ```
 ///
 /// A teardown that failed when its value was replaced, unregistered or reset (calls that do not
-/// throw) is reported here by the injector's next `close()`, and recorded on the running test.
+/// throw) is reported here by the injector's next `close()`, and recorded on the running test
+/// (as `notProvidedInTest` is: in any Swift Testing test whose process links `InjectorTesting`,
+/// and in an `InjectorTestCase`), at the line of the registration whose teardown threw.
 public struct TeardownError: Error, Sendable, CustomStringConvertible {
     /// One teardown that threw.
     public struct Failure: Sendable {
@@ -18,6 +20,8 @@ public struct TeardownError: Error, Sendable, CustomStringConvertible {
         public let key: DependencyKey
         /// What the teardown threw.
         public let error: any Error
+        /// Where the registration was made, for the issue a test records.
+        let site: DeclarationSite?
     }
 
     /// Every teardown that threw, in the order they ran (reverse creation order).

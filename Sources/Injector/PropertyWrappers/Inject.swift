@@ -60,7 +60,7 @@ public struct Inject<Value> {
     ) {
         let injector = injector ?? DependencyInjector.current
         do {
-            resolution = .resolved(try injector.resolve(Value.self, name: name))
+            resolution = .resolved(try injector.resolveForWrapper(Value.self, name: name))
         } catch {
             let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line, context: function)
             resolution = .failed(WrapperFailure(error, declaredAt: site, searching: injector))

@@ -79,9 +79,14 @@ final class WrapperFailure: Sendable {
     ) {
         self.init(error, declaredAt: site, searched: injector.searchedDescription)
         if captureByBuilder() { return }
-        // A strict scope's refusal is on the test already.
-        if case .notProvidedInTest = error { return }
-        TestIssueRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: .current)
+        var recorder = TestIssueRecorder.current
+        if case .notProvidedInTest = error {
+            // A refusal deeper in the chain is on the test already, at the registration's line;
+            // one of the property's own key, here, at the property (see `DependencyInjector.refusal`).
+            guard error.path.count == 1 else { return }
+            recorder = TestIssueRecorder.currentOrRunningTest
+        }
+        TestIssueRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: recorder)
     }
 
     private init(_ error: InjectionError, declaredAt site: DeclarationSite, searched: String) {
@@ -95,15 +100,26 @@ final class WrapperFailure: Sendable {
     /// `DependencyInjector.failureBeforeRunning`), when a builder runs here to throw it: `nil`
     /// when the read would find something, or no builder runs (a property of an object made
     /// by hand may be registered for before its first read, so nothing is reported then).
+    @inline(__always)
     static func lazyFailure<Value>(
         of type: Value.Type,
         name: String?,
         declaredAt site: DeclarationSite,
         searching injector: DependencyInjector
     ) -> WrapperFailure? {
-        guard ResolutionContext.current.isBuilding || AsyncWrapperCapture.isBuilding,
-            let error = injector.failureBeforeRunning(Value.self, name: name)
-        else { return nil }
+        guard ResolutionContext.current.isBuilding || AsyncWrapperCapture.isBuilding else { return nil }
+        return checkedLazyFailure(of: Value.self, name: name, declaredAt: site, searching: injector)
+    }
+
+    /// `lazyFailure` once a builder runs: the check, and the failure handed to the builder.
+    @inline(never)
+    private static func checkedLazyFailure<Value>(
+        of type: Value.Type,
+        name: String?,
+        declaredAt site: DeclarationSite,
+        searching injector: DependencyInjector
+    ) -> WrapperFailure? {
+        guard let error = injector.failureBeforeRunning(Value.self, name: name) else { return nil }
         let failure = WrapperFailure(error, declaredAt: site, searched: injector.searchedDescription)
         return failure.captureByBuilder() ? failure : nil
     }

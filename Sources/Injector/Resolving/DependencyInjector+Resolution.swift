@@ -22,6 +22,27 @@ extension DependencyInjector {
         return try resolveLocked(type, name: name)
     }
 
+    /// `resolve(_:name:)` for an `@Inject` wrapper: the same, but a strict scope's refusal of
+    /// the property's own key in an object made by hand is left to the wrapper to record, at
+    /// the property's declaration (see `refusal`). The hot path as it is: no refusal there.
+    @inlinable
+    func resolveForWrapper<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
+        if let found = ready.slot(for: ObjectIdentifier(T.self), name: name) {
+            return try found.value(as: T.self, name: name, in: self)
+        }
+        return try resolveLockedForWrapper(type, name: name)
+    }
+
+    /// `resolveLocked` for `resolveForWrapper`, marked on the thread when no builder runs.
+    @usableFromInline
+    func resolveLockedForWrapper<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
+        let context = ResolutionContext.current
+        if context.isBuilding { return try resolveLocked(type, name: name) }  // the builder throws it
+        context.handMadeWrapperResolves += 1
+        defer { context.handMadeWrapperResolves -= 1 }
+        return try resolveLocked(type, name: name)
+    }
+
     /// `resolve(_:name:)` where no published table has the value: under the lock, the walk,
     /// the factories. While resolves are observed, the observed table first.
     @usableFromInline
@@ -92,7 +113,9 @@ extension DependencyInjector {
 
     /// The error for `key`, whose registration (made at `site`) a strict test scope refused,
     /// resolved after `path`: recorded on the running test too (but not while `verify()`
-    /// runs, which reports it), so that code which swallows the error does not hide it.
+    /// runs, which reports it), so that code which swallows the error does not hide it. The
+    /// `@Inject` of an object made by hand that asked for `key` itself records it instead, at
+    /// its declaration (see `WrapperFailure`).
     @inline(never)
     static func refusal(
         of key: DependencyKey,
@@ -100,8 +123,10 @@ extension DependencyInjector {
         path: [DependencyKey]
     ) -> InjectionError {
         let error = InjectionError.notProvidedInTest(key, path: path, registeredAt: site)
-        if ResolutionContext.current.wrapperFailures == nil {
-            TestIssueRecorder.current?.record(error.description, at: site.declarationSite)
+        let context = ResolutionContext.current
+        let isHandMadeWrappersOwn = path.count == 1 && context.handMadeWrapperResolves > 0
+        if context.wrapperFailures == nil, !isHandMadeWrappersOwn {
+            TestIssueRecorder.currentOrRunningTest?.recordRefusal(error, registeredAt: site)
         }
         return error
     }

@@ -33,6 +33,10 @@ final class ResolutionContext: @unchecked Sendable {
     /// wrappers initialised meanwhile (by the objects its factories build), which it reports
     /// as its own. (A failed `@Inject` fails the factory's resolve: see `capture`.)
     var wrapperFailures: [InjectionError]?
+    /// Resolves of `@Inject` properties of objects made by hand (no builder runs) in progress
+    /// here, past the ready table: a strict scope's refusal of such a property's own key is
+    /// recorded by the wrapper, at the property's declaration (see `DependencyInjector.refusal`).
+    var handMadeWrapperResolves = 0
     /// Checked constructions (`DependencyInjector.make`) running on this thread: builders,
     /// as factory runs are, that throw the failures of the wrappers initialised inside them.
     private var constructions = 0

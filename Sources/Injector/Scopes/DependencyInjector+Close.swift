@@ -92,8 +92,8 @@ extension DependencyInjector {
         guard !failures.isEmpty else { return }
         registry.withLock { $0.teardownFailures += failures }
         for failure in failures {
-            TestIssueRecorder.current?.record(
-                TeardownError(failures: [failure]).description, at: nil)
+            TestIssueRecorder.currentOrRunningTest?.record(
+                TeardownError(failures: [failure]).description, at: failure.site)
         }
     }
 
@@ -161,13 +161,16 @@ extension DependencyInjector {
         }
     }
 
-    /// Reports `error` to the running test, or prints it outside one.
+    /// Reports `error` to the running test, each failure at its registration's line, or
+    /// prints it outside one.
     static func reportFailedTeardowns(_ error: TeardownError) {
-        guard let recorder = TestIssueRecorder.current else {
+        guard let recorder = TestIssueRecorder.currentOrRunningTest else {
             print(error.description)
             return
         }
-        recorder.record(error.description, at: nil)
+        for failure in error.failures {
+            recorder.record(TeardownError(failures: [failure]).description, at: failure.site)
+        }
     }
 }
 

@@ -10,16 +10,26 @@ final class PendingTeardown: @unchecked Sendable {
     let key: DependencyKey
     let value: Any
     let teardown: Registration.Teardown
+    /// Where the registration was made: where a failure of the teardown is recorded in a test.
+    let site: DeclarationSite?
 
     /// The teardown of `value`, made by `registration`, if it has one; numbered in creation order.
     /// Only a value its scope keeps strongly has one: the others are their holders'.
     convenience init?(of value: Any, producedBy registration: Registration, order: UInt64? = nil) {
         guard let teardown = registration.teardown, registration.scope.isKeptStrongly else { return nil }
-        self.init(of: value, key: registration.key, teardown: teardown, order: order)
+        self.init(
+            of: value, key: registration.key, teardown: teardown, site: registration.site.declarationSite, order: order)
     }
 
-    /// The teardown of `value`, kept for `key`, numbered in creation order unless `order` is given.
-    init(of value: Any, key: DependencyKey, teardown: Registration.Teardown, order: UInt64? = nil) {
+    /// The teardown of `value`, kept for `key` (registered at `site`), numbered in creation
+    /// order unless `order` is given.
+    init(
+        of value: Any,
+        key: DependencyKey,
+        teardown: Registration.Teardown,
+        site: DeclarationSite? = nil,
+        order: UInt64? = nil
+    ) {
         self.order =
             order
             ?? Self.counter.withLock { counter in
@@ -29,6 +39,7 @@ final class PendingTeardown: @unchecked Sendable {
         self.key = key
         self.value = value
         self.teardown = teardown
+        self.site = site
     }
 
     /// Keeps the numbering of every injector in one sequence: creation order across them.
@@ -49,7 +60,7 @@ final class PendingTeardown: @unchecked Sendable {
             do {
                 try close(pending.value)
             } catch {
-                failures.append(TeardownError.Failure(key: pending.key, error: error))
+                failures.append(TeardownError.Failure(key: pending.key, error: error, site: pending.site))
             }
         }
         return (failures, deferred)
@@ -65,7 +76,7 @@ final class PendingTeardown: @unchecked Sendable {
                 case .async(let close): try await close(pending.value)
                 }
             } catch {
-                failures.append(TeardownError.Failure(key: pending.key, error: error))
+                failures.append(TeardownError.Failure(key: pending.key, error: error, site: pending.site))
             }
         }
         return failures

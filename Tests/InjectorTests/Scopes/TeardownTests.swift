@@ -101,8 +101,15 @@ import Testing
         let injector = face.makeInjector()
         await injector.register(Pool.self, scope: .singleton, tornDown: { _ in throw TeardownFailed() }) { Pool() }
         _ = try await injector.resolve(Pool.self)
-        await injector.unregister(Pool.self)
-        let error = await #expect(throws: TeardownError.self) { try await injector.close() }
+        var error: TeardownError?
+        await withKnownIssue {  // the failure is recorded on the running test too, when it happens
+            await injector.unregister(Pool.self)
+            do {
+                try await injector.close()
+            } catch let thrown as TeardownError {
+                error = thrown
+            }
+        }
         #expect(error?.failures.map(\.key) == [DependencyKey(Pool.self)])
     }
 
