@@ -24,21 +24,27 @@ final class AsyncWrapperCapture: Sendable {
         self.depth = depth
     }
 
-    /// Raised when the first async builder starts (`noteBuilderStarted`): until then no task
-    /// can have one, and `isBuilding` skips its task-local reads (two of them cost more than a
-    /// `@LazyInject` owner's initialisation). An app that never awaits a factory never raises it.
-    private static let anyStarted = Latch()
+    /// How many async builders run in the process (`beginBuilder`, `endBuilder`): while none
+    /// does, no task has one, and `isBuilding` skips its two task-local reads, which cost more
+    /// than the rest of a `@LazyInject` owner's initialisation.
+    private static let running = ActiveCount()
 
-    /// Notes that an async builder starts in this task (see `anyStarted`).
+    /// Notes that an async builder starts (see `running`); `endBuilder()` when it returns.
     @inline(__always)
-    static func noteBuilderStarted() {
-        if !anyStarted.isRaised { anyStarted.raise() }
+    static func beginBuilder() {
+        running.begin()
+    }
+
+    /// Notes that an async builder has returned.
+    @inline(__always)
+    static func endBuilder() {
+        running.end()
     }
 
     /// Whether an async builder runs in this task, to capture a wrapper's failure; not
     /// whether it is still open (`capture` tells).
     static var isBuilding: Bool {
-        anyStarted.isRaised && (current != nil || AsyncResolutionContext.frames.count > 0)
+        !running.isIdle && (current != nil || AsyncResolutionContext.frames.count > 0)
     }
 
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is
@@ -77,7 +83,8 @@ final class AsyncWrapperCapture: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
-        noteBuilderStarted()
+        beginBuilder()
+        defer { endBuilder() }
         let capture = AsyncWrapperCapture(depth: AsyncResolutionContext.frames.count)
         let value: Value
         do {

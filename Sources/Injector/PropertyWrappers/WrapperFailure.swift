@@ -107,7 +107,7 @@ final class WrapperFailure: Sendable {
         declaredAt site: DeclarationSite,
         searching injector: DependencyInjector
     ) -> WrapperFailure? {
-        guard ResolutionContext.current.isBuilding || AsyncWrapperCapture.isBuilding else { return nil }
+        guard ResolutionContext.withCurrent(\.isBuilding) || AsyncWrapperCapture.isBuilding else { return nil }
         return checkedLazyFailure(of: Value.self, name: name, declaredAt: site, searching: injector)
     }
 

@@ -178,7 +178,8 @@ extension AsyncDependencyInjector {
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
         }
-        AsyncWrapperCapture.noteBuilderStarted()
+        AsyncWrapperCapture.beginBuilder()
+        defer { AsyncWrapperCapture.endBuilder() }
         do {
             let value = try await AsyncResolutionContext.$frames.withValue(frames) {
                 try await asCurrent {
