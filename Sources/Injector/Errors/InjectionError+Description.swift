@@ -102,7 +102,9 @@ extension InjectionError: CustomStringConvertible {
             lines += Self.pathLine(path)
             lines.append(
                 "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName))` in its "
-                    + "`.injecting` closure), give the registration one for every test (`.inTests { r in … }`), "
+                    + "`.injecting` closure; `$0.mainActor.register(\(key.typeExpression)) { _ in … }` where the "
+                    + "stand-in is main-actor code, as in a target whose default isolation is the main actor), "
+                    + "give the registration one for every test (`.inTests { r in … }`), "
                     + "or allow the real one in tests (`.allowedInTests()` on the registration, "
                     + "or `allowing: [\(key.typeExpression)]` on the test scope).")
         case .outsideScope(let key, let path):
@@ -124,7 +126,8 @@ extension InjectionError: CustomStringConvertible {
             lines += Self.pathLine(path)
             lines.append(
                 "To fix: make \(holder.typeName) `.scoped` too, or let it ask for \(key.typeName) when it needs one "
-                    + "(a `ProviderHandle<\(key.typeName)>` resolved in the scope, or a resolve inside a method), "
+                    + "(a `ProviderHandle<\(key.typeName)>` resolved in the scope, an `AsyncProviderHandle<\(key.typeName)>` "
+                    + "on the actor face, or a resolve inside a method), "
                     + "or give \(key.typeName) a lifetime as long as \(holder.typeName)'s.")
         case .closed(let key, let path):
             lines = [
@@ -225,6 +228,9 @@ extension InjectionError: CustomStringConvertible {
                 + "or register the value as \(key.typeName) too: `register(value, as: \(key.typeExpression)\(name))`."
         case .sameSimpleName(let registered):
             return "\(registered) is registered; it has the same simple name as \(key.typeName) but is another type."
+        case .possiblyConforming(let registered, _):
+            return "\(registered) is registered with a factory; if it conforms to \(key.typeName), add "
+                + "`.implements(\(key.typeExpression)\(name))` to its registration."
         case .registeredBelowBuilder(let builder):
             return suggestion.description + " Make \(builder.typeName) `.scoped` (one per opened scope) if it "
                 + "needs a value of each scope, or register \(key.typeName) where \(builder.typeName) is registered "

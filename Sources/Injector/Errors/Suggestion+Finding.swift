@@ -69,10 +69,43 @@ extension Suggestion {
         var keys = conforming.best.map(Suggestion.conformingRegistration)
         keys += wider.best.map(Suggestion.registeredAsSupertype)
         keys += sameSimpleName.best.map(Suggestion.sameSimpleName)
+        let possible = conforming.count == 0 ? possiblyConforming(to: key, in: registries, order: &order) : RankedKeys()
+        keys += possible.best.map { Suggestion.possiblyConforming($0, requested: key) }
         suggestions += keys.prefix(listed)
-        let found = conforming.count + wider.count + sameSimpleName.count
+        let found = conforming.count + wider.count + sameSimpleName.count + possible.count
         if found > listed { suggestions.append(.unlistedRegistrations(found - listed)) }
         return suggestions
+    }
+
+    /// For a resolve of a protocol (`key`), the concrete types registered with a factory that
+    /// may conform to it, which no value can tell: those whose simple name begins or ends with
+    /// the protocol's (`LiveHTTPClient` for `any HTTPClient`). None for a key that is not a
+    /// protocol. (Not every concrete type when there are few: in a small graph those are mostly
+    /// the types that ask for the protocol, which a message would then suggest as its answer.)
+    private static func possiblyConforming(
+        to key: DependencyKey,
+        in registries: [Registry],
+        order: inout KeyOrder
+    ) -> RankedKeys {
+        var found = RankedKeys()
+        guard DependencyKey.isExistential(key.type) else { return found }
+        let wanted = SimpleNames.name(of: key.type)
+        for (depth, registry) in registries.enumerated() {
+            for (name, types) in registry.index.simpleNames.types
+            where name != wanted && (name.hasPrefix(wanted) || name.hasSuffix(wanted)) {
+                for type in types where !DependencyKey.isExistential(type) {
+                    let id = ObjectIdentifier(type)
+                    let slots =
+                        [registry.unnamed(id)].compactMap { $0 } + (registry.named(id).map { Array($0.values) } ?? [])
+                    for slot in slots where slot.entry.readyValue == nil {
+                        let candidate = slot.entry.key
+                        guard !registries[..<depth].contains(where: { $0[candidate] != nil }) else { continue }
+                        found.consider(candidate, by: &order)
+                    }
+                }
+            }
+        }
+        return found
     }
 
     /// The other names the requested type is registered under, closest first, in `registries`.

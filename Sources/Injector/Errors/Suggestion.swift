@@ -29,6 +29,16 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// A type with the same simple name (from another module or parent type) is registered here.
     case sameSimpleName(DependencyKey)
 
+    /// A concrete type registered with a factory (so no value says whether it conforms) that may
+    /// be what a resolve of the protocol `requested` meant: its simple name begins or ends with
+    /// the protocol's (`LiveHTTPClient` for `any HTTPClient`).
+    ///
+    /// ```swift
+    /// injector.register(LiveHTTPClient.self) { _ in LiveHTTPClient() }
+    /// try injector.resolve((any HTTPClient).self)  // .possiblyConforming(LiveHTTPClient, requested: any HTTPClient)
+    /// ```
+    case possiblyConforming(DependencyKey, requested: DependencyKey)
+
     /// The key is registered in the injector the resolve started from, but the singleton
     /// (`builtBy`) whose factory asked for it is built and kept by an ancestor, with the
     /// ancestor's registrations, which do not include a child's.
@@ -62,6 +72,10 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
             return "\(key) holds a value of the requested type; resolve \(key.typeName) instead."
         case .sameSimpleName(let key):
             return "\(key) has the same simple name but is another type."
+        case .possiblyConforming(let key, let requested):
+            let name = requested.name.map { ", name: \"\($0)\"" } ?? ""
+            return "\(key) is registered with a factory; if it conforms to \(requested.typeName), add "
+                + "`.implements(\(requested.typeExpression)\(name))` to its registration."
         case .unlistedRegistrations(let count):
             return "\(count) more registrations like the ones above are not listed."
         case .registeredBelowBuilder(let builder):

@@ -3,6 +3,7 @@ import Testing
 
 protocol PaymentService: Sendable {}
 struct StripePayments: PaymentService {}
+struct LivePaymentService: PaymentService {}
 struct Checkout {}
 struct App {}
 
@@ -153,6 +154,42 @@ struct App {}
         _ = try injector.resolve(StripePayments.self)
         let after = #expect(throws: InjectionError.self) { try injector.resolve((any PaymentService).self) }
         #expect(after.map { Self.suggestions(of: $0) } == [.conformingRegistration(DependencyKey(StripePayments.self))])
+    }
+
+    /// A concrete type registered with a factory cannot be checked for conformance without
+    /// running it; one named like the protocol is suggested, "if it conforms" (issue 39).
+    @Test func aConcreteTypeNamedLikeTheProtocolIsSuggestedIfItConforms() {
+        let injector = DependencyInjector()
+        injector.register(LivePaymentService.self) { _ in LivePaymentService() }
+        injector.register(StripePayments.self) { _ in StripePayments() }  // not named like it
+
+        let error = #expect(throws: InjectionError.self) { try injector.resolve((any PaymentService).self) }
+
+        #expect(
+            error.map { Self.suggestions(of: $0) } == [
+                .possiblyConforming(
+                    DependencyKey(LivePaymentService.self), requested: DependencyKey((any PaymentService).self))
+            ])
+        #expect(
+            error?.description == """
+                Injector could not resolve any InjectorTests.PaymentService: nothing is registered for it.
+                Suggestion: InjectorTests.LivePaymentService is registered with a factory; if it conforms to \
+                any InjectorTests.PaymentService, add `.implements((any InjectorTests.PaymentService).self)` to its \
+                registration.
+                To fix: register any InjectorTests.PaymentService before resolving it, \
+                e.g. `injector.register((any InjectorTests.PaymentService).self) { r in … }`.
+                """)
+    }
+
+    /// The captive-dependency fix names the handle of each face: the actor face's is
+    /// `AsyncProviderHandle` (issue 39).
+    @Test func theCaptiveDependencyFixNamesTheHandleOfEachFace() {
+        let error = InjectionError.captiveDependency(
+            DependencyKey(StripePayments.self), path: [], holder: DependencyKey(LivePaymentService.self),
+            holderScope: .singleton)
+
+        #expect(error.description.contains("a `ProviderHandle<InjectorTests.StripePayments>` resolved in the scope"))
+        #expect(error.description.contains("an `AsyncProviderHandle<InjectorTests.StripePayments>` on the actor face"))
     }
 
     @Test func aValueRegisteredAsItsProtocolIsSuggestedWhenTheConcreteTypeIsRequested() {

@@ -95,7 +95,9 @@ extension FaceInjector {
                 Injector refused to resolve any InjectorTests.Payments in a strict test scope: the test did not \
                 provide it, and the app's registration (\(site)) is not allowed in tests.
                 To fix: register a stand-in for it in the test (`$0.register(… as any InjectorTests.Payments)` in its \
-                `.injecting` closure), give the registration one for every test (`.inTests { r in … }`), or allow \
+                `.injecting` closure; `$0.mainActor.register((any InjectorTests.Payments).self) { _ in … }` where \
+                the stand-in is main-actor code, as in a target whose default isolation is the main actor), \
+                give the registration one for every test (`.inTests { r in … }`), or allow \
                 the real one in tests (`.allowedInTests()` on the registration, or \
                 `allowing: [(any InjectorTests.Payments).self]` on the test scope).
                 """)

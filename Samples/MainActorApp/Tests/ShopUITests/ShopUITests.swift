@@ -39,6 +39,30 @@ struct ShopUITests {
     }
 }
 
+/// Strict mode in a main-actor target: a forgotten stand-in fails with a fix line that compiles
+/// here (`$0.mainActor.register(…)`: the stand-in is main-actor code in this target).
+@Suite(.injecting(.strict(app: { $0.mainActor.register((any CatalogAPI).self) { _ in LiveCatalog() } })))
+struct StrictShopUITests {
+    @Test func aForgottenStandInSaysHowToRegisterOneInThisTarget() {
+        var message = ""
+        withKnownIssue {  // the refusal is recorded on the test too
+            do throws(InjectionError) {
+                _ = try DependencyInjector.current.resolve((any CatalogAPI).self)
+            } catch {
+                message = error.description
+            }
+        }
+        #expect(message.hasPrefix("Injector refused to resolve any ShopUI.CatalogAPI in a strict test scope"))
+        #expect(message.contains("`$0.mainActor.register((any ShopUI.CatalogAPI).self) { _ in … }`"))
+    }
+
+    /// The fix line, as the message shows it: it compiles in this target, and the stand-in is used.
+    @Test(.injecting { $0.mainActor.register((any CatalogAPI).self) { _ in FixedCatalog() } })
+    func theFixLineCompilesHere() throws {
+        #expect(try DependencyInjector.current.resolve((any CatalogAPI).self).products() == ["sticker"])
+    }
+}
+
 #if canImport(XCTest)
     /// The same with XCTest: `registerDependencies` registers main-actor stand-ins with no
     /// mark on the closure. (XCTest's `XCTestCase` is not main-actor isolated, so a subclass
