@@ -129,14 +129,29 @@ extension InjectedValues {
 @Suite(.injecting())
 struct FallbackReportingTests {
     /// A key path's factory that fails yields the default, and the test hears of it.
-    @Test func aFailingKeyPathFactoryIsRecordedOnTheTest() {
+    @Test func aFailingKeyPathFactoryIsRecordedOnTheTestAtTheRead() {
         DependencyInjector.current.register(\.failing) { _ in throw SampleFailure() }
         var value = ""
+        let readLine = #line + 1
         let issues = recordedIssues { value = DependencyInjector.current.resolve(\.failing) }
 
         #expect(value == "default")
         #expect(issues.count == 1)
         #expect(issues.first?.comments.first?.hasPrefix("Injector could not resolve") == true)
+        #expect(issues.first?.fileID == "InjectorTestingTests/StrictModeTests.swift")
+        #expect(issues.first?.line == readLine)
+    }
+
+    /// A read through `values`, which cannot know its caller's line: at the registration's.
+    @Test func aFailingKeyPathReadThroughValuesIsRecordedAtTheRegistration() {
+        let registrationLine = #line + 1
+        DependencyInjector.current.register(\.failing) { _ in throw SampleFailure() }
+        var value = ""
+        let issues = recordedIssues { value = DependencyInjector.current.values.failing }
+
+        #expect(value == "default")
+        #expect(issues.count == 1)
+        #expect(issues.first?.line == registrationLine)
     }
 
     /// A task an async `make` started, that outlives it because the body threw, reports a
@@ -165,6 +180,12 @@ private struct SampleFailure: Error {}
 final class HandMadeCheckout {
     static let receiptsLine = #line + 1
     @Inject var receipts: any Receipts
+}
+
+/// The same with `@OptionalInject`, which reads as `nil` and records the refusal.
+final class HandMadeOptionalCheckout {
+    static let receiptsLine = #line + 1
+    @OptionalInject var receipts: (any Receipts)?
 }
 
 /// Every refusal recorded on the running test, once, where the user looks (issue 39).
@@ -202,6 +223,17 @@ final class HandMadeCheckout {
         #expect(message.contains("Injector refused to resolve any InjectorTestingTests.Receipts"))
         #expect(issues.first?.fileID == "InjectorTestingTests/StrictModeTests.swift")
         #expect(issues.first?.line == HandMadeCheckout.receiptsLine)
+    }
+
+    @Test(.injecting(.strict(app: registerShop)))
+    func aRefusedOptionalInjectOfAHandMadeObjectIsRecordedOnceAtTheProperty() {
+        var checkout: HandMadeOptionalCheckout?
+        let issues = recordedIssues { checkout = HandMadeOptionalCheckout() }
+
+        #expect(checkout?.receipts == nil)
+        #expect(issues.count == 1)
+        #expect(issues.first?.comments.first?.hasPrefix("@OptionalInject property declared at") == true)
+        #expect(issues.first?.line == HandMadeOptionalCheckout.receiptsLine)
     }
 
     /// A teardown that throws when a plain injector replaces its value, in a plain `@Test`:

@@ -87,6 +87,9 @@ package struct TestIssueRecorder: Sendable {
         declaredAt site: DeclarationSite,
         searchingIn injector: DependencyInjector
     ) {
+        // A strict scope's refusal is on the test already, at the registration's line, unless
+        // it is of the property's own key outside a builder (see `DependencyInjector.refusal`).
+        if case .notProvidedInTest = error, error.path.count > 1 || ResolutionContext.current.isBuilding { return }
         report(error, of: wrapper, declaredAt: site, searched: injector.searchedDescription, to: .current)
     }
 

@@ -74,11 +74,18 @@ public struct Inject<Value> {
     /// ```swift
     /// @Inject(\.networkProvider) var network: any NetworkProviding
     /// ```
+    ///
+    /// `fileID`, `filePath` and `line` (leave the defaults) locate the issue a test records
+    /// when a registered factory fails and the default is used instead: the property.
     public init(
         _ keyPath: KeyPath<InjectedValues, Value>,
-        injector: DependencyInjector? = nil
+        injector: DependencyInjector? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line
     ) {
-        resolution = .resolved((injector ?? DependencyInjector.current).resolve(keyPath))
+        let injector = injector ?? DependencyInjector.current
+        resolution = .resolved(injector.resolve(keyPath, fileID: fileID, filePath: filePath, line: line))
     }
 
     /// The resolved value. Reading it after a failed resolution stops the program (see `$property`).

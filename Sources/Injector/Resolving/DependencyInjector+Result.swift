@@ -25,7 +25,14 @@ extension DependencyInjector {
         }
         // Checked first: absence, the expected case, builds no error.
         guard isRegistered(T.self, name: name) else { return .success(nil) }
-        switch result(T.self, name: name) {
+        // As `@Inject`'s: a refusal of the property's own key is the wrapper's to record.
+        let outcome: Result<T, InjectionError>
+        do {
+            outcome = .success(try resolveLockedForWrapper(T.self, name: name))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
         case .success(let value):
             return .success(value)
         case .failure(.notRegistered(let key, _, _)) where key == DependencyKey(T.self, name: name):

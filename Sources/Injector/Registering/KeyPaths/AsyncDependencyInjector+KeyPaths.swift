@@ -6,8 +6,14 @@ extension AsyncDependencyInjector {
     /// ```
     ///
     /// It never fails: without a registration, or if its (awaited) factory throws, it is the
-    /// default (in a test scope, a failing factory is recorded on the test).
-    public nonisolated func resolve<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>) async -> Value {
+    /// default (in a test scope, a failing factory is recorded on the test, at this call:
+    /// leave `fileID`, `filePath` and `line` to their defaults).
+    public nonisolated func resolve<Value: Sendable>(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line
+    ) async -> Value {
         guard let key = InjectedValues.key(for: keyPath) else {
             return InjectedValues(resolved: nil)[keyPath: keyPath]
         }
@@ -15,7 +21,8 @@ extension AsyncDependencyInjector {
         do {
             value = try await self.value(for: key, observed: true)
         } catch {
-            value = InjectedValues.fallingBack(from: key, after: error)
+            let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
+            value = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
         }
         return InjectedValues(resolved: value)[keyPath: keyPath]
     }

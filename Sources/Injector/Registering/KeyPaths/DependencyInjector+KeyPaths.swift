@@ -15,8 +15,17 @@ extension DependencyInjector {
     /// ```swift
     /// let network = injector.resolve(\.networkProvider)
     /// ```
-    public func resolve<Value>(_ keyPath: KeyPath<InjectedValues, Value>) -> Value {
-        values[keyPath: keyPath]
+    ///
+    /// `fileID`, `filePath` and `line` (leave the defaults) locate the issue a test records
+    /// when a registered factory fails and the default is used instead.
+    public func resolve<Value>(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line
+    ) -> Value {
+        let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
+        return InjectedValues(injector: self, readAt: site)[keyPath: keyPath]
     }
 
     /// Registers `value` for the key behind `keyPath`, in this injector only.

@@ -18,16 +18,17 @@ public struct InjectedValues {
     private let mode: Mode
 
     private enum Mode {
-        /// Reads resolve from the injector.
-        case live(DependencyInjector)
+        /// Reads resolve from the injector; a read that falls back to the default is recorded
+        /// at `readAt` in a test (`nil`: at the registration's line).
+        case live(DependencyInjector, readAt: DeclarationSite?)
         /// Reads only record which key the property uses.
         case recording(KeyRecorder)
         /// Reads return this value, resolved beforehand by the actor face (or the default).
         case resolved(Any?)
     }
 
-    init(injector: DependencyInjector) {
-        mode = .live(injector)
+    init(injector: DependencyInjector, readAt site: DeclarationSite? = nil) {
+        mode = .live(injector, readAt: site)
     }
 
     private init(recorder: KeyRecorder) {
@@ -40,12 +41,19 @@ public struct InjectedValues {
     }
 
     /// `nil`, for the default, after `key`'s registration failed with `error`: a read cannot
-    /// throw, but the running test hears of it (nothing fails silently), unless `verify()`,
-    /// which reports it itself, is running.
-    static func fallingBack(from key: DependencyKey, after error: InjectionError) -> Any? {
-        if ResolutionContext.current.wrapperFailures == nil {
-            TestIssueRecorder.current?.record(
-                "Injector could not resolve \(key), so its default value is used instead.\n\(error)", at: nil)
+    /// throw, but the running test hears of it (nothing fails silently), at the read (`site`)
+    /// or else at the failing registration's line, unless `verify()`, which reports it
+    /// itself, is running.
+    static func fallingBack(
+        from key: DependencyKey,
+        after error: InjectionError,
+        readAt site: DeclarationSite?,
+        in injector: DependencyInjector
+    ) -> Any? {
+        if ResolutionContext.current.wrapperFailures == nil, let recorder = TestIssueRecorder.current {
+            recorder.record(
+                "Injector could not resolve \(key), so its default value is used instead.\n\(error)",
+                at: site ?? injector.lookup(key)?.entry.site.declarationSite)
         }
         return nil
     }
@@ -56,11 +64,11 @@ public struct InjectedValues {
         get {
             let value: Any?
             switch mode {
-            case .live(let injector):
+            case .live(let injector, let site):
                 do {
                     value = try injector.value(for: DependencyKey(key), observed: true)
                 } catch {
-                    value = Self.fallingBack(from: DependencyKey(key), after: error)
+                    value = Self.fallingBack(from: DependencyKey(key), after: error, readAt: site, in: injector)
                 }
             case .recording(let recorder):
                 recorder.keys.append(DependencyKey(key))
@@ -75,7 +83,7 @@ public struct InjectedValues {
         }
         nonmutating set {
             switch mode {
-            case .live(let injector):
+            case .live(let injector, _):
                 injector.store(instance: newValue, for: DependencyKey(key), fileID: nil, line: 0)
             case .recording(let recorder):
                 recorder.keys.append(DependencyKey(key))
