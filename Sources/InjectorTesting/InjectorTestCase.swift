@@ -62,6 +62,9 @@
         /// run, thrown again by `setUp()`.
         private var registrationFailure: (any Error)?
 
+        /// The recorder of the method running, which knows the refusals it recorded.
+        private var issueRecorder: TestIssueRecorder?
+
         /// Override to return `true` for strict scopes: a test method fails when it resolves
         /// one of the app's registrations (``registerApp(in:)-(DependencyInjector)``, or
         /// `current`'s) that it did not provide, unless the registration carries a test double
@@ -111,8 +114,42 @@
                 registrationFailure = error
             }
             // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
-            TestIssueRecorder.$current.withValue(.failingTestCase) { invokeTest(in: app) }
+            let recorder = TestIssueRecorder.failingTestCase
+            issueRecorder = recorder
+            TestIssueRecorder.$current.withValue(recorder) { invokeTest(in: app) }
         }
+
+        #if canImport(Darwin)
+            /// Records `issue`, unless it is a strict scope's refusal that the method threw after
+            /// the refusal was recorded: reported once.
+            override open func record(_ issue: XCTIssue) {
+                if issue.type == .thrownError, let error = issue.associatedError,
+                    issueRecorder?.hasRecorded(error) == true
+                {
+                    return
+                }
+                super.record(issue)
+            }
+        #else
+            /// Records the failure, unless it is a strict scope's refusal that the method threw
+            /// after the refusal was recorded: reported once.
+            override open func recordFailure(
+                withDescription description: String,
+                inFile filePath: String,
+                atLine lineNumber: Int,
+                expected: Bool
+            ) {
+                // XCTest here gives the thrown error's description, not the error.
+                let refused = issueRecorder?.recordedRefusalKeys ?? []
+                if !expected, description.hasPrefix("threw error"),
+                    refused.contains(where: { description.contains("Injector refused to resolve \($0) in a strict") })
+                {
+                    return
+                }
+                super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+        #endif
 
         /// `invokeTest()` in test scopes under `app`, closed when the test method returns.
         private func invokeTest(in app: DependencyInjector) {

@@ -30,13 +30,17 @@ extension TestIssueRecorder {
     }
 }
 
-/// Records on the Swift Testing test running in the task when it binds no recorder (a plain
-/// `@Test` that calls `withOverrides(strict:)`): found by `Injector` by its name, so keep the
-/// name (`TestIssueRecorder.currentOrRunningTest`). An XCTest method gets its recorder from
-/// ``InjectorTestCase``.
+/// Records on the test running when it binds no recorder (a plain `@Test` or `XCTestCase`
+/// that calls `withOverrides(strict:)`): found by `Injector` by its name, so keep the name
+/// (`TestIssueRecorder.currentOrRunningTest`). Outside a Swift Testing test, a failure goes
+/// to XCTest, which records it on the test case it runs, if any (and drops it otherwise).
 package enum RunningTestIssues: RunningTestRecorderSource {
     package static func recorderForRunningTest() -> TestIssueRecorder? {
-        Test.current == nil ? nil : TestIssueRecorder(TestIssueRecorder.recordIssue)
+        if Test.current != nil { return TestIssueRecorder(TestIssueRecorder.recordIssue) }
+        #if canImport(XCTest)
+            if #available(watchOS 7.4, *) { return .failingTestCase }
+        #endif
+        return nil
     }
 }
 
@@ -47,7 +51,7 @@ package enum RunningTestIssues: RunningTestRecorderSource {
         /// Fails the running XCTest test case, at the property's declaration (or the
         /// registration's line), where known.
         package static var failingTestCase: TestIssueRecorder {
-            TestIssueRecorder { message, site in
+            TestIssueRecorder(rememberingRefusals: true) { message, site in
                 guard let site else {
                     XCTFail(message)
                     return

@@ -253,3 +253,27 @@ final class HandMadeOptionalCheckout {
         #expect(issues.first?.line == line)
     }
 }
+
+#if canImport(XCTest)
+    /// An XCTest method that binds no recorder (as a plain `XCTestCase` does not):
+    /// `withOverrides(strict:)` still records its refusal on the running test case (issue 39).
+    /// The refusal is caught here to be checked.
+    final class PlainXCTestCaseRefusalTests: FailureCatchingTestCase {
+        override var marker: String { "Injector refused" }
+
+        func testAStrictRefusalInsideWithOverridesIsRecordedOnTheTestCase() {
+            let app = DependencyInjector()
+            registerShop(in: app)
+
+            TestIssueRecorder.$current.withValue(nil) {  // what a plain XCTestCase has
+                app.withOverrides(strict: true, { _ in }) {
+                    _ = try? DependencyInjector.current.resolve((any Receipts).self)  // swallowed
+                }
+            }
+
+            XCTAssertEqual(caught.count, 1)
+            XCTAssertTrue(caught.first?.description.contains("any InjectorTestingTests.Receipts") == true)
+            XCTAssertEqual(caught.first?.line, receiptsRegistrationLine)
+        }
+    }
+#endif

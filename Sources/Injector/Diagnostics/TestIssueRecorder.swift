@@ -40,6 +40,11 @@ package struct TestIssueRecorder: Sendable {
         record(refusal.description, at: site.declarationSite)
     }
 
+    /// The keys whose refusal this recorder has recorded (none when it does not remember them).
+    package var recordedRefusalKeys: Set<DependencyKey> {
+        recordedRefusals?.withLock { $0 } ?? []
+    }
+
     /// Whether `error`, thrown out of a test, is a refusal this recorder has recorded already:
     /// the test's result has it, and the thrown copy would report it twice.
     package func hasRecorded(_ error: any Error) -> Bool {

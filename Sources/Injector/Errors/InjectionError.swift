@@ -72,8 +72,8 @@ public indirect enum InjectionError: Error, Sendable {
     /// A strict test scope refused the key's registration: it is the app's (made above the
     /// scope, at `registeredAt`), the test did not provide its own, and it is neither allowed
     /// in tests nor has a test double. The failure is also recorded on the running test (in
-    /// any Swift Testing test whose process links `InjectorTesting`, and in an
-    /// `InjectorTestCase`), at the registration's line, so that code which swallows the error
+    /// any Swift Testing test or XCTest case whose process links `InjectorTesting`), at the
+    /// registration's line, so that code which swallows the error
     /// does not hide it; a test that then throws it is reported once, and an `@Inject` of an
     /// object made by hand that asked for the key records it at its own declaration instead.
     ///

@@ -11,8 +11,8 @@
 ///
 /// A teardown that failed when its value was replaced, unregistered or reset (calls that do not
 /// throw) is reported here by the injector's next `close()`, and recorded on the running test
-/// (as `notProvidedInTest` is: in any Swift Testing test whose process links `InjectorTesting`,
-/// and in an `InjectorTestCase`), at the line of the registration whose teardown threw.
+/// (as `notProvidedInTest` is: in any Swift Testing test or XCTest case whose process links
+/// `InjectorTesting`), at the line of the registration whose teardown threw.
 public struct TeardownError: Error, Sendable, CustomStringConvertible {
     /// One teardown that threw.
     public struct Failure: Sendable {
