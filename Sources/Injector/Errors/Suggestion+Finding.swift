@@ -12,7 +12,12 @@ extension Suggestion {
     /// It reads each registry's index, not every key: the names of the requested type, the
     /// registered values one per dynamic type (cast to `T`), the types of the same simple name.
     /// What it lists it ranks, closest first, and cuts at ``listed``.
-    static func find<T>(for key: DependencyKey, as type: T.Type, in registries: [Registry]) -> [Suggestion] {
+    static func find<T>(
+        for key: DependencyKey,
+        as type: T.Type,
+        in registries: [Registry],
+        after path: [DependencyKey] = []
+    ) -> [Suggestion] {
         var suggestions: [Suggestion] = []
         if let names = otherNames(of: key, in: registries) { suggestions.append(names) }
 
@@ -69,7 +74,9 @@ extension Suggestion {
         var keys = conforming.best.map(Suggestion.conformingRegistration)
         keys += wider.best.map(Suggestion.registeredAsSupertype)
         keys += sameSimpleName.best.map(Suggestion.sameSimpleName)
-        let possible = conforming.count == 0 ? possiblyConforming(to: key, in: registries, order: &order) : RankedKeys()
+        let possible =
+            conforming.count == 0
+            ? possiblyConforming(to: key, in: registries, after: path, order: &order) : RankedKeys()
         keys += possible.best.map { Suggestion.possiblyConforming($0, requested: key) }
         suggestions += keys.prefix(listed)
         let found = conforming.count + wider.count + sameSimpleName.count + possible.count
@@ -79,34 +86,43 @@ extension Suggestion {
 
     /// For a resolve of a protocol (`key`), the concrete types registered with a factory that
     /// may conform to it, which no value can tell: those whose simple name begins or ends with
-    /// the protocol's (`LiveHTTPClient` for `any HTTPClient`). None for a key that is not a
-    /// protocol. (Not every concrete type when there are few: in a small graph those are mostly
-    /// the types that ask for the protocol, which a message would then suggest as its answer.)
+    /// the protocol's (`LiveHTTPClient` for `any HTTPClient`), else all of them when there are
+    /// at most ``fewConcreteTypes``, but those on `path` (the resolutions that asked for it,
+    /// which are not what they asked for). None for a key that is not a protocol.
     private static func possiblyConforming(
         to key: DependencyKey,
         in registries: [Registry],
+        after path: [DependencyKey],
         order: inout KeyOrder
     ) -> RankedKeys {
-        var found = RankedKeys()
-        guard DependencyKey.isExistential(key.type) else { return found }
+        var byName = RankedKeys()
+        var all = RankedKeys()
+        guard DependencyKey.isExistential(key.type) else { return byName }
         let wanted = SimpleNames.name(of: key.type)
+        let asking = Set(path.map(\.typeID))
         for (depth, registry) in registries.enumerated() {
-            for (name, types) in registry.index.simpleNames.types
-            where name != wanted && (name.hasPrefix(wanted) || name.hasSuffix(wanted)) {
-                for type in types where !DependencyKey.isExistential(type) {
+            for (name, types) in registry.index.simpleNames.types where !name.contains("<") {
+                let isNamedLike = name != wanted && (name.hasPrefix(wanted) || name.hasSuffix(wanted))
+                for type in types where !DependencyKey.isExistential(type) && !asking.contains(ObjectIdentifier(type)) {
                     let id = ObjectIdentifier(type)
                     let slots =
                         [registry.unnamed(id)].compactMap { $0 } + (registry.named(id).map { Array($0.values) } ?? [])
                     for slot in slots where slot.entry.readyValue == nil {
                         let candidate = slot.entry.key
                         guard !registries[..<depth].contains(where: { $0[candidate] != nil }) else { continue }
-                        found.consider(candidate, by: &order)
+                        if isNamedLike { byName.consider(candidate, by: &order) }
+                        all.consider(candidate, by: &order)
                     }
                 }
             }
         }
-        return found
+        if byName.count > 0 { return byName }
+        return all.count <= fewConcreteTypes ? all : RankedKeys()
     }
+
+    /// Up to this many concrete types registered with factories are all suggested for a
+    /// protocol that none is named like (see `possiblyConforming`).
+    static let fewConcreteTypes = 3
 
     /// The other names the requested type is registered under, closest first, in `registries`.
     private static func otherNames(of key: DependencyKey, in registries: [Registry]) -> Suggestion? {

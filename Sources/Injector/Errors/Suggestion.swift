@@ -31,7 +31,8 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
 
     /// A concrete type registered with a factory (so no value says whether it conforms) that may
     /// be what a resolve of the protocol `requested` meant: its simple name begins or ends with
-    /// the protocol's (`LiveHTTPClient` for `any HTTPClient`).
+    /// the protocol's (`LiveHTTPClient` for `any HTTPClient`), or it is one of the few concrete
+    /// types registered (three at most), other than those whose resolution asked for it.
     ///
     /// ```swift
     /// injector.register(LiveHTTPClient.self) { _ in LiveHTTPClient() }

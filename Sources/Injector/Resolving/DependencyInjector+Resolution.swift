@@ -148,8 +148,10 @@ extension DependencyInjector {
         if let outside = outsideActorFace, outside.isRegistered(T.self, name: key.name) {
             return try outside.resolve(T.self, name: key.name)
         }
+        let path = ResolutionContext.current.path
         throw .notRegistered(
-            key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+            key, path: path + [key],
+            suggestions: suggestions(for: key, as: T.self, after: path + AsyncResolutionContext.keys))
     }
 
     /// What a resolve of `T` under `name` would throw before any factory runs, or `nil` when it
@@ -171,8 +173,10 @@ extension DependencyInjector {
                 return nil
             }
             if let outside = outsideActorFace, outside.isRegistered(T.self, name: name) { return nil }
+            let path = ResolutionContext.current.path
             return .notRegistered(
-                key, path: ResolutionContext.current.path + [key], suggestions: suggestions(for: key, as: T.self))
+                key, path: path + [key],
+                suggestions: suggestions(for: key, as: T.self, after: path + AsyncResolutionContext.keys))
         }
     }
 

@@ -147,9 +147,14 @@ struct App {}
         let injector = DependencyInjector()
         injector.register(StripePayments.self, scope: .singleton) { _ in StripePayments() }
 
-        // Not created yet: only running its factory could tell, and a failed resolve runs none.
+        // Not created yet: only running its factory could tell, and a failed resolve runs none;
+        // the one concrete type registered is suggested "if it conforms" (issue 39).
         let before = #expect(throws: InjectionError.self) { try injector.resolve((any PaymentService).self) }
-        #expect(before.map { Self.suggestions(of: $0) } == [])
+        #expect(
+            before.map { Self.suggestions(of: $0) } == [
+                .possiblyConforming(
+                    DependencyKey(StripePayments.self), requested: DependencyKey((any PaymentService).self))
+            ])
 
         _ = try injector.resolve(StripePayments.self)
         let after = #expect(throws: InjectionError.self) { try injector.resolve((any PaymentService).self) }

@@ -26,7 +26,8 @@ extension AsyncDependencyInjector {
             return resolved
         }
         throw .notRegistered(
-            key, path: AsyncResolutionContext.keys + [key], suggestions: core.suggestions(for: key, as: T.self))
+            key, path: AsyncResolutionContext.keys + [key],
+            suggestions: core.suggestions(for: key, as: T.self, after: AsyncResolutionContext.keys))
     }
 }
 
