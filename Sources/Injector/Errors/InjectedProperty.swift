@@ -11,7 +11,16 @@ public struct InjectedProperty: Hashable, Sendable, CustomStringConvertible {
     /// The type that declares the property: module-qualified (`MyApp.PlaceOrderUseCase`) when
     /// the injector found the property in the object it built, else as the declaration names
     /// it (`PlaceOrderUseCase`).
-    public let ownerTypeName: String
+    ///
+    /// Built when read, as ``DependencyKey/typeName`` is: naming a type demangles it, which
+    /// for a type nested deep (`N<N<…>>`) takes more stack than a failure that unwinds a chain
+    /// too deep for its thread has left.
+    public var ownerTypeName: String {
+        if let ownerType { return DependencyKey.readable(String(reflecting: ownerType)) }
+        return declaredContext ?? "?"
+    }
+    /// What the declaration names the owner (`#function` in it), when the type is not known.
+    private let declaredContext: String?
     /// The property's name (`users`), when the injector found the property in the object it
     /// built; `nil` otherwise (the object was dropped, or held the property out of reach).
     public let name: String?
@@ -27,8 +36,7 @@ public struct InjectedProperty: Hashable, Sendable, CustomStringConvertible {
         self.name = name
         fileID = "\(site.fileID)"
         line = Int(site.line)
-        ownerTypeName =
-            ownerType.map { DependencyKey.readable(String(reflecting: $0)) } ?? site.context.map { "\($0)" } ?? "?"
+        declaredContext = site.context.map { "\($0)" }
     }
 
     /// Parameter `position` (from 1) of the initializer registered for `owner` at `site`
@@ -39,7 +47,7 @@ public struct InjectedProperty: Hashable, Sendable, CustomStringConvertible {
         name = "init parameter \(position)"
         fileID = site.fileID ?? "?"
         line = site.line
-        ownerTypeName = DependencyKey.readable(String(reflecting: owner))
+        declaredContext = nil
     }
 
     /// `MyApp.PlaceOrderUseCase.users (MyApp/UseCase.swift:25)`; without a name,

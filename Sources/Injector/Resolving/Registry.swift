@@ -106,12 +106,13 @@ struct Registry {
             if tableChanged, named[key.typeID] == nil { index.typesChanged() }
         }
         index.replace(replaced, with: slot, under: key)
-        // The published table holds what is registered, no more: changed in place.
-        // Under the key the entry was inserted with: the caller's may be an equal name in
-        // other bytes (a bridged or reserved string, a canonical equivalent), which the
-        // registry's dictionaries find and the table's probe does not.
+        // The published table holds what is registered, no more: changed in place, under
+        // each slot's own key on both sides. The caller's may be an equal name in other bytes
+        // (a bridged or reserved string, a canonical equivalent; a failed `install` putting
+        // back an entry under the key it replaced), which the registry's dictionaries find and
+        // the table's probe does not: a removal looks an entry up under the slot's key.
         if let replaced, replaced.isPublished { ready.remove(replaced.key) }
-        if let published = slot?.published { ready.insert(key, published) }
+        if let slot, let published = slot.published { ready.insert(slot.key, published) }
         return replaced
     }
 

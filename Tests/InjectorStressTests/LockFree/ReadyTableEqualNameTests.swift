@@ -57,6 +57,57 @@ import Testing
         #expect(try injector.resolve(Tracked.self, name: "primary").id == 2)
     }
 
+    /// A failed `install` that puts back an entry under an equal name in other bytes (issue
+    /// 40, item 2): the table gets it under its own key, so a later removal finds it and no
+    /// value stays readable after it is unregistered. Both faces.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aFailedInstallPutsBackAnEntryThatALaterRemovalFinds() async throws {
+        let injector = DependencyInjector()
+        injector.register("before", name: "cafe\u{301}")  // NFD
+        #expect(throws: InjectionError.self) { try injector.install(ReplacingEqualName()) }
+        #expect(try injector.resolve(String.self, name: "caf\u{E9}") == "before")  // put back
+
+        injector.unregister(String.self, name: "cafe\u{301}")
+
+        #expect(throws: InjectionError.self) { try injector.resolve(String.self, name: "caf\u{E9}") }
+        #expect(throws: InjectionError.self) { try injector.resolve(String.self, name: "cafe\u{301}") }
+
+        let actor = AsyncDependencyInjector()
+        await actor.register("before", name: "cafe\u{301}")
+        await #expect(throws: InjectionError.self) { try await actor.install(AsyncReplacingEqualName()) }
+        #expect(try await actor.resolve(String.self, name: "caf\u{E9}") == "before")
+        await actor.unregister(String.self, name: "cafe\u{301}")
+        await #expect(throws: InjectionError.self) { try await actor.resolve(String.self, name: "caf\u{E9}") }
+    }
+
+    /// The same while threads read the key without a lock: once it is unregistered, a read
+    /// misses, and nothing outlives the unregistration.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aFailedInstallUnderReadersLeavesNothingAfterTheRemoval() throws {
+        let ledger = Ledger()
+        for round in 0..<50 {
+            let injector = DependencyInjector()
+            injector.register(Tracked(id: round, ledger: ledger), name: "cafe\u{301}")
+            let done = Flag()
+            runOnThreads(5) { thread in
+                guard thread == 0 else {
+                    while !done.isRaised {
+                        // Before the install, during it (its value), or put back by its undo.
+                        if let found = try? injector.resolve(Tracked.self, name: "caf\u{E9}") {
+                            #expect(found.id == round || found.id == -1)
+                        }
+                    }
+                    return
+                }
+                _ = try? injector.install(ReplacingEqualTracked(ledger: ledger))
+                injector.unregister(Tracked.self, name: "cafe\u{301}")
+                #expect(throws: InjectionError.self) { try injector.resolve(Tracked.self, name: "caf\u{E9}") }
+                done.raise()
+            }
+        }
+        #expect(ledger.born == ledger.died, "a value outlived its unregistration")
+    }
+
     /// No `reserveCapacity` needed: canonically equivalent names are equal keys for the
     /// registry, and different bytes (so different small words) for the table.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -69,5 +120,29 @@ import Testing
         injector.unregister(String.self, name: decomposed)
         #expect(!injector.isRegistered(String.self, name: composed))
         #expect(throws: InjectionError.self) { try injector.resolve(String.self, name: composed) }
+    }
+}
+
+/// Registers under the composed name (NFC) what is registered under the decomposed one, then
+/// fails: the installation puts the decomposed entry back.
+private struct ReplacingEqualName: DependencyModule {
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        injector.register("during", name: "caf\u{E9}")
+        throw .sealed(DependencyKey(String.self))
+    }
+}
+
+private struct AsyncReplacingEqualName: AsyncDependencyModule {
+    func register(in injector: AsyncDependencyInjector) async throws(InjectionError) {
+        await injector.register("during", name: "caf\u{E9}")
+        throw .sealed(DependencyKey(String.self))
+    }
+}
+
+private struct ReplacingEqualTracked: DependencyModule {
+    let ledger: Ledger
+    func register(in injector: DependencyInjector) throws(InjectionError) {
+        injector.register(Tracked(id: -1, ledger: ledger), name: "caf\u{E9}")
+        throw .sealed(DependencyKey(Tracked.self))
     }
 }

@@ -54,6 +54,24 @@ struct DeepGraphTests {
         #expect(runs.value == path.count - 1 + depth)  // nothing of the failed attempt was kept
     }
 
+    /// A failure deep in a chain of initializers of nested generic types (`N<N<…<Leaf>>>`)
+    /// unwinds without overflowing (issue 40, item 3): naming such an owner demangles a type
+    /// as deep as the chain, which is done when the error is read, not as it is thrown.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(2)))
+    func aDeepFailureThroughNestedGenericOwnersThrowsInsteadOfOverflowing() {
+        let injector = DependencyInjector()
+        injector.register(NestedLeaf.self) { _ in NestedLeaf() }
+        let result = NestedChain.register(levels: 500, below: NestedLeaf.self, in: injector)
+
+        guard case .failure(.resolutionTooDeep(let path, _)) = result else {
+            Issue.record("expected resolutionTooDeep, got \(result)")
+            return
+        }
+        #expect(path.count > 20)
+        #expect(path.count < 500)
+    }
+
     /// The library's own frames are small (issue 14): in a debug build, a 250-deep transient
     /// chain and a 160-deep singleton chain resolve on a 512 KB thread (the release targets,
     /// 1,000 and 500, are checked by `InjectorBenchmarks --check-depth` in CI). Under the
@@ -180,4 +198,30 @@ enum AsyncChainScopes: Sendable {
     /// Even levels transient, odd ones singletons: every other level is created in a task of
     /// its own, which the level above awaits.
     case alternating
+}
+
+/// The innermost type of a chain of nested generic types, which needs nothing.
+struct NestedLeaf: Sendable {}
+
+/// One level of a chain of nested generic types: needs the level below it.
+struct Nested<Inner: Sendable>: Sendable {
+    init(_ inner: Inner) {}
+}
+
+/// Registers `Nested<Nested<…<Leaf>>>` initializers, `levels` deep over `below`, then
+/// resolves the outermost on a 512 KB thread.
+enum NestedChain {
+    static func register<Below: Sendable>(
+        levels: Int,
+        below: Below.Type,
+        in injector: DependencyInjector
+    ) -> Result<Void, InjectionError> {
+        injector.register(Nested<Below>.self, initializer: Nested<Below>.init)
+        guard levels > 1 else {
+            return onThread(stackSize: DeepGraphTests.smallStack) {
+                Result { () throws(InjectionError) in _ = try injector.resolve(Nested<Below>.self) }
+            }
+        }
+        return register(levels: levels - 1, below: Nested<Below>.self, in: injector)
+    }
 }
