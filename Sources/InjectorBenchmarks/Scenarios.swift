@@ -12,6 +12,7 @@ func allScenarios() -> [Scenario] {
         threadsResolvingOneSingleton(4),
         threadsResolvingOneSingleton(8),
         registerTenThousand(),
+        writesUnderReaders(),
         firstResolveAfterRegistrations(),
         childFallThrough(),
         requestScope(),

@@ -10,6 +10,13 @@ import Synchronization
 /// pushed, never changed) at 16.
 @usableFromInline
 enum Hazards {
+    /// A reader's announcement seen by a writer: its record's address, and the word it held
+    /// (a table's address and the announcement's tag).
+    struct Announcement: Sendable {
+        let record: UInt
+        let word: UInt
+    }
+
     /// Withdraws the announcement in `record`, which a `HazardGuard` handed over.
     @inlinable
     static func withdraw(_ record: UnsafeMutableRawPointer) {
@@ -131,20 +138,28 @@ extension Hazards {
         while isRead(table) { yieldThread() }
     }
 
-    /// Returns once each thread that announced `table` when it was called has withdrawn that
-    /// announcement. The caller removed an entry from `table` earlier (a sequentially
-    /// consistent store): a reader that announces the table later finds the entry removed,
-    /// and one that announced it earlier is waited for here, one record at a time, so that
-    /// readers that keep coming back to the live table cannot keep the writer waiting.
-    static func waitUntilEachLeaves(_ table: UInt) {
+    /// The announcements of `table` standing now: each record that names it, with the word
+    /// it holds (whose tag tells a later announcement of the same table apart). The caller
+    /// removed something from `table`, or withdrew it, earlier (a sequentially consistent
+    /// store): a reader that announces the table after this looks finds it removed, so only
+    /// these can be reading it (see `DeferredReleases`).
+    static func announcements(of table: UInt) -> [Announcement] {
+        var found: [Announcement] = []
         var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .sequentiallyConsistent))
         while let record = current {
-            let hazard = record.assumingMemoryBound(to: Atomic<UInt>.self)
-            let seen = hazard.pointee.load(ordering: .sequentiallyConsistent)
-            if seen & ~15 == table {
-                while hazard.pointee.load(ordering: .sequentiallyConsistent) == seen { yieldThread() }
-            }
+            let seen = record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .sequentiallyConsistent)
+            if seen & ~15 == table { found.append(Announcement(record: UInt(bitPattern: record), word: seen)) }
             current = next(record)
+        }
+        return found
+    }
+
+    /// Whether each of `announcements` has been withdrawn: its record holds another word.
+    static func haveEnded(_ announcements: [Announcement]) -> Bool {
+        announcements.allSatisfy { announcement in
+            let record = UnsafeMutableRawPointer(bitPattern: announcement.record)?.assumingMemoryBound(
+                to: Atomic<UInt>.self)
+            return record?.pointee.load(ordering: .sequentiallyConsistent) != announcement.word
         }
     }
 

@@ -202,35 +202,37 @@ final class PublishedTable: @unchecked Sendable {
     }
 
     /// Replaced tables and removed entries' owners, freed (with the values only they still
-    /// hold) by `reclaim` after the registry lock is let go, once no reader is inside them.
+    /// hold) by `reclaim` after the registry lock is let go, once the readers inside them
+    /// when they were taken out have left.
     struct Retired {
         fileprivate let tables: UnsafeMutableRawPointer?
         fileprivate let owners: [(table: UInt, owner: Unmanaged<AnyObject>)]
 
-        /// Waits until no reader is inside each table, then releases it; waits until each
-        /// reader that was inside a removed entry's table has left, then releases the owner.
-        /// Apart, for the stack.
+        /// Releases each removed entry's owner, and each replaced table, once the readers
+        /// that were inside its table when it was taken out have left: at once when none was,
+        /// else later, without waiting (see `DeferredReleases`). First, what earlier writes
+        /// left for readers that have left since. Apart, for the stack.
         @inline(never)
         func reclaim() {
             guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-            var waitedFor: Set<UInt> = []
+            DeferredReleases.releaseWhatReadersLeft()
+            // Owners removed from one table come together: its announcements are looked at once.
+            var table: UInt = 0
+            var announcements: [Hazards.Announcement] = []
             for removed in owners {
-                if waitedFor.insert(removed.table).inserted { Hazards.waitUntilEachLeaves(removed.table) }
-                Self.release(removed.owner)
+                if removed.table != table {
+                    table = removed.table
+                    announcements = Hazards.announcements(of: table)
+                }
+                DeferredReleases.release(removed.owner, after: announcements)
             }
-            var table = tables.map { Unmanaged<ReadyTable>.fromOpaque($0) }
-            while let current = table {
-                table = current._withUnsafeGuaranteedRef { $0.nextRetired }
-                Hazards.waitUntilUnread(UInt(bitPattern: current.toOpaque()))
-                Self.release(current)
+            var retired = tables.map { Unmanaged<ReadyTable>.fromOpaque($0) }
+            while let current = retired {
+                retired = current._withUnsafeGuaranteedRef { $0.nextRetired }
+                let address = UInt(bitPattern: current.toOpaque())
+                DeferredReleases.release(
+                    Unmanaged<AnyObject>.fromOpaque(current.toOpaque()), after: Hazards.announcements(of: address))
             }
-        }
-
-        /// Releases `object`: a call the optimiser cannot see into, so that it does not hoist
-        /// the release above the wait for readers, whose atomic loads never touch it.
-        @inline(never) @_optimize(none)
-        private static func release<Object: AnyObject>(_ object: Unmanaged<Object>) {
-            object.release()
         }
     }
 }
