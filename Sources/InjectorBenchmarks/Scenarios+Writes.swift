@@ -28,22 +28,28 @@ func writesUnderReaders() -> Scenario {
 }
 
 /// An injector whose `Logger` instance `threads` threads resolve in a loop, from when it is
-/// made until it is released.
+/// made until it is released. The threads hold the injector and the flag, not this object,
+/// whose release stops them.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class ReadersOfOneKey: Sendable {
+    private final class Stop: Sendable {
+        let isRaised = Atomic<Bool>(false)
+    }
+
     private let injector = DependencyInjector()
-    private let stop = Atomic<Bool>(false)
+    private let stop = Stop()
     private let running = DispatchGroup()
 
     init(threads: Int) {
         injector.register(Logger())
+        let (injector, stop, running) = (injector, stop, running)
         let reading = DispatchSemaphore(value: 0)
         for _ in 0..<threads {
             running.enter()
-            Thread { [self] in
+            Thread {
                 _ = try? injector.resolve(Logger.self)
                 reading.signal()
-                while !stop.load(ordering: .relaxed) { blackHole(try? injector.resolve(Logger.self)) }
+                while !stop.isRaised.load(ordering: .relaxed) { blackHole(try? injector.resolve(Logger.self)) }
                 running.leave()
             }.start()
         }
@@ -56,7 +62,7 @@ final class ReadersOfOneKey: Sendable {
     }
 
     deinit {
-        stop.store(true, ordering: .relaxed)
+        stop.isRaised.store(true, ordering: .relaxed)
         running.wait()
     }
 }

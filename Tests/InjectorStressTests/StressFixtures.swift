@@ -161,3 +161,12 @@ final class Findings: Sendable {
     var misses: Int { gathered.values.reduce(0) { $0 + $1.misses } }
     var problems: [String] { gathered.values.flatMap(\.problems) }
 }
+
+/// Whether `condition` holds within a second: for a value whose release a reader still inside
+/// a table defers to a later write or a background pass (see `DeferredReleases`), as when the
+/// last write of a test raced its readers. It blocks its thread: the pass runs on a dispatch
+/// queue of its own.
+func eventually(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<1_000 where !condition() { usleep(1_000) }
+    return condition()
+}

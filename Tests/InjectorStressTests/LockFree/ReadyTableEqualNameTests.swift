@@ -83,7 +83,7 @@ import Testing
     /// The same while threads read the key without a lock: once it is unregistered, a read
     /// misses, and nothing outlives the unregistration.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func aFailedInstallUnderReadersLeavesNothingAfterTheRemoval() throws {
+    @Test func aFailedInstallUnderReadersLeavesNothingAfterTheRemoval() async throws {
         let ledger = Ledger()
         for round in 0..<50 {
             let injector = DependencyInjector()
@@ -105,7 +105,39 @@ import Testing
                 done.raise()
             }
         }
-        #expect(ledger.born == ledger.died, "a value outlived its unregistration")
+        #expect(eventually { ledger.born == ledger.died }, "a value outlived its unregistration")
+    }
+
+    /// The same through the actor face, read by tasks while a task installs and unregisters.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aFailedActorFaceInstallUnderReadersLeavesNothingAfterTheRemoval() async throws {
+        let ledger = Ledger()
+        for round in 0..<50 {
+            let injector = AsyncDependencyInjector()
+            await injector.register(Tracked(id: round, ledger: ledger), name: "cafe\u{301}")
+            let done = Flag()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        while !done.isRaised {
+                            if let found = try? await injector.resolve(Tracked.self, name: "caf\u{E9}") {
+                                #expect(found.id == round || found.id == -1)
+                            }
+                            await Task.yield()  // a ready value's resolve need not suspend: let the writer run
+                        }
+                    }
+                }
+                group.addTask {
+                    _ = try? await injector.install(AsyncReplacingEqualTracked(ledger: ledger))
+                    await injector.unregister(Tracked.self, name: "cafe\u{301}")
+                    await #expect(throws: InjectionError.self) {
+                        try await injector.resolve(Tracked.self, name: "caf\u{E9}")
+                    }
+                    done.raise()
+                }
+            }
+        }
+        #expect(eventually { ledger.born == ledger.died }, "a value outlived its unregistration")
     }
 
     /// No `reserveCapacity` needed: canonically equivalent names are equal keys for the
@@ -143,6 +175,14 @@ private struct ReplacingEqualTracked: DependencyModule {
     let ledger: Ledger
     func register(in injector: DependencyInjector) throws(InjectionError) {
         injector.register(Tracked(id: -1, ledger: ledger), name: "caf\u{E9}")
+        throw .sealed(DependencyKey(Tracked.self))
+    }
+}
+
+private struct AsyncReplacingEqualTracked: AsyncDependencyModule {
+    let ledger: Ledger
+    func register(in injector: AsyncDependencyInjector) async throws(InjectionError) {
+        await injector.register(Tracked(id: -1, ledger: ledger), name: "caf\u{E9}")
         throw .sealed(DependencyKey(Tracked.self))
     }
 }
