@@ -63,8 +63,8 @@ package struct TestIssueRecorder: Sendable {
     /// Raised by the first recorder made (see `currentIfAnyMade`).
     private static let made = Latch()
 
-    /// `current`, or else the recorder of the test running in this task, when the test binds
-    /// none (a plain Swift Testing test that calls `withOverrides`, or resolves from a plain
+    /// `current`, or else the recorder of the test running, when the test binds none (a plain
+    /// Swift Testing test or `XCTestCase` that calls `withOverrides`, or resolves from a plain
     /// injector): found through `InjectorTesting`, when the test process links it. Read on
     /// failure only.
     static var currentOrRunningTest: TestIssueRecorder? {
