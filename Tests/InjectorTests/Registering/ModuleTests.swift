@@ -81,6 +81,22 @@ struct ParentModule: FaceModule {
         #expect(await injector.child().module(providing: Service.self) == "InjectorTests.LiveModule")
     }
 
+    /// An empty list of modules, assembled or written, compiles on both faces and installs
+    /// nothing (issue 43: `install([])` was ambiguous with the main-actor modules' form).
+    @Test @MainActor func anEmptyListOfModulesInstallsNothing() async throws {
+        let injector = DependencyInjector()
+        try injector.install([])
+        try injector.install()
+        let modules: [any DependencyModule] = []
+        try injector.install(modules)
+        let actor = AsyncDependencyInjector()
+        try await actor.install([])
+        try await actor.install()
+
+        #expect(injector.registrations.isEmpty)
+        #expect(await actor.registrations.isEmpty)
+    }
+
     @Test func installingTheSameModuleTwiceIsHarmless() throws {
         let injector = DependencyInjector()
         let calls = Counter()

@@ -35,7 +35,11 @@ extension DependencyInjector {
     /// ```swift
     /// try injector.install(ShopModule(), CheckoutModule())
     /// ```
+    ///
+    /// Disfavoured, as its array form is: `install()` and `install([])`, which either form
+    /// accepts, are the plain modules' (and install nothing either way).
     @MainActor
+    @_disfavoredOverload
     public func install(_ modules: any MainActorDependencyModule...) throws(InjectionError) {
         try install(modules)
     }
@@ -43,6 +47,7 @@ extension DependencyInjector {
     /// Installs `modules`, whose registrations run on the main actor; see
     /// ``install(_:)-(MainActorDependencyModule...)``.
     @MainActor
+    @_disfavoredOverload
     public func install(_ modules: [any MainActorDependencyModule]) throws(InjectionError) {
         let registrar = mainActor
         try install(
