@@ -8,8 +8,8 @@ import Dispatch
 /// announces the table later cannot reach what was removed, so only those are waited for.
 /// With none (the common case: no thread was reading), the write releases at once, before it
 /// returns. Otherwise what it removed is kept here, and released by the first write in the
-/// process, or pass on a background queue about a millisecond apart, that finds each of those
-/// announcements withdrawn. A reader stalled inside a table (preempted, stopped by a signal)
+/// process that takes something out, or pass on a background queue about a millisecond
+/// apart, that finds each of those announcements withdrawn. A reader stalled inside a table (preempted, stopped by a signal)
 /// delays only the release of what it may be reading, not the write.
 enum DeferredReleases {
     /// An object to release, and the announcements to see withdrawn first.
@@ -44,8 +44,9 @@ enum DeferredReleases {
         if schedulesPass { schedulePass() }
     }
 
-    /// Releases what waits for readers that have all left since: called by every write before
-    /// its own releases, and by the background pass. One lock when nothing waits.
+    /// Releases what waits for readers that have all left since: called by every write that
+    /// took something out, before its own releases, and by the background pass. One lock when
+    /// nothing waits.
     static func releaseWhatReadersLeft() {
         let left = state.withLock { state -> [Pending] in
             guard !state.pending.isEmpty else { return [] }

@@ -214,7 +214,10 @@ final class PublishedTable: @unchecked Sendable {
         /// left for readers that have left since. Apart, for the stack.
         @inline(never)
         func reclaim() {
-            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+            // A write that took nothing out (a new key) has nothing to release, and leaves what
+            // earlier writes left to the next that does, or to the background pass.
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), tables != nil || !owners.isEmpty
+            else { return }
             DeferredReleases.releaseWhatReadersLeft()
             // Owners removed from one table come together: its announcements are looked at once.
             var table: UInt = 0
