@@ -25,7 +25,7 @@ package struct TestIssueRecorder: Sendable {
     ) {
         self.record = record
         recordedRefusals = rememberingRefusals ? Locked([]) : nil
-        Self.made.raise()
+        Self.made.increment()
     }
 
     /// Records `refusal` (a ``InjectionError/notProvidedInTest(_:path:registeredAt:)``) at the
@@ -57,11 +57,11 @@ package struct TestIssueRecorder: Sendable {
     /// `@LazyInject`, which captures the recorder whenever an owner is initialised; an app that
     /// does not link `InjectorTesting` never makes one.
     static var currentIfAnyMade: TestIssueRecorder? {
-        made.isRaised ? current : nil
+        made.isZero ? nil : current
     }
 
-    /// Raised by the first recorder made (see `currentIfAnyMade`).
-    private static let made = Latch()
+    /// How many recorders have been made (see `currentIfAnyMade`).
+    private static let made = AtomicCount()
 
     /// `current`, or else the recorder of the test running, when the test binds none (a plain
     /// Swift Testing test or `XCTestCase` that calls `withOverrides`, or resolves from a plain

@@ -27,24 +27,24 @@ final class AsyncWrapperCapture: Sendable {
     /// How many async builders run in the process (`beginBuilder`, `endBuilder`): while none
     /// does, no task has one, and `isBuilding` skips its two task-local reads, which cost more
     /// than the rest of a `@LazyInject` owner's initialisation.
-    private static let running = ActiveCount()
+    private static let running = AtomicCount()
 
     /// Notes that an async builder starts (see `running`); `endBuilder()` when it returns.
     @inline(__always)
     static func beginBuilder() {
-        running.begin()
+        running.increment()
     }
 
     /// Notes that an async builder has returned.
     @inline(__always)
     static func endBuilder() {
-        running.end()
+        running.decrement()
     }
 
     /// Whether an async builder runs in this task, to capture a wrapper's failure; not
     /// whether it is still open (`capture` tells).
     static var isBuilding: Bool {
-        !running.isIdle && (current != nil || AsyncResolutionContext.frames.count > 0)
+        !running.isZero && (current != nil || AsyncResolutionContext.frames.count > 0)
     }
 
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is

@@ -60,19 +60,19 @@ final class Installation: Sendable {
 
     init(injector: DependencyInjector) {
         self.injector = injector
-        Self.made.raise()
+        Self.made.increment()
     }
 
     /// The installation in progress into `injector` in this task, if any. Every registration
     /// asks; the task-local is read only once the process has made an installation (an app
     /// that installs no module never does), since until then it can hold none.
     static func current(into injector: DependencyInjector) -> Installation? {
-        guard made.isRaised, let installation = current, installation.injector === injector else { return nil }
+        guard !made.isZero, let installation = current, installation.injector === injector else { return nil }
         return installation
     }
 
-    /// Raised by the first installation made (see `current(into:)`).
-    private static let made = Latch()
+    /// How many installations have been made (see `current(into:)`).
+    private static let made = AtomicCount()
 
     /// The module-qualified name of the module that is registering right now.
     var module: String? { journal.withLock { $0.modules.last.map { String(reflecting: $0.type) } } }

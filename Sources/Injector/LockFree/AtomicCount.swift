@@ -1,9 +1,10 @@
 import Synchronization
 
-/// How many of something are in progress in the process, read with no lock: lets a caller
-/// skip work that can find nothing while none is (see `AsyncWrapperCapture.isBuilding`).
-/// Before `Synchronization` it always reads as busy, so callers do the work they would skip.
-final class ActiveCount: @unchecked Sendable {
+/// A count read with no lock: how many of something have been made, or are in progress, in
+/// the process, so that a caller can skip work that can find nothing while it is zero (whether
+/// any test recorder or installation was ever made; how many async builders run now). Before
+/// `Synchronization` it always reads as non-zero, so callers do the work they would skip.
+final class AtomicCount: @unchecked Sendable {
     // `@unchecked Sendable`: `word` (an `Atomic<Int>`) is touched only atomically.
     private let word: UnsafeMutableRawPointer
 
@@ -18,21 +19,22 @@ final class ActiveCount: @unchecked Sendable {
         word.deallocate()
     }
 
-    /// One more in progress (sequentially consistent, as is `isIdle`'s load: a thread that
-    /// starts one and then looks for it in its task-locals sees its own).
-    func begin() {
+    /// One more (sequentially consistent, as is `isZero`'s load: a thread that counts one and
+    /// then looks for it, in its task-locals say, finds its own; and a reader that sees the
+    /// count sees what was done before it).
+    func increment() {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         word.assumingMemoryBound(to: Atomic<Int>.self).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 
-    /// One fewer in progress.
-    func end() {
+    /// One fewer.
+    func decrement() {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         word.assumingMemoryBound(to: Atomic<Int>.self).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
     }
 
-    /// Whether none is in progress; always `false` before `Synchronization`.
-    var isIdle: Bool {
+    /// Whether the count is zero; always `false` before `Synchronization`.
+    var isZero: Bool {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return false }
         return word.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .sequentiallyConsistent) == 0
     }
