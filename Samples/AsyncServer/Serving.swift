@@ -7,24 +7,44 @@ struct Exchange: Sendable {
     let problems: [String]
 }
 
-/// Serves `context` in a scope of its own, opened under `server`: the request's values are
-/// created in it, shared by every resolve in it, and torn down when it closes. A resolve that
-/// fails becomes an error response.
+/// Serves `context` in a scope of its own, opened under `server` by `withScope`: the request's
+/// values are created in it, shared by every resolve in it, and torn down when it closes, on
+/// every path. A resolve that fails becomes an error response.
 func serve(_ context: RequestContext, on server: AsyncDependencyInjector, ledger: ResourceLedger) async -> Exchange {
-    let request = server.openScope()
-    await request.register(context)
-    if context.sessionToken != nil { await request.register(Session(userID: context.userID)) }
-
     var problems: [String] = []
     func check(_ condition: Bool, _ problem: @autoclosure () -> String) {
         if !condition { problems.append("request #\(context.id): \(problem())") }
     }
 
+    var response = Response(status: 500, body: "not served", error: nil)
+    do {
+        response = try await server.withScope { request in
+            await request.register(context)
+            if context.sessionToken != nil { await request.register(Session(userID: context.userID)) }
+            let response = await respond(to: context, in: request, check: check)
+            check(await ledger.closed(byRequest: context.id).isEmpty, "values were torn down before the request ended")
+            return response
+        }  // closed here: the logger, then the transaction
+    } catch {
+        problems.append("request #\(context.id): \(error)")
+    }
+    let closed = await ledger.closed(byRequest: context.id)
+    check(
+        closed == [.logger(request: context.id), .transaction(request: context.id)],
+        "closing its scope tore down \(closed), not its logger then its transaction")
+    return Exchange(request: context, response: response, problems: problems)
+}
+
+/// The response to `context`, resolved in `request`, its scope; what looks wrong goes to `check`.
+private func respond(
+    to context: RequestContext,
+    in request: AsyncDependencyInjector,
+    check: (Bool, @autoclosure () -> String) -> Void
+) async -> Response {
     // The access log and the route resolve in two child tasks, as middleware and a handler do:
     // both must get the request's one logger and one transaction.
     async let accessLog = request.result(RequestLogger.self)
     async let route = request.result((any RouteHandler).self, name: context.route)
-    let response: Response
     switch await accessLog {
     case .success(let logger):
         if case .success(let handler) = await route {
@@ -34,23 +54,11 @@ func serve(_ context: RequestContext, on server: AsyncDependencyInjector, ledger
         }
         check(logger.context.id == context.id, "its logger is request #\(logger.context.id)'s")
         check(logger.transaction.context.id == context.id, "its transaction is #\(logger.transaction.context.id)'s")
-        response = await respond(to: context, with: await route, loggingTo: logger)
+        return await respond(to: context, with: await route, loggingTo: logger)
     case .failure(let error):
-        response = Response(status: 500, body: "no logger", error: error)
-        problems.append("request #\(context.id): \(error.description)")
+        check(false, error.description)
+        return Response(status: 500, body: "no logger", error: error)
     }
-
-    check(await ledger.closed(byRequest: context.id).isEmpty, "values were torn down before the request ended")
-    do {
-        try await request.close()
-    } catch {
-        problems.append("request #\(context.id): \(error.description)")
-    }
-    let closed = await ledger.closed(byRequest: context.id)
-    check(
-        closed == [.logger(request: context.id), .transaction(request: context.id)],
-        "closing its scope tore down \(closed), not its logger then its transaction")
-    return Exchange(request: context, response: response, problems: problems)
 }
 
 private func respond(

@@ -144,7 +144,9 @@ public actor AsyncDependencyInjector {
 
     /// Opens a scope under this injector: a child that keeps one value of each
     /// ``Scope/scoped`` registration for every resolve in it; the rules are
-    /// ``DependencyInjector/openScope()``'s. ``close()`` ends it, awaiting its teardowns.
+    /// ``DependencyInjector/openScope(fileID:filePath:line:)``'s (one released without
+    /// ``close()`` is reported at this call). ``close()`` ends it, awaiting its teardowns;
+    /// ``withScope(fileID:filePath:line:isolation:_:)`` closes it on every path.
     ///
     /// ```swift
     /// await server.register(Transaction.self, scope: .scoped) { r in try await Transaction.begin(r.resolve()) }
@@ -155,8 +157,12 @@ public actor AsyncDependencyInjector {
     /// let handler = try await request.resolve(OrderHandler.self)
     /// try await request.close()
     /// ```
-    public nonisolated func openScope() -> AsyncDependencyInjector {
-        AsyncDependencyInjector(parent: self, core: core.openScope())
+    public nonisolated func openScope(
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line
+    ) -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: core.openScope(fileID: fileID, filePath: filePath, line: line))
     }
 
     /// A throw-away scope that `verify()` resolves in (see `DependencyInjector.scratchScope()`).

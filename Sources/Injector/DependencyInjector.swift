@@ -49,7 +49,7 @@ public final class DependencyInjector: Sendable {
     let inheritedSingletons: Locked<InheritedSingletons>?
 
     /// The values of `.scoped` registrations it keeps, when it is an opened scope
-    /// (``openScope()``, a test scope, `verify()`'s scratch); `nil` for any other injector.
+    /// (``openScope(fileID:filePath:line:)``, a test scope, `verify()`'s scratch); `nil` for any other injector.
     let scopedValues: Locked<ScopedValues>?
 
     /// What it makes of its ancestors' registrations when it is a test scope; `nil` for any
@@ -84,6 +84,7 @@ public final class DependencyInjector: Sendable {
         parent: DependencyInjector,
         singletons: ChildSingletons,
         opensScope: Bool = false,
+        openedAt site: DeclarationSite? = nil,
         testScope: TestScope? = nil
     ) {
         ready = PublishedTable()
@@ -91,9 +92,15 @@ public final class DependencyInjector: Sendable {
         self.parent = parent
         defaultScope = parent.defaultScope
         inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
-        scopedValues = opensScope ? Locked(ScopedValues()) : nil
+        scopedValues = opensScope ? Locked(ScopedValues(openedAt: site)) : nil
         self.testScope = testScope
         inheritObserver(from: parent)
+    }
+
+    deinit {
+        // An opened scope released without `close()`: its values are torn down, and it is
+        // reported (principle 14), never leaked in silence.
+        if let scopedValues, let parent { parent.tearDown(releasedScope: scopedValues) }
     }
 
     /// A test scope under this injector: an opened scope that keeps its own singletons, and
@@ -123,8 +130,20 @@ public final class DependencyInjector: Sendable {
     ///
     /// Otherwise it is a ``child()``: it shares its ancestors' singletons, and what is registered
     /// in it is its own. A scope opened inside another keeps scoped values of its own.
-    public func openScope() -> DependencyInjector {
-        DependencyInjector(parent: self, singletons: .shared, opensScope: true)
+    ///
+    /// ``withScope(fileID:filePath:line:_:)`` opens one, runs a body and closes it on every
+    /// path. A scope released without ``close()`` while it keeps values to tear down is
+    /// reported, at this call's line: recorded on the running test, printed otherwise. Its
+    /// values are torn down as it is released. The app's own ``close()`` does not reach the
+    /// scopes opened under it: each is closed by whoever opened it.
+    public func openScope(
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line
+    ) -> DependencyInjector {
+        DependencyInjector(
+            parent: self, singletons: .shared, opensScope: true,
+            openedAt: DeclarationSite(fileID: fileID, filePath: filePath, line: line))
     }
 
     /// A preview scope under this injector: a child in which every registration above it

@@ -132,7 +132,7 @@ extension InjectionError: CustomStringConvertible {
         case .closed(let key, let path):
             lines = [
                 "Injector could not resolve \(key): the injector that would keep it has been closed, "
-                    + "and keeps nothing more (a value made after the close began was torn down)."
+                    + "and builds and keeps nothing more (a value made after the close began was torn down)."
             ]
             lines += Self.pathLine(path)
             lines.append(

@@ -87,7 +87,7 @@ public indirect enum InjectionError: Error, Sendable {
     case notProvidedInTest(DependencyKey, path: [DependencyKey], registeredAt: RegistrationSite)
 
     /// The key is registered with ``Scope/scoped`` (one value per opened scope), and the
-    /// resolve did not run in a scope that ``DependencyInjector/openScope()`` opened (or a test
+    /// resolve did not run in a scope that ``DependencyInjector/openScope(fileID:filePath:line:)`` opened (or a test
     /// scope).
     ///
     /// ```swift
@@ -116,8 +116,9 @@ public indirect enum InjectionError: Error, Sendable {
     case notProvidedByScope(DependencyKey, path: [DependencyKey], declaredAt: RegistrationSite)
 
     /// The injector that would keep the key's value has been closed
-    /// (``DependencyInjector/close()``): it keeps nothing more. A value its factory made after
-    /// the close began was torn down at once.
+    /// (``DependencyInjector/close()``): it keeps and builds nothing more, so no factory ran
+    /// for this resolve. (A value a factory was already making when the close began was torn
+    /// down at once.)
     ///
     /// ```swift
     /// try request.close()

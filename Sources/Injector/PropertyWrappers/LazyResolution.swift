@@ -105,7 +105,7 @@ final class LazyResolution: Sendable {
         switch start {
         case .create: break
         case .ready(let kept as ReadyValue<Value>): return kept.value
-        case .ready, .stale: return try resolvedValue(as: Value.self)  // not what `cached` above gives
+        case .ready, .stale, .closed: return try resolvedValue(as: Value.self)  // not what `cached` above gives
         }
         defer { SingletonCreation.shared.finish(key) }
         do {

@@ -329,7 +329,7 @@ extension DependencyInjector {
             let value = try run(registration, in: context)
             letGo = try creation.keep(value, producedBy: registration, heldBy: self, keptBy: self)
             return try Self.cast(value, to: T.self, key: key)
-        case .stale:
+        case .stale, .closed:  // `start` throws `closed`
             break
         }
         // Replaced or removed while we waited: the whole walk.

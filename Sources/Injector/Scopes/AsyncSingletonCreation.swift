@@ -72,6 +72,9 @@ final class AsyncSingletonCreation: Sendable {
             return value
         case .cached(.stale), .cached(.create):  // `cached` never says `.create`
             return nil
+        case .cached(.closed):
+            // Closed before this creation began: nothing is built for it (principle 14).
+            throw .closed(registration.key, path: frames.keys + [registration.key])
         case .join(let creation):
             return try await creation.value(waitingFrom: frames)
         case .start(let creation):

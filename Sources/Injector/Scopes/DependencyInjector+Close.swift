@@ -16,11 +16,14 @@ extension DependencyInjector {
     /// singletons. Values it shares from an ancestor are the ancestor's, and stay. Each
     /// teardown runs once; one that throws does not stop the others.
     ///
-    /// Resolves in flight when it begins: a value they had already received stays theirs (and
-    /// is torn down with the rest); a value a factory finishes creating afterwards is not kept
-    /// but torn down at once, and that resolve throws ``InjectionError/closed(_:path:)``, as
-    /// does every later resolve that would create a value for it to keep. Transients and
-    /// registered instances still resolve.
+    /// A closed injector builds nothing: every later resolve that would create a value for it
+    /// to keep (a singleton, a scoped value, a `.own` copy, an argument-cached value) throws
+    /// ``InjectionError/closed(_:path:)`` before any factory runs, so a request that has ended
+    /// begins no transaction, and a teardown that resolves its own key gets `closed`.
+    /// Transients and registered instances still resolve. Resolves in flight when it begins:
+    /// a value they had already received stays theirs (and is torn down with the rest); a value
+    /// a factory finishes creating afterwards is not kept but torn down at once, and that
+    /// resolve throws `closed`.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
@@ -105,6 +108,30 @@ extension DependencyInjector {
     {
         if let teardown = PendingTeardown(of: value, producedBy: registration) { tearDown([teardown]) }
         return .closed(registration.key, path: path.last == registration.key ? path : path + [registration.key])
+    }
+
+    /// Tears down the values of `scope`, an opened scope under this injector released without
+    /// `close()`, as its `close()` would have (asynchronous teardowns in this injector's task,
+    /// failures kept for this injector's `close()`), and reports the forgotten close at the
+    /// `openScope` call: recorded on the running test, printed otherwise.
+    func tearDown(releasedScope scope: Locked<ScopedValues>) {
+        let (copies, openedAt) = scope.withLock { scope in (scope.isClosed ? [] : scope.close(), scope.openedAt) }
+        let teardowns = copies.compactMap(\.cache.teardown)
+        guard !teardowns.isEmpty else { return }
+        if let openedAt {
+            let keys = PendingTeardown.latestFirst(teardowns).map { "\($0.key)" }.joined(separator: ", ")
+            let message =
+                "Injector: a scope opened at \(openedAt.fileID):\(openedAt.line) was released without close(), "
+                + "keeping \(teardowns.count) value\(teardowns.count == 1 ? "" : "s") to tear down (\(keys)); "
+                + "they were torn down as it was released. To fix: close it on every path, or run the work "
+                + "in withScope { … }, which does."
+            if let recorder = TestIssueRecorder.currentOrRunningTest {
+                recorder.record(message, at: openedAt)
+            } else {
+                print(message)
+            }
+        }
+        tearDown(teardowns)
     }
 
     /// `tearDown(_:)` for the actor face's creations, which await an asynchronous teardown.

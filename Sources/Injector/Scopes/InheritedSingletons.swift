@@ -21,6 +21,12 @@ struct InheritedSingletons {
         kept = [:]
     }
 
+    /// The copy kept for `registration`, `.closed` when none is and none will be.
+    func kept(_ registration: Registration, heldBy holder: DependencyInjector) -> SingletonCreation.Start? {
+        if let value = value(of: registration, heldBy: holder) { return .ready(value) }
+        return isClosed ? .closed : nil
+    }
+
     func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
         guard let stored = kept[Place(key: registration.key, holder: ObjectIdentifier(holder))],
             stored.registration === registration
@@ -66,6 +72,14 @@ extension DependencyInjector {
     func keptValue(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
         if registration.isScoped { return scopedValues?.withLock { $0.value(of: registration, heldBy: holder) } }
         return inheritedSingletons?.withLock { $0.value(of: registration, heldBy: holder) }
+    }
+
+    /// What this injector keeps for `registration`, held by `holder`, an ancestor, for a
+    /// creation about to start: the value, `.closed` once its `close()` has begun (nothing
+    /// is built for a closed keeper), or `nil`.
+    func kept(_ registration: Registration, heldBy holder: DependencyInjector) -> SingletonCreation.Start? {
+        if registration.isScoped { return scopedValues?.withLock { $0.kept(registration, heldBy: holder) } }
+        return inheritedSingletons?.withLock { $0.kept(registration, heldBy: holder) }
     }
 
     /// Keeps a copy of `value`, made by `registration` held by `holder`, an ancestor, unless

@@ -84,7 +84,7 @@ final class PendingTeardown: @unchecked Sendable {
 
     /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
     /// as it kept them): then no sort.
-    private static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
+    static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
         let isInOrder = zip(teardowns, teardowns.dropFirst()).allSatisfy { $0.order < $1.order }
         return (isInOrder ? teardowns : teardowns.sorted { $0.order < $1.order }).reversed()
     }

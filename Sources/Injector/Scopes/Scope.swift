@@ -48,7 +48,7 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// ```
     case named(String)
     /// One value per opened scope: created on the first resolve inside a scope that
-    /// ``DependencyInjector/openScope()`` opened (a request, a job, a test scope), shared by
+    /// ``DependencyInjector/openScope(fileID:filePath:line:)`` opened (a request, a job, a test scope), shared by
     /// every resolve in that scope and its children, and torn down when the scope is closed.
     /// Registered once, at the root: no registration code runs per request.
     ///

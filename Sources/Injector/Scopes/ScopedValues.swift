@@ -41,8 +41,12 @@ struct ScopedValues {
     private var slots: [Slot] = []
     /// Whether the injector's `close()` has begun: nothing is kept from then on.
     var isClosed = false
+    /// Where `openScope` was called, for the report of a scope released without `close()`;
+    /// `nil` for the scopes the library opens and closes itself (tests, `verify()`, previews).
+    let openedAt: DeclarationSite?
 
-    init() {
+    init(openedAt: DeclarationSite?) {
+        self.openedAt = openedAt
         slots.reserveCapacity(4)  // a request's few values, without a growth
     }
 
@@ -62,6 +66,12 @@ struct ScopedValues {
         return nil
     }
 
+    /// The value kept for `registration`, `.closed` when none is and none will be.
+    func kept(_ registration: Registration, heldBy holder: DependencyInjector) -> SingletonCreation.Start? {
+        if let value = value(of: registration, heldBy: holder) { return .ready(value) }
+        return isClosed ? .closed : nil
+    }
+
     func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
         guard let index = index(of: registration, heldBy: holder), let kept = slots[index].kept,
             kept.registration === registration
@@ -79,6 +89,8 @@ struct ScopedValues {
         case running(Claim)
         /// This thread is creating it already: the factory asked for its own value.
         case cycle
+        /// The scope is closed: nothing is built for it.
+        case closed
     }
 
     /// The kept value of `registration` (held by `holder`), or a claim on its creation for the
@@ -90,6 +102,7 @@ struct ScopedValues {
     ) -> Claimed {
         let claim = Claim(creator: context, registration: ObjectIdentifier(registration))
         guard let index = index(of: registration, heldBy: holder) else {
+            if isClosed { return .closed }
             slots.append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: nil, claim: claim))
             return .claimed
         }
@@ -97,6 +110,7 @@ struct ScopedValues {
             return .ready(value)
         }
         if let running = slots[index].claim { return running.creator === context ? .cycle : .running(running) }
+        if isClosed { return .closed }
         slots[index].claim = claim
         return .claimed
     }
@@ -210,6 +224,8 @@ extension DependencyInjector {
                 return value
             case .cycle:
                 throw .circularDependency(path: context.path + [registration.key])
+            case .closed:
+                throw .closed(registration.key, path: context.path + [registration.key])
             case .running(let claim):
                 try SingletonCreation.shared.wait(
                     for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),

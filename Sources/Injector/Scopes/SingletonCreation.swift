@@ -30,6 +30,7 @@ final class SingletonCreation: Sendable {
     private enum Step {
         case ready(Any)
         case stale
+        case closed
         case create
         case cycle([DependencyKey])
     }
@@ -50,6 +51,7 @@ final class SingletonCreation: Sendable {
             switch cached() {
             case .ready(let value)?: return .ready(value)
             case .stale?: return .stale
+            case .closed?: return .closed
             case .create?, nil: break  // `cached` never says `.create`
             }
             guard creators[key] != nil else {
@@ -75,7 +77,7 @@ final class SingletonCreation: Sendable {
         switch try start(of: registration, heldBy: holder, keptBy: keeper, context: context) {
         case .ready(let value):
             return value
-        case .stale:
+        case .stale, .closed:  // `start` throws `closed`
             return nil
         case .create(let key):
             var letGo: [PendingTeardown] = []
@@ -115,6 +117,8 @@ final class SingletonCreation: Sendable {
         switch step(for: key, of: dependency, context: context, cached: cached) {
         case .ready(let value): return .ready(value)
         case .stale: return .stale
+        // Closed before this creation began: nothing is built for it (principle 14).
+        case .closed: throw .closed(dependency, path: context.path + [dependency])
         case .cycle(let path): throw .circularDependency(path: path)
         case .create: return .create(key)
         }
@@ -152,6 +156,9 @@ final class SingletonCreation: Sendable {
         case ready(Any)
         /// The registration is no longer the one stored under its key: look the key up again.
         case stale
+        /// The keeper is closed and keeps nothing: the resolve throws `closed` before any
+        /// factory runs (`start` throws it; only `cached` says it).
+        case closed
         /// This thread creates the value, then calls `finish(key)`, whatever happens.
         case create(Key)
     }
@@ -174,11 +181,12 @@ final class SingletonCreation: Sendable {
             guard case .factory(let current, let cache) = registry[registration.key], registration.isStored(as: current)
             else { return .stale }
             // The holder's cache is the answer only when the holder is the keeper.
-            guard holder === keeper, let value = cache.value else { return nil }
-            return .ready(value)
+            guard holder === keeper else { return nil }
+            if let value = cache.value { return .ready(value) }
+            return registry.isClosed ? .closed : nil
         }
         guard holder !== keeper, held == nil else { return held }
-        return keeper.keptValue(of: registration, heldBy: holder).map(Start.ready)
+        return keeper.kept(registration, heldBy: holder)
     }
 
     /// Keeps `value` in `keeper`'s cache (`holder`'s registry, or the keeper's own copies);
