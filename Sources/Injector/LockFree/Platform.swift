@@ -10,28 +10,39 @@
 // thread-specific storage, yielding, and the bounds of a thread's stack. The rest of the
 // library calls these, never `pthread_*` itself.
 
-/// A non-recursive mutex and a condition, heap-allocated (a `pthread_mutex_t` must not move
-/// while in use): what `Locked` is built on. Its owner calls `destroy()` once, last.
+/// A non-recursive mutex and a condition, in memory its owner allocated (a `pthread_mutex_t`
+/// must not move while in use): what `Locked` is built on, in the one block it allocates for
+/// them and its state. Its owner calls `destroy()` once, last, then frees the block.
 struct PlatformMutex {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
-        mutex = .allocate(capacity: 1)
+    /// The bytes, from an address aligned to `alignment`, that `init(at:)` takes.
+    static var byteCount: Int { conditionOffset + MemoryLayout<pthread_cond_t>.size }
+    static var alignment: Int { max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<pthread_cond_t>.alignment) }
+    private static var conditionOffset: Int {
+        let alignment = MemoryLayout<pthread_cond_t>.alignment
+        return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
+    }
+
+    /// A mutex and a condition made in the `byteCount` bytes at `memory`.
+    init(at memory: UnsafeMutableRawPointer) {
+        mutex = memory.bindMemory(to: pthread_mutex_t.self, capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
+        condition = (memory + Self.conditionOffset).bindMemory(to: pthread_cond_t.self, capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
     }
 
+    /// Where `init(at:)` made it, for its owner to free once it is destroyed.
+    var memory: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mutex) }
+
     func destroy() {
         pthread_cond_destroy(condition)
         condition.deinitialize(count: 1)
-        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     @inline(__always)
