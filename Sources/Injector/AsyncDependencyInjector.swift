@@ -30,12 +30,16 @@
 /// To use async-created singletons from synchronous code (or `@Inject`), hand them to a
 /// ``DependencyInjector`` with ``export(_:name:to:)``.
 public actor AsyncDependencyInjector {
-    /// The process-wide async injector, which ``current`` returns unless a scope binds another.
+    /// The process-wide async injector, which ``current`` returns unless a scope binds another:
+    /// the actor face of ``DependencyInjector/shared``, one root for both faces. What is
+    /// registered through either is seen by the other (a synchronous resolve of a key whose
+    /// factory is `async` throws, saying to `await` it).
     ///
     /// ```swift
     /// await AsyncDependencyInjector.shared.register(Clock.self) { _ in SystemClock() }
+    /// let clock = try DependencyInjector.shared.resolve(Clock.self)  // the same registration
     /// ```
-    public static let shared = AsyncDependencyInjector()
+    public static let shared = AsyncDependencyInjector(face: DependencyInjector.shared)
 
     /// The async injector that code without one of its own should use: ``shared`` unless a
     /// task-local scope binds another one, which is how each test gets its own:
@@ -102,6 +106,18 @@ public actor AsyncDependencyInjector {
 
     /// The scope of a registration that names none; see ``DependencyInjector/defaultScope``.
     public nonisolated var defaultScope: Scope { core.defaultScope }
+
+    /// The actor face of `child`, a child of this face's registry made on the sync face: one
+    /// injector for both faces (the testing trait's strict app, over the shared root).
+    package nonisolated func face(ofChild child: DependencyInjector) -> AsyncDependencyInjector {
+        AsyncDependencyInjector(parent: self, core: child)
+    }
+
+    /// The actor face of `core`, a root: what ``shared`` is of ``DependencyInjector/shared``.
+    private init(face core: DependencyInjector) {
+        parent = nil
+        self.core = core
+    }
 
     private init(parent: AsyncDependencyInjector, core: DependencyInjector) {
         self.parent = parent

@@ -1,7 +1,7 @@
 public import Injector
 public import Testing
 
-/// A Swift Testing trait that runs each test in its own child injectors, one per face.
+/// A Swift Testing trait that runs each test in a test scope of its own, one for both faces.
 ///
 /// ```swift
 /// @Test(.injecting { $0.register(MockPayments() as PaymentService) })
@@ -20,10 +20,12 @@ public import Testing
 /// ```
 ///
 /// Each test case runs with a child of `DependencyInjector.current` as
-/// `DependencyInjector.current`, and a child of `AsyncDependencyInjector.current` as
-/// `AsyncDependencyInjector.current` (the parents are usually the `shared` injectors), as
-/// `withOverrides` makes them: the app's registrations stay visible and only the overrides
-/// differ. Because each test case gets its own injectors, through the task-locals, tests with
+/// `DependencyInjector.current`, and its actor face as `AsyncDependencyInjector.current`,
+/// as `withOverrides` makes them: one scope, so what either configuration (or the test)
+/// registers, either face resolves. The parent is usually the `shared` root, whose two faces
+/// are one injector; when the two `current` injectors are not faces of one (a test that bound
+/// others), each gets a child of its own. The app's registrations stay visible and only the
+/// overrides differ. Because each test case gets its own injectors, through the task-locals, tests with
 /// this trait can run in parallel and never see one another's registrations. A suite's trait
 /// and a test's trait nest: the test's overrides win.
 ///
@@ -62,10 +64,12 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         // A strict mode's app registrations in plain children above the test's scopes.
         var injector = DependencyInjector.current
         var asyncInjector = AsyncDependencyInjector.current
+        // Both faces over one core (the `shared` root, or a scope of it): one scope for both.
+        let isOneCore = asyncInjector.synchronous === injector
         if let strictMode {
             injector = injector.child()
             try strictMode.app(injector)
-            asyncInjector = asyncInjector.child()
+            asyncInjector = isOneCore ? asyncInjector.face(ofChild: injector) : asyncInjector.child()
             try await strictMode.asyncApp(asyncInjector)
         }
         let isStrict = strictMode != nil
@@ -74,11 +78,12 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         let recorder = TestIssueRecorder.recordingIssues()
         do {
             try await TestIssueRecorder.$current.withValue(recorder) {
+                if isOneCore {
+                    try await inOneScope(over: asyncInjector, strict: isStrict, allowing: allowed, function)
+                    return
+                }
                 try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
-                    if let configureOnMainActor {
-                        let scope = DependencyInjector.current
-                        try await MainActor.run { try configureOnMainActor(scope) }
-                    }
+                    try await configureOnMainActor(DependencyInjector.current)
                     return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
                         try await function()
                     }
@@ -88,6 +93,34 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
             // A strict scope's refusal, recorded on the test when it happened: thrown again,
             // it would be reported twice. The test fails with the issue recorded.
         }
+    }
+
+    /// Runs `function` in one test scope under `app` for both faces, configured by this trait:
+    /// the actor face's scope (which awaits its asynchronous teardowns when it ends), with its
+    /// registry as `DependencyInjector.current`.
+    private func inOneScope(
+        over app: AsyncDependencyInjector,
+        strict: Bool,
+        allowing allowed: [any Any.Type],
+        _ function: @Sendable () async throws -> Void
+    ) async throws {
+        try await app.withOverrides(strict: strict, allowing: allowed) { scope in
+            try configure(scope.synchronous)
+            try await DependencyInjector.$current.withValue(scope.synchronous) {
+                try await configureOnMainActor(scope.synchronous)
+                try await configureAsync(scope)
+            }
+        } operation: {
+            try await DependencyInjector.$current.withValue(AsyncDependencyInjector.current.synchronous) {
+                try await function()
+            }
+        }
+    }
+
+    /// Runs the main-actor configuration, if any, on `scope`.
+    private func configureOnMainActor(_ scope: DependencyInjector) async throws {
+        guard let configureOnMainActor else { return }
+        try await MainActor.run { try configureOnMainActor(scope) }
     }
 }
 

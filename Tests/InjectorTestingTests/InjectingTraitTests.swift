@@ -34,6 +34,30 @@ struct ParallelIsolationTests {
     }
 }
 
+/// The trait opens one test scope for both faces, over the one root they share.
+@Suite struct OneScopeForBothFacesTests {
+    @Test(
+        .injecting {
+            $0.register(MockPayments(id: 7) as any PaymentService)
+        } async: {
+            await $0.register(MockMailer(id: 8) as any Mailer)
+        })
+    func whatEitherConfigurationRegistersEitherFaceResolves() async throws {
+        #expect(AsyncDependencyInjector.current.synchronous === DependencyInjector.current)
+        #expect(
+            try await AsyncDependencyInjector.current.resolve((any PaymentService).self).charge(1) == "mock 7 charged 1"
+        )
+        #expect(try DependencyInjector.current.resolve((any Mailer).self) is MockMailer)
+        #expect(try await signUp() == "mock 8 sent")
+    }
+
+    @Test(.injecting()) func aRegistrationInTheTestThroughOneFaceIsSeenByTheOther() async throws {
+        await AsyncDependencyInjector.current.register(MockMailer(id: 9) as any Mailer)
+        #expect(try DependencyInjector.current.resolve((any Mailer).self) is MockMailer)
+        #expect(!DependencyInjector.shared.isRegistered((any Mailer).self))
+    }
+}
+
 @Suite(
     .injecting {
         $0.register(MockPayments(id: 1) as any PaymentService)
