@@ -195,10 +195,17 @@ extension InjectionError: CustomStringConvertible {
     }
 
     /// The "To fix" of a missing key: a registered name within two edits of the requested one
-    /// first (a typo is likelier than a missing registration), then the registration.
+    /// first (a typo is likelier than a missing registration), then the registration; for a
+    /// collection or map, an element or a declaration.
     private static func likelyFix(for key: DependencyKey, suggestions: [Suggestion]) -> String {
         if case .registeredBelowBuilder(let builder)? = suggestions.first {
             return "let \(builder.typeName) live no longer than what it needs (see the suggestion above)."
+        }
+        if key.name == nil, let collection = key.type as? any ServiceCollectionType.Type {
+            // Registering the array itself would replace the collection (see `register(into:)`):
+            // what is missing is an element, or the declaration that lets it be empty.
+            return "add an element to \(key), e.g. `injector.\(collection.elementRegistration) { r in … }`, "
+                + "or declare it if it may be empty: `injector.declareCollection(\(key.typeExpression))`."
         }
         let register = "register \(key) before resolving it, e.g. \(registrationExample(for: key))."
         guard let name = key.name, case .otherNames(let names, _)? = suggestions.first,

@@ -60,12 +60,16 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
     ///
     /// A `private`, `fileprivate` or function-local type is named as you find it in your code,
     /// marked: `MyApp.NetworkProviderKey (private)`, where `String(reflecting:)` prints
-    /// `MyApp.(unknown context at $5641c6f98628).NetworkProviderKey`.
+    /// `MyApp.(unknown context at $5641c6f98628).NetworkProviderKey`. An existential is spelled
+    /// `any MyApp.PaymentService`, and an array or dictionary as code spells it:
+    /// `[any MyApp.Middleware]`, where `String(reflecting:)` prints `Swift.Array<MyApp.Middleware>`.
     public var typeName: String { Self.name(of: type) }
 
-    /// `type`'s name as messages print it: module-qualified, readable (see `readable(_:)`), and
-    /// an existential spelled `any P`, as code under `ExistentialAny` must spell it.
+    /// `type`'s name as messages print it: module-qualified, readable (see `readable(_:)`), an
+    /// existential spelled `any P`, as code under `ExistentialAny` must spell it, and an array or
+    /// dictionary as code spells it, `[any P]`, `[K: V]` (see `ServiceCollectionType`).
     static func name(of type: any Any.Type) -> String {
+        if let collection = type as? any ServiceCollectionType.Type { return collection.spelledName }
         let name = readable(String(reflecting: type))
         return isExistential(type) ? "any " + name : name
     }
@@ -77,7 +81,8 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
         return String(describing: Swift.type(of: type)).hasSuffix(".Protocol")
     }
 
-    /// How code names the type's metatype: `App.Config.self`, `(any App.P).self`.
+    /// How code names the type's metatype: `App.Config.self`, `(any App.P).self`,
+    /// `[any App.P].self`.
     var typeExpression: String {
         Self.isExistential(type) ? "(\(typeName)).self" : "\(typeName).self"
     }

@@ -44,9 +44,70 @@ final class CountedMiddleware: Middleware {
             return
         }
         #expect(key == DependencyKey([any Middleware].self))
+        // The fix is an element or a declaration: registering the array itself would replace
+        // the collection.
+        #expect(
+            await app.resolveError([any Middleware].self)?.description == """
+                Injector could not resolve [any InjectorTests.Middleware]: nothing is registered for it.
+                To fix: add an element to [any InjectorTests.Middleware], e.g. \
+                `injector.register(into: [any InjectorTests.Middleware].self) { r in … }`, \
+                or declare it if it may be empty: `injector.declareCollection([any InjectorTests.Middleware].self)`.
+                """)
+        #expect(
+            await app.resolveError([String: any Middleware].self)?.description == """
+                Injector could not resolve [Swift.String: any InjectorTests.Middleware]: nothing is registered for it.
+                To fix: add an element to [Swift.String: any InjectorTests.Middleware], e.g. \
+                `injector.register(into: [Swift.String: any InjectorTests.Middleware].self, key: …) { r in … }`, \
+                or declare it if it may be empty: \
+                `injector.declareCollection([Swift.String: any InjectorTests.Middleware].self)`.
+                """)
 
         await app.declareCollection([any Middleware].self)
         #expect(try await app.resolve([any Middleware].self).isEmpty)
+    }
+
+    @Test(arguments: Face.allCases)
+    func elementNamesAreNumberedPerCollectionWithinTheirInjector(face: Face) async throws {
+        // Sites given, so that the names do not move with this file; an entry of a map of the
+        // same element type at the site of an element of the collection.
+        func registerElements(in injector: FaceInjector, labelled owner: String) async -> [String?] {
+            let first = await injector.register(into: [any Middleware].self, line: 10) { _ in
+                Labelled(label: "\(owner) first")
+            }
+            let entry = await injector.register(into: [String: any Middleware].self, key: "/a", line: 10) { _ in
+                Labelled(label: "\(owner) entry")
+            }
+            let second = await injector.register(into: [any Middleware].self, line: 11) { _ in
+                Labelled(label: "\(owner) second")
+            }
+            return [first.name, entry.name, second.name]
+        }
+        let app = face.makeInjector()
+        let names = await registerElements(in: app, labelled: "app")
+        #expect(
+            names == [
+                "element #1, InjectorTests/CollectionTests.swift:10",
+                "element #1 keyed by Swift.String, InjectorTests/CollectionTests.swift:10",
+                "element #2, InjectorTests/CollectionTests.swift:11",
+            ])
+        // The same registrations in a fresh injector get the same names, whatever came before.
+        #expect(await registerElements(in: face.makeInjector(), labelled: "app") == names)
+        #expect(try await app.resolve([any Middleware].self).map(\.label) == ["app first", "app second"])
+        #expect(try await app.resolve([String: any Middleware].self).mapValues(\.label) == ["/a": "app entry"])
+
+        // A child registering at its parent's sites (a module installed in both) hides none of
+        // the parent's elements.
+        let child = app.child()
+        #expect(
+            await registerElements(in: child, labelled: "child") == [
+                "element #1 at depth 1, InjectorTests/CollectionTests.swift:10",
+                "element #1 keyed by Swift.String at depth 1, InjectorTests/CollectionTests.swift:10",
+                "element #2 at depth 1, InjectorTests/CollectionTests.swift:11",
+            ])
+        #expect(
+            try await child.resolve([any Middleware].self).map(\.label) == [
+                "app first", "app second", "child first", "child second",
+            ])
     }
 
     @Test(arguments: Face.allCases)
@@ -99,14 +160,8 @@ final class CountedMiddleware: Middleware {
     @Test(arguments: Face.allCases)
     func twoEntriesUnderOneKeyOfOneInjectorFailTheMapAndVerifyNamingBoth(face: Face) async throws {
         let app = face.makeInjector()
-        switch app.base {  // two call sites
-        case .sync(let injector):
-            injector.register(into: [String: any Middleware].self, key: "/users") { _ in Labelled(label: "a") }
-            injector.register(into: [String: any Middleware].self, key: "/users") { _ in Labelled(label: "b") }
-        case .async(let injector):
-            await injector.register(into: [String: any Middleware].self, key: "/users") { _ in Labelled(label: "a") }
-            await injector.register(into: [String: any Middleware].self, key: "/users") { _ in Labelled(label: "b") }
-        }
+        await app.register(into: [String: any Middleware].self, key: "/users", line: 30) { _ in Labelled(label: "a") }
+        await app.register(into: [String: any Middleware].self, key: "/users", line: 31) { _ in Labelled(label: "b") }
 
         let error = await app.resolveError([String: any Middleware].self)
         guard case .factoryFailed(let key, _, let underlying)? = error,
@@ -119,13 +174,12 @@ final class CountedMiddleware: Middleware {
         #expect(duplicate.key == "\"/users\"")
         #expect(duplicate.sites.count == 2 && duplicate.sites[0] != duplicate.sites[1])
         #expect(duplicate.sites.allSatisfy { $0.fileID == "InjectorTests/CollectionTests.swift" })
-        let line = face == .sync ? 104 : 107
         #expect(
             error?.description == """
-                Injector could not resolve Swift.Dictionary<Swift.String, InjectorTests.Middleware>: its factory threw \
-                two elements are registered under the key "/users", at InjectorTests/CollectionTests.swift:\(line) and \
-                InjectorTests/CollectionTests.swift:\(line + 1) (remove one, or give it another key).
-                To fix: make the factory registered for Swift.Dictionary<Swift.String, InjectorTests.Middleware> \
+                Injector could not resolve [Swift.String: any InjectorTests.Middleware]: its factory threw \
+                two elements are registered under the key "/users", at InjectorTests/CollectionTests.swift:30 and \
+                InjectorTests/CollectionTests.swift:31 (remove one, or give it another key).
+                To fix: make the factory registered for [Swift.String: any InjectorTests.Middleware] \
                 succeed; the error above is its own.
                 """)
         #expect(await app.verificationError() != nil)
@@ -152,16 +206,28 @@ final class CountedMiddleware: Middleware {
 
     @Test(arguments: Face.allCases)
     func anElementThatFailsFailsTheCollectionWithThePath(face: Face) async throws {
-        let app = face.makeInjector()
-        await app.register(into: [any Middleware].self, resolving: Int.self) { Labelled(label: "\($0)") }
-
-        guard case .notRegistered(let key, let path, _)? = await app.resolveError([any Middleware].self) else {
-            Issue.record("expected notRegistered for the element's dependency")
+        func failure() async -> InjectionError? {
+            let app = face.makeInjector()
+            await app.register(into: [any Middleware].self, resolving: Int.self, line: 20) { Labelled(label: "\($0)") }
+            return await app.resolveError([any Middleware].self)
+        }
+        let error = await failure()
+        guard case .notRegistered(let key, let path, _)? = error else {
+            Issue.record("expected notRegistered for the element's dependency, got \(String(describing: error))")
             return
         }
         #expect(key == DependencyKey(Int.self))
         #expect(path.first == DependencyKey([any Middleware].self))
         #expect(path.count == 3)  // the collection, the element, its dependency
+        #expect(
+            error?.description == """
+                Injector could not resolve Swift.Int: nothing is registered for it.
+                Resolution path: [any InjectorTests.Middleware] → any InjectorTests.Middleware named \
+                "element #1, InjectorTests/CollectionTests.swift:20" → Swift.Int
+                To fix: register Swift.Int before resolving it, e.g. `injector.register(Swift.Int.self) { r in … }`.
+                """)
+        // A fresh injector set up the same way fails with the same message.
+        #expect(await failure()?.description == error?.description)
     }
 
     @Test func injectsAsACollectionThroughAWrapper() throws {
@@ -273,41 +339,62 @@ private struct FailingReplacingModule: DependencyModule {
 }
 
 extension FaceInjector {
+    /// Registers an element made at the caller's `fileID:line`, and returns its key.
+    @discardableResult
     func register<T: Sendable>(
         into collection: [T].Type,
         scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         _ make: @escaping @Sendable (FaceInjector) throws -> T
-    ) async {
+    ) async -> DependencyKey {
         switch base {
         case .sync(let injector):
-            injector.register(into: collection, scope: scope) { r in try make(FaceInjector(.sync(r))) }
+            injector.register(into: collection, scope: scope, fileID: fileID, line: line) { r in
+                try make(FaceInjector(.sync(r)))
+            }.key
         case .async(let injector):
-            await injector.register(into: collection, scope: scope) { r in try make(FaceInjector(.async(r))) }
+            await injector.register(into: collection, scope: scope, fileID: fileID, line: line) { r in
+                try make(FaceInjector(.async(r)))
+            }.key
         }
     }
 
     func register<T: Sendable, Dependency: Sendable>(
         into collection: [T].Type,
         resolving dependency: Dependency.Type,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         _ make: @escaping @Sendable (Dependency) throws -> T
     ) async {
         switch base {
         case .sync(let injector):
-            injector.register(into: collection) { r in try make(r.resolve(dependency)) }
+            injector.register(into: collection, fileID: fileID, line: line) { r in try make(r.resolve(dependency)) }
         case .async(let injector):
-            await injector.register(into: collection) { r in try await make(r.resolve(dependency)) }
+            await injector.register(into: collection, fileID: fileID, line: line) { r in
+                try await make(r.resolve(dependency))
+            }
         }
     }
 
+    /// Registers an entry made at the caller's `fileID:line`, and returns its key.
+    @discardableResult
     func register<Key: Hashable & Sendable, T: Sendable>(
         into map: [Key: T].Type,
         key: Key,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         _ make: @escaping @Sendable (FaceInjector) throws -> T
-    ) async {
+    ) async -> DependencyKey {
         switch base {
-        case .sync(let injector): injector.register(into: map, key: key) { r in try make(FaceInjector(.sync(r))) }
+        case .sync(let injector):
+            injector.register(into: map, key: key, fileID: fileID, line: line) { r in
+                try make(FaceInjector(.sync(r)))
+            }.key
         case .async(let injector):
-            await injector.register(into: map, key: key) { r in try make(FaceInjector(.async(r))) }
+            await injector.register(into: map, key: key, fileID: fileID, line: line) { r in
+                try make(FaceInjector(.async(r)))
+            }.key
         }
     }
 

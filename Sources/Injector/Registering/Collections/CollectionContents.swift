@@ -57,17 +57,33 @@ struct CollectionContents {
         elements.filter { registry.contains($0.key) }
     }
 
-    /// A name for the registration of an element made at `site`: unique in the process, so
-    /// that a descendant's element never hides an ancestor's from a resolve by its key.
-    static func elementName(at site: RegistrationSite) -> String {
-        let number = elementsNamed.withLock { count in
-            count += 1
-            return count
-        }
-        return "element #\(number), \(site)"
+    /// A name for the registration of the `number`th element of a collection (`keyedBy`, the
+    /// key type of a map) in an injector with `depth` ancestors, made at `site`:
+    /// `element #2, MyApp/Auth.swift:12`; `element #1 keyed by Swift.String at depth 1, …`.
+    ///
+    /// It depends on nothing but those, so that the same registrations in a fresh injector get
+    /// the same names whatever else the process did. It is unique among the keys a resolve
+    /// through the injector can reach, so that no element hides another from a resolve by its
+    /// key: the number, within the injector, among the elements of this collection; the key
+    /// type, among the maps whose values have the element's type (an array's elements are the
+    /// only ones without one); the depth, among the injectors of one chain of ancestors, where
+    /// a child registering at the parent's site (a module installed in both) would otherwise
+    /// override the parent's element.
+    static func elementName(number: Int, keyedBy: (any Any.Type)?, depth: Int, at site: RegistrationSite) -> String {
+        let map = keyedBy.map { " keyed by \(DependencyKey.name(of: $0))" } ?? ""
+        let level = depth > 0 ? " at depth \(depth)" : ""
+        return "element #\(number)\(map)\(level), \(site)"
     }
 
-    private static let elementsNamed = Locked<UInt64>(0)
+    /// How many elements this injector has numbered for the collection (see `elementName`),
+    /// counting those taken out since: a number is never given twice.
+    private(set) var numbered = 0
+
+    /// The number of the next element.
+    mutating func nextNumber() -> Int {
+        numbered += 1
+        return numbered
+    }
 }
 
 extension DependencyInjector {
@@ -138,8 +154,16 @@ extension DependencyInjector {
         element: (DependencyKey, Scope, RegistrationSite) -> Registration,
         gathering: @escaping (RegistrationSite) -> Registration
     ) -> Registration {
+        // Reserved under the lock, so that two registrations racing into one collection get
+        // two numbers, hence two keys.
+        let number = registry.withLock { registry in
+            registry.collections[collection, default: CollectionContents()].nextNumber()
+        }
+        let depth = sequence(first: self, next: \.parent).dropFirst().reduce(0) { count, _ in count + 1 }
+        let keyedBy = (collection.type as? any ServiceCollectionType.Type)?.keyType
         let registration = store(scope: scope, fileID: fileID, line: line) { scope, site in
-            element(DependencyKey(type, name: CollectionContents.elementName(at: site)), scope, site)
+            let name = CollectionContents.elementName(number: number, keyedBy: keyedBy, depth: depth, at: site)
+            return element(DependencyKey(type, name: name), scope, site)
         }
         let contents = CollectionContents.Element(key: registration.key, mapKey: mapKey, site: registration.site)
         let needsGathering = registry.withLock { registry in

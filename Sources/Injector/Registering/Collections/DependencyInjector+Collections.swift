@@ -12,8 +12,9 @@ extension DependencyInjector {
     /// The collection holds the elements in the order they were registered, an ancestor's
     /// before its descendants' (see ``CollectionInheritance``). Each element is a registration
     /// of its own, with its own scope (a singleton element is made once), under a name that
-    /// says where it was registered; `registrations`, ``graph()`` and ``verify()`` show it as
-    /// such. The collection itself is a transient: each resolve gathers the elements, through
+    /// says its place in the collection and where it was registered
+    /// (`element #2, MyApp/Auth.swift:12`); `registrations`, ``graph()`` and ``verify()`` show
+    /// it as such. The collection itself is a transient: each resolve gathers the elements, through
     /// the injector that resolves it, so a test scope's overrides reach their dependencies.
     /// `@Inject var middleware: [any Middleware]` injects it.
     ///
