@@ -27,6 +27,14 @@ final class AtomicCount: @unchecked Sendable {
         word.assumingMemoryBound(to: Atomic<Int>.self).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 
+    /// One more, and the count it makes: a number no other call gets (relaxed: only its
+    /// uniqueness and each thread's order count). `nil` before `Synchronization`, where the
+    /// caller counts under a lock instead.
+    func incremented() -> Int? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        return word.assumingMemoryBound(to: Atomic<Int>.self).pointee.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
     /// One fewer.
     func decrement() {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
