@@ -1,6 +1,7 @@
-/// One run of a singleton's (or weak instance's) async factory, shared by every resolve that
-/// asks for the value meanwhile. The run has a task of its own: a caller whose task is
-/// cancelled stops waiting, and the run goes on for the rest.
+/// One run of a singleton's (or weak instance's, or scoped value's) async factory, shared by
+/// every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
+/// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
+/// value's runs in the task of the resolve that started it (see `value(of:…)`).
 final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
@@ -100,7 +101,15 @@ final class AsyncSingletonCreation: Sendable {
                 // After the creation ends, so that no resolve waiting for it waits for user code.
                 await keeper.tearDownAwaiting(keeping.letGo)
             }
-            start(create)
+            // A scoped value is the request's own: made in the requesting task (which the
+            // request's cancellation may stop, as it stops the request), with no task of its
+            // own; resolves that ask meanwhile wait for it here, as for a singleton. Only a
+            // value that outlives the request is made in a task shielded from its cancellation.
+            if registration.isScoped {
+                await create()
+            } else {
+                start(create)
+            }
             return try await creation.value(waitingFrom: frames)
         }
     }

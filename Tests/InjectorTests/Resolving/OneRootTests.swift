@@ -4,39 +4,43 @@ import Testing
 
 /// One root for both faces: `AsyncDependencyInjector.shared` is the actor face of
 /// `DependencyInjector.shared`, so what is registered through either is seen by the other.
+/// Registrations go to a child of the root, faced both ways as the root is: the root itself is
+/// every parallel test's parent, and a registration there would show in their messages.
 @Suite struct OneRootTests {
-    // Types of this file's own, so that registering them in the shared root touches no other test.
     private struct RegisteredOnTheActorFace: Sendable { let id: Int }
     private struct RegisteredOnTheSyncFace: Sendable { let id: Int }
     private struct MadeAsynchronously: Sendable {}
+
+    /// A child of the shared root, and its actor face.
+    private func bothFaces() -> (DependencyInjector, AsyncDependencyInjector) {
+        let child = DependencyInjector.shared.child()
+        return (child, AsyncDependencyInjector.shared.face(ofChild: child))
+    }
 
     @Test func theSharedFacesAreOneInjector() {
         #expect(AsyncDependencyInjector.shared.synchronous === DependencyInjector.shared)
         #expect(AsyncDependencyInjector.shared.parent == nil)
     }
 
-    @Test func aRegistrationThroughEitherSharedFaceIsSeenByTheOther() async throws {
-        await AsyncDependencyInjector.shared.register(RegisteredOnTheActorFace(id: 1))
-        DependencyInjector.shared.register(RegisteredOnTheSyncFace.self) { _ in RegisteredOnTheSyncFace(id: 2) }
-        defer {
-            DependencyInjector.shared.unregister(RegisteredOnTheActorFace.self)
-            DependencyInjector.shared.unregister(RegisteredOnTheSyncFace.self)
-        }
+    @Test func aRegistrationThroughEitherFaceIsSeenByTheOther() async throws {
+        let (sync, actor) = bothFaces()
+        await actor.register(RegisteredOnTheActorFace(id: 1))
+        sync.register(RegisteredOnTheSyncFace.self) { _ in RegisteredOnTheSyncFace(id: 2) }
 
-        #expect(try DependencyInjector.shared.resolve(RegisteredOnTheActorFace.self).id == 1)
-        #expect(try await AsyncDependencyInjector.shared.resolve(RegisteredOnTheSyncFace.self).id == 2)
+        #expect(try sync.resolve(RegisteredOnTheActorFace.self).id == 1)
+        #expect(try await actor.resolve(RegisteredOnTheSyncFace.self).id == 2)
     }
 
-    @Test func anAsyncFactoryInTheSharedRootTellsTheSyncFaceToAwait() async throws {
-        await AsyncDependencyInjector.shared.register(MadeAsynchronously.self) { _ in
+    @Test func anAsyncFactoryTellsTheSyncFaceToAwait() async throws {
+        let (sync, actor) = bothFaces()
+        await actor.register(MadeAsynchronously.self) { _ in
             await Task.yield()
             return MadeAsynchronously()
         }
-        defer { DependencyInjector.shared.unregister(MadeAsynchronously.self) }
 
-        _ = try await AsyncDependencyInjector.shared.resolve(MadeAsynchronously.self)
+        _ = try await actor.resolve(MadeAsynchronously.self)
         do throws(InjectionError) {
-            _ = try DependencyInjector.shared.resolve(MadeAsynchronously.self)
+            _ = try sync.resolve(MadeAsynchronously.self)
             Issue.record("a synchronous resolve of an async factory should throw")
         } catch {
             guard case .factoryFailed(let key, _, let underlying) = error else {
