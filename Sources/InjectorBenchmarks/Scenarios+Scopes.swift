@@ -221,3 +221,29 @@ func requestScope() -> Scenario {
         ]
     )
 }
+
+/// A request handler asking for an app singleton (its logger) through the request's open
+/// scope, against the same resolve on the app injector itself: what walking through the scope
+/// adds. The scope has a value of its own (the request's context), as a request's has.
+func appSingletonThroughAScope() -> Scenario {
+    let app = DependencyInjector()
+    app.register(Logger.self, scope: .singleton) { _ in Logger() }
+    _ = try? app.resolve(Logger.self)  // created now, so every timed resolve finds it ready
+    let request = app.openScope()
+    request.register(Transaction())
+    let onTheApp = "injector, on the app injector"
+
+    return Scenario(
+        name: "app singleton through a scope",
+        cases: [
+            .measured(onTheApp) { n in
+                for _ in 0..<n { blackHole(try? app.resolve(Logger.self)) }
+            },
+            .measured(
+                "injector, through an open scope", baseline: onTheApp, target: Target(reference: onTheApp, limit: 1.3)
+            ) { n in
+                for _ in 0..<n { blackHole(try? request.resolve(Logger.self)) }
+            },
+        ]
+    )
+}

@@ -16,6 +16,7 @@ func allScenarios() -> [Scenario] {
         firstResolveAfterRegistrations(),
         childFallThrough(),
         requestScope(),
+        appSingletonThroughAScope(),
         collectionOfTenElements(),
         decoratedResolve(),
         injectThreeProperties(),

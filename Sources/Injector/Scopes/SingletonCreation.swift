@@ -118,7 +118,7 @@ final class SingletonCreation: Sendable {
         case .ready(let value): return .ready(value)
         case .stale: return .stale
         // Closed before this creation began: nothing is built for it (principle 14).
-        case .closed: throw .closed(dependency, path: context.path + [dependency])
+        case .closed: throw Self.closed(dependency, context: context)
         case .cycle(let path): throw .circularDependency(path: path)
         case .create: return .create(key)
         }
@@ -148,6 +148,13 @@ final class SingletonCreation: Sendable {
             return nil
         }
         if let cycle { throw .circularDependency(path: cycle) }
+    }
+
+    /// The error for a creation of `dependency` refused because its keeper is closed; apart,
+    /// off the stack of every level of a chain of singletons.
+    @inline(never)
+    private static func closed(_ dependency: DependencyKey, context: ResolutionContext) -> InjectionError {
+        .closed(dependency, path: context.path + [dependency])
     }
 
     /// What `start` (or `cached`, which never says `.create`) found.
