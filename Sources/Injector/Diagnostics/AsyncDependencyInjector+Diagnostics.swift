@@ -18,16 +18,19 @@ extension AsyncDependencyInjector {
         let scratch = scratchScope()
         var verification = Verification(of: core, in: scratch.core)
         for key in verification.keys {
-            // An initializer's registration is checked, not built (see `InitializerDryRun`).
-            let failure = await InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
-                () async -> InjectionError? in
-                do throws(InjectionError) {
-                    _ = try await scratch.value(for: key)
-                    return nil
-                } catch {
-                    return error
+            var failure: InjectionError?
+            repeat {
+                // An initializer's registration is checked, not built (see `InitializerDryRun`).
+                failure = await InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
+                    () async -> InjectionError? in
+                    do throws(InjectionError) {
+                        _ = try await scratch.value(for: key)
+                        return nil
+                    } catch {
+                        return error
+                    }
                 }
-            }
+            } while verification.providesStandIn(after: failure)
             if let failure { verification.record(failure, resolving: key) }
         }
         await scratch.closeReportingFailures()  // what it created is torn down

@@ -14,7 +14,15 @@ extension DependencyInjector {
     ///
     /// It sees the failures of the `@Inject` and `@OptionalInject` properties of the objects the
     /// factories build, with their paths. What it cannot see:
-    /// - factories that take run-time arguments: skipped, only their callers know them;
+    /// - factories that take run-time arguments: skipped, only their callers know them (a
+    ///   caller's resolve of one runs it, and what it asks for is checked: a ``Scope/scoped``
+    ///   value it would keep is a captive dependency);
+    /// - what a factory asks for after a value declared with
+    ///   ``declareScoped(_:name:fileID:line:)``, which each opened scope provides and `verify()`
+    ///   has none of: the declared value's resolve throws, and the factory stops there. Give the
+    ///   declaration a stand-in (``Registered/inTests(fileID:line:_:)`` or
+    ///   ``Registered/inPreviews(fileID:line:_:)``) and `verify()` resolves it with that, and
+    ///   sees the rest;
     /// - main-actor factories (``register(_:name:scope:fileID:line:mainActorFactory:)``) and the factories
     ///   that resolve them, unless `verify()` is called on the main actor;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
@@ -41,12 +49,21 @@ extension DependencyInjector {
         let outer = context.wrapperFailures
         defer { context.wrapperFailures = outer }
         for key in verification.keys {
-            context.wrapperFailures = []
-            // An initializer's registration is checked, not built (see `InitializerDryRun`).
-            let outcome = InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
-                Result { () throws(InjectionError) in try scratch.value(for: key) }
-            }
-            if case .failure(let error) = outcome { verification.record(error, resolving: key) }
+            var failure: InjectionError?
+            repeat {
+                context.wrapperFailures = []
+                // An initializer's registration is checked, not built (see `InitializerDryRun`).
+                failure = InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
+                    () -> InjectionError? in
+                    do throws(InjectionError) {
+                        _ = try scratch.value(for: key)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            } while verification.providesStandIn(after: failure)
+            if let failure { verification.record(failure, resolving: key) }
             for failure in context.wrapperFailures ?? [] { verification.record(failure, resolving: key) }
         }
         try verification.finish()
@@ -64,6 +81,8 @@ struct Verification {
     /// One failure per cause, each with the longest path seen for it.
     private var failures: [InjectionError] = []
     private var indexByCause: [Cause: Int] = [:]
+    /// The declared keys whose stand-ins the scratch scope was given (see `providesStandIn`).
+    private var providedStandIns: Set<DependencyKey> = []
 
     init(of injector: DependencyInjector, in scratch: DependencyInjector) {
         // Instrumented without an observer: every edge is recorded, nothing is reported.
@@ -77,6 +96,26 @@ struct Verification {
             guard case .factory = info.kind else { return nil }
             return info.key
         }
+    }
+
+    /// Whether the resolve that threw `error` is worth running again: it stopped at a value
+    /// declared with `declareScoped`, which the scratch scope now provides with the
+    /// declaration's stand-in (its test double, else its preview stand-in), so that the
+    /// factory's resolves after it are checked too. Once per declared key: a declaration
+    /// without a stand-in stops the factory (see `verify()`).
+    mutating func providesStandIn(after error: InjectionError?) -> Bool {
+        guard case .notProvidedByScope(let declared, _, _)? = error, providedStandIns.insert(declared).inserted,
+            case .factory(let declaration, _)? = injector.lookup(declared)?.entry
+        else { return false }
+        let standIn: Registration? =
+            switch declaration.inTests {
+            case .double(let double)?: double
+            case .allowed?, nil: declaration.inPreviews
+            }
+        guard let standIn else { return false }
+        // Stored in the scratch scope, which opens a scope: kept there, as a scope's own value.
+        scratch.store(scope: standIn.scope, site: standIn.site) { _, _ in standIn }
+        return true
     }
 
     /// Notes that resolving `key` threw `error`.

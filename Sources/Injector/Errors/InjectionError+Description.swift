@@ -124,8 +124,13 @@ extension InjectionError: CustomStringConvertible {
                     + "(a captive dependency)."
             ]
             lines += Self.pathLine(path)
+            // An argument cache has no scope to change: its fix is to keep nothing.
+            let keepLess =
+                holderScope.isArgumentCaching
+                ? "register \(holder.typeName) without `caching:` (a new value on each resolve)"
+                : "make \(holder.typeName) `.scoped` too"
             lines.append(
-                "To fix: make \(holder.typeName) `.scoped` too, or let it ask for \(key.typeName) when it needs one "
+                "To fix: \(keepLess), or let it ask for \(key.typeName) when it needs one "
                     + "(a `ProviderHandle<\(key.typeName)>` resolved in the scope, an `AsyncProviderHandle<\(key.typeName)>` "
                     + "on the actor face, or a resolve inside a method), "
                     + "or give \(key.typeName) a lifetime as long as \(holder.typeName)'s.")

@@ -98,7 +98,9 @@ public indirect enum InjectionError: Error, Sendable {
     case outsideScope(DependencyKey, path: [DependencyKey])
 
     /// A value that outlives opened scopes (`holder`, of `holderScope`: a singleton, an eager
-    /// singleton, a weak instance or a named scope's value) asked for the key, which is
+    /// singleton, a weak instance, a named scope's value, or a value cached per argument tuple,
+    /// whose `holderScope` is the named scope `caching: .strong`, `.strong(limit: n)` or
+    /// `.weak`, as registered) asked for the key, which is
     /// ``Scope/scoped``: it would keep one scope's value after that scope ends. Reported by
     /// the resolve and by `verify()`, wherever the holder is built (in a test scope too).
     ///

@@ -90,14 +90,14 @@ extension DependencyInjector {
         scope: Scope?,
         factory: Registration.Factory,
         forwardedTo target: DependencyKey? = nil,
-        decoratesOwnValues: Bool = false,
+        caching: ArgumentCaching? = nil,
         fileID: StaticString?,
         line: UInt
     ) -> Registration {
         store(scope: scope, fileID: fileID, line: line) { scope, site in
             Registration(
                 key: key, scope: scope, factory: factory, site: site, forwardedTo: target,
-                decoratesOwnValues: decoratesOwnValues)
+                caching: caching)
         }
     }
 

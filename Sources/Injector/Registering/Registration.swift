@@ -42,9 +42,9 @@ class Registration: @unchecked Sendable {
     let isPublishedTransient: Bool
     /// The type a `.plain` factory makes; `nil` for other factories.
     let plainValueType: ObjectIdentifier?
-    /// Whether its factory applies the decorators itself, before the value is kept (a factory
-    /// that caches by argument: see `ArgumentCaching`), so that a run does not apply them again.
-    let decoratesOwnValues: Bool
+    /// How a factory that takes run-time arguments keeps its values, one per argument tuple
+    /// (`register(_:caching:…)`, a transient whose factory keeps them); `nil` for the rest.
+    let caching: ArgumentCaching?
 
     /// What a test scope makes of a registration above it.
     enum InTests: Sendable {
@@ -130,12 +130,11 @@ class Registration: @unchecked Sendable {
         inTests: InTests? = nil,
         inPreviews: Registration? = nil,
         teardown: Teardown? = nil,
-        decoratesOwnValues: Bool = false
+        caching: ArgumentCaching? = nil
     ) {
         self.init(
             key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: nil,
-            decoratesOwnValues: decoratesOwnValues)
+            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: nil, caching: caching)
     }
 
     /// Private to this file, so that only `TypedRegistration` gives a `plainValueType`, which
@@ -151,9 +150,9 @@ class Registration: @unchecked Sendable {
         inPreviews: Registration?,
         teardown: Teardown?,
         plainValueType: ObjectIdentifier?,
-        decoratesOwnValues: Bool = false
+        caching: ArgumentCaching? = nil
     ) {
-        self.decoratesOwnValues = decoratesOwnValues
+        self.caching = caching
         self.teardown = teardown
         self.plainValueType = plainValueType
         self.key = key
@@ -174,6 +173,19 @@ class Registration: @unchecked Sendable {
         }
     }
 
+    /// Whether its factory applies the decorators itself, before the value is kept (a factory
+    /// that caches by argument), so that a run does not apply them again.
+    final var decoratesOwnValues: Bool { caching != nil }
+
+    /// The lifetime of the values the injector keeps for it: its scope's, or its argument
+    /// cache's (see `ArgumentCaching.lifetime`); `nil` when it keeps none. A value that asks
+    /// for a ``Scope/scoped`` one while it is made is a captive when this lifetime outlives
+    /// opened scopes (see `DependencyInjector.checkScoped`).
+    final var keptLifetime: Scope? {
+        if scope.isKept { return scope }
+        return caching?.lifetime
+    }
+
     /// What the registration carries besides its factory.
     final var extras: Extras {
         Extras(completion: completion, inTests: inTests, inPreviews: inPreviews, teardown: teardown)
@@ -191,7 +203,7 @@ class Registration: @unchecked Sendable {
         Registration(
             key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
             forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
-            teardown: extras.teardown, decoratesOwnValues: decoratesOwnValues)
+            teardown: extras.teardown, caching: caching)
     }
 
     /// Whether `self` is `stored`, the registration stored under its key, or its test double

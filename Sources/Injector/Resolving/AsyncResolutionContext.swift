@@ -147,11 +147,12 @@ extension AsyncResolutionContext {
             return key
         }
 
-        /// The innermost registration running in these frames whose value its scope keeps.
+        /// The innermost registration running in these frames whose value its scope (or its
+        /// argument cache) keeps.
         var innermostKept: Registration? {
             var kept: Registration?
             walkRunning { frame in
-                if frame.registration.scope.isKept { kept = frame.registration }
+                if frame.registration.keptLifetime != nil { kept = frame.registration }
                 return kept == nil
             }
             return kept

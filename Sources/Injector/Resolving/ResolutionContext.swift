@@ -82,9 +82,10 @@ final class ResolutionContext: @unchecked Sendable {
     var innermost: Registration? { running.last?.takeUnretainedValue() }
 
     /// The innermost registration running here whose value its scope keeps (see
-    /// `DependencyInjector.checkScoped`); `nil` when only transients and graph values run.
+    /// `DependencyInjector.checkScoped`), an argument cache's included; `nil` when only
+    /// transients and graph values run.
     var innermostKept: Registration? {
-        running.last { $0.takeUnretainedValue().scope.isKept }?.takeUnretainedValue()
+        running.last { $0.takeUnretainedValue().keptLifetime != nil }?.takeUnretainedValue()
     }
 
     /// The value `registration` made earlier in this resolve for its later requests, built by

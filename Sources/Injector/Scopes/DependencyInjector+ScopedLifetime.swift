@@ -44,10 +44,13 @@ extension DependencyInjector {
     /// an opened scope.
     func checkScoped(_ registration: Registration, keptBy keeper: DependencyInjector) throws(InjectionError) {
         let holder = ResolutionContext.current.innermostKept ?? AsyncResolutionContext.frames.innermostKept
-        if let holder, holder.scope.outlivesOpenedScopes, !isRegistered(holder, within: keeper) {
+        // An argument cache (`register(_:caching:)`) keeps its values past the request too.
+        if let holder, let lifetime = holder.keptLifetime, lifetime.outlivesOpenedScopes,
+            !isRegistered(holder, within: keeper)
+        {
             throw .captiveDependency(
                 registration.key, path: Self.runningPath(endingAt: registration.key), holder: holder.key,
-                holderScope: holder.scope)
+                holderScope: lifetime)
         }
         guard keeper.opensScope else {
             throw .outsideScope(registration.key, path: Self.runningPath(endingAt: registration.key))

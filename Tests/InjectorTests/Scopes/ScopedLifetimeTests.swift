@@ -183,6 +183,61 @@ import Testing
         #expect(holder == DependencyKey(AuditLog.self))
     }
 
+    /// What nothing registers: a scoped handler asks for it besides the request.
+    final class PaymentService: Sendable {}
+
+    /// A scoped handler that asks for the declared request and for a payment service that
+    /// nothing registers, in the order given.
+    private func appWithHandler(_ face: Face, requestFirst: Bool) async -> FaceInjector {
+        let app = face.makeInjector()
+        switch app.base {
+        case .sync(let injector):
+            injector.declareScoped(RequestContext.self).inTests { _ in RequestContext(id: 0) }
+            injector.register(Handler.self, scope: .scoped) { r in
+                if requestFirst {
+                    _ = try r.resolve(RequestContext.self)
+                    _ = try r.resolve(PaymentService.self)
+                } else {
+                    _ = try r.resolve(PaymentService.self)
+                    _ = try r.resolve(RequestContext.self)
+                }
+                return Handler(transaction: Transaction(request: 0))
+            }
+        case .async(let injector):
+            await injector.declareScoped(RequestContext.self).inTests { _ in RequestContext(id: 0) }
+            await injector.register(Handler.self, scope: .scoped) { r in
+                if requestFirst {
+                    _ = try await r.resolve(RequestContext.self)
+                    _ = try await r.resolve(PaymentService.self)
+                } else {
+                    _ = try await r.resolve(PaymentService.self)
+                    _ = try await r.resolve(RequestContext.self)
+                }
+                return Handler(transaction: Transaction(request: 0))
+            }
+        }
+        return app
+    }
+
+    /// `verify()` has no scope's request to give a factory that asks for one; with the
+    /// declaration's stand-in it gives that, and sees what the factory asks for after it.
+    /// Regression: a missing service asked for after the declared value passed `verify()`.
+    @Test(arguments: Face.allCases, [true, false])
+    func verifyReportsWhatAScopedFactoryAsksForAfterADeclaredValue(face: Face, requestFirst: Bool) async {
+        let app = await appWithHandler(face, requestFirst: requestFirst)
+        let module = "InjectorTests.ScopedLifetimeTests."
+        let report = await app.verificationError()?.description
+        #expect(
+            report == """
+                Injector found 1 problem in 2 registrations:
+
+                1. Injector could not resolve \(module)PaymentService: nothing is registered for it.
+                   Resolution path: \(module)Handler → \(module)PaymentService
+                   To fix: register \(module)PaymentService before resolving it, \
+                e.g. `injector.register(\(module)PaymentService.self) { r in … }`.
+                """)
+    }
+
     @Test(arguments: Face.allCases)
     func aSingletonBuiltByAnAncestorSaysWhyItCannotSeeTheScopesValue(face: Face) async throws {
         let app = face.makeInjector()

@@ -3,6 +3,13 @@
 /// once: the first claims the tuple, as an opened scope's creation claims its place (see
 /// `ScopedValues`), and a thread that finds it claimed waits in `SingletonCreation`, which
 /// checks the wait for cycles.
+///
+/// A bound lets go of the least recently used values, but never of one whose creation is still
+/// handing it out: between keeping a value and returning it, its creator runs user code (the
+/// teardowns of what the bound let go, and the wake-up of the resolves that waited), during
+/// which other resolves can use `limit` other tuples. A value let go then would reach its
+/// caller torn down. Such a value stays, over the bound, until the next creation after its
+/// hand-out. Once handed out, a value is its caller's to use, and the bound may let it go.
 final class ArgumentCache: Sendable {
     /// One argument tuple's value, or its creation in progress.
     private final class Entry: @unchecked Sendable {
@@ -17,6 +24,10 @@ final class ArgumentCache: Sendable {
         var isAwaited = false
         /// The actor face's creation in progress, which every resolve of the tuple awaits.
         var creation: Task<any Sendable, any Error>?
+        /// The resolves being handed this value by its creation (its creator on the sync face;
+        /// every resolve that awaits the creation on the actor face): a bound does not let go of
+        /// it meanwhile.
+        var handOuts = 0
 
         init(_ arguments: [AnyHashable]) {
             self.arguments = arguments
@@ -58,6 +69,8 @@ final class ArgumentCache: Sendable {
         case claimed(Entry)
         case running(Entry, creator: ResolutionContext)
         case cycle
+        /// The keeper closed: nothing more is made (a waiter woken by the close finds this).
+        case closed
     }
 
     /// The value for `arguments`, made by `make` on this thread if no value is kept for them
@@ -74,6 +87,8 @@ final class ArgumentCache: Sendable {
                 return value
             case .cycle:
                 throw InjectionError.circularDependency(path: context.path + [dependency])
+            case .closed:
+                throw InjectionError.closed(dependency, path: DependencyInjector.runningPath(endingAt: dependency))
             case .running(let entry, let creator):
                 try SingletonCreation.shared.wait(for: key(of: entry), of: dependency, context: context) {
                     state.withLock { _ in
@@ -89,6 +104,8 @@ final class ArgumentCache: Sendable {
     }
 
     private func claim(_ arguments: [AnyHashable], by context: ResolutionContext, in state: inout State) -> Claimed {
+        // Closed: `close()` let go of every value, and no factory runs for it any more.
+        guard !state.isClosed else { return .closed }
         let entry = state.entries[arguments] ?? Entry(arguments)
         if let value = entry.kept {
             noteUse(of: arguments, in: &state)
@@ -101,7 +118,8 @@ final class ArgumentCache: Sendable {
     }
 
     /// Runs `make` for the tuple this thread claimed, keeps its value, and wakes the threads
-    /// that wait for it; what a bounded cache lets go is released after the lock.
+    /// that wait for it; what a bounded cache lets go is released after the lock. The value is
+    /// handed out until this returns: a bound does not let go of it meanwhile.
     private func create(_ entry: Entry, for arguments: [AnyHashable], make: () throws -> Any) throws -> Any {
         let value: Any
         do {
@@ -123,11 +141,13 @@ final class ArgumentCache: Sendable {
                 return (entry.isAwaited, [], true)
             }
             keep(value, in: entry, for: arguments, in: &state)
+            entry.handOuts += 1
             return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state), false)
         }
         if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
-        tearDown(evicted)  // torn down and released here, after the unlock and the waiters
         if isClosed { throw closedError(tearingDown: value) }
+        tearDown(evicted)  // torn down and released here, after the unlock and the waiters
+        state.withLock { _ in entry.handOuts -= 1 }
         return value
     }
 
@@ -137,43 +157,66 @@ final class ArgumentCache: Sendable {
         state.recency.append(state.recency.remove(at: index))
     }
 
-    /// Notes `arguments` as the most recently used; returns the entries a bound lets go.
+    /// Notes `arguments` as the most recently used; returns the entries a bound lets go, least
+    /// recently used first, passing over those a creation is still handing out.
     private func keepWithin(_ limit: Int?, adding arguments: [AnyHashable], in state: inout State) -> [Entry] {
         guard let limit else { return [] }
         state.recency.append(arguments)
         var evicted: [Entry] = []
-        while state.recency.count > limit {
-            let oldest = state.recency.removeFirst()
-            if let entry = state.entries.removeValue(forKey: oldest) { evicted.append(entry) }
+        var index = 0
+        while state.recency.count > limit, index < state.recency.count {
+            if let entry = state.entries[state.recency[index]], entry.handOuts > 0 {
+                index += 1
+                continue
+            }
+            if let entry = state.entries.removeValue(forKey: state.recency.remove(at: index)) { evicted.append(entry) }
         }
         return evicted
+    }
+
+    /// What the actor face's resolve of a tuple finds: its value, its creation to await, or a
+    /// closed cache.
+    private enum Lookup<T> {
+        case kept(T)
+        case awaiting(Entry, Task<any Sendable, any Error>)
+        case closed
     }
 
     /// `value(for:of:context:make:)` for the actor face: the first resolve of a tuple starts
     /// its creation in a task of its own, which every resolve of the tuple awaits (a waiting
     /// resolve suspends; it never blocks a thread), and which keeps the value when it ends.
+    /// While a resolve awaits the creation, a bound does not let go of its value.
     func value<T: Sendable>(
         for arguments: [AnyHashable],
         as type: T.Type,
         make: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let outcome = state.withLock { state -> (kept: T?, creation: Task<any Sendable, any Error>?) in
+        let outcome = state.withLock { state -> Lookup<T> in
+            // Closed: `close()` let go of every value, and no factory runs for it any more.
+            guard !state.isClosed else { return .closed }
             let entry = state.entries[arguments] ?? Entry(arguments)
             if let value = entry.kept as? T {
                 noteUse(of: arguments, in: &state)
-                return (value, nil)
+                return .kept(value)
             }
-            if entry.creation == nil {
-                entry.creation = Task { try await self.finish(entry) { try await make() } }
-                state.entries[arguments] = entry
+            let creation = entry.creation ?? Task { try await self.finish(entry) { try await make() } }
+            entry.creation = creation
+            entry.handOuts += 1
+            state.entries[arguments] = entry
+            return .awaiting(entry, creation)
+        }
+        switch outcome {
+        case .kept(let value):
+            return value
+        case .closed:
+            throw InjectionError.closed(key, path: DependencyInjector.runningPath(endingAt: key))
+        case .awaiting(let entry, let creation):
+            defer { state.withLock { _ in entry.handOuts -= 1 } }
+            guard let value = try await creation.value as? T else {
+                throw UnexpectedValueType(expected: T.self, actual: Any.self)
             }
-            return (nil, entry.creation)
+            return value
         }
-        if let kept = outcome.kept { return kept }
-        guard let value = try await outcome.creation?.value as? T else {
-            throw UnexpectedValueType(expected: T.self, actual: Any.self)
-        }
-        return value
     }
 
     /// Runs the actor face's creation of `entry` and keeps its value; ends the creation,
@@ -252,6 +295,15 @@ final class ArgumentCache: Sendable {
             return Array(kept.values)
         }
         return dropped.compactMap(\.teardown).sorted { $0.order < $1.order }
+    }
+
+    /// Whether a resolve besides its creator waits for the creation of the value for
+    /// `arguments` (for tests, which close the keeper then).
+    func hasWaiters(for arguments: [AnyHashable]) -> Bool {
+        state.withLock { state in
+            guard let entry = state.entries[arguments] else { return false }
+            return entry.isAwaited || entry.handOuts > 1
+        }
     }
 
     /// The creation key of `entry` in `SingletonCreation`: this cache and the entry.

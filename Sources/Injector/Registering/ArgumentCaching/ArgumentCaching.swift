@@ -17,6 +17,12 @@ public struct ArgumentCaching: Hashable, Sendable {
     public static let strong = ArgumentCaching(isWeak: false, limit: nil)
 
     /// Keeps at most `limit` values strongly, letting go of the least recently used.
+    ///
+    /// A value that a resolve is still being handed is not let go: its creator tears down what
+    /// the bound let go before returning it, and meanwhile it stays, over the bound, until the
+    /// next creation. Once returned, a value may be let go (and torn down) while its caller
+    /// still uses it, when `limit` other tuples are used since: keep the bound above the
+    /// number of values in use at once, or hold them with ``weak``.
     public static func strong(limit: Int) -> ArgumentCaching {
         ArgumentCaching(isWeak: false, limit: max(1, limit))
     }
@@ -24,6 +30,32 @@ public struct ArgumentCaching: Hashable, Sendable {
     /// Keeps each value weakly: shared while something else holds it, made again after. A
     /// value that is not a class instance cannot be held weakly and is made on every resolve.
     public static let weak = ArgumentCaching(isWeak: true, limit: nil)
+
+    /// The lifetime of the values it keeps, as a captive dependency names it
+    /// (``InjectionError/captiveDependency(_:path:holder:holderScope:)``): the named scope
+    /// `caching: .strong(limit: 100)`, which outlives opened scopes as every named scope does.
+    /// A scope of its own, not ``Scope/singleton``, so that the message names what was written.
+    var lifetime: Scope { .named(Self.lifetimePrefix + description) }
+
+    /// What begins the name of an argument cache's ``lifetime``.
+    static let lifetimePrefix = "caching: "
+}
+
+extension ArgumentCaching: CustomStringConvertible {
+    /// The caching as written in code: `.strong`, `.strong(limit: 100)` or `.weak`.
+    public var description: String {
+        if isWeak { return ".weak" }
+        return limit.map { ".strong(limit: \($0))" } ?? ".strong"
+    }
+}
+
+extension Scope {
+    /// Whether this is an argument cache's lifetime (see `ArgumentCaching.lifetime`), which a
+    /// captive dependency's fix line tells apart from a scope the user can change.
+    var isArgumentCaching: Bool {
+        guard case .named(let name) = self else { return false }
+        return name.hasPrefix(ArgumentCaching.lifetimePrefix)
+    }
 }
 
 extension DependencyInjector {
@@ -46,7 +78,11 @@ extension DependencyInjector {
     /// cache lets go, outside any lock: past its bound, on a reset of the key, when the
     /// registration is replaced or removed, and on ``close()`` of the injector that keeps the
     /// values, latest first. A value held weakly (``ArgumentCaching/weak``) is its holders' and
-    /// is not torn down.
+    /// is not torn down. After that `close()`, a resolve that would make a value throws
+    /// ``InjectionError/closed(_:path:)`` before any factory runs.
+    ///
+    /// The values outlive opened scopes: a factory that asks for a ``Scope/scoped`` value
+    /// throws ``InjectionError/captiveDependency(_:path:holder:holderScope:)``.
     ///
     /// ```swift
     /// injector.register(TenantClient.self, caching: .strong(limit: 100), teardown: { $0.disconnect() }) {
@@ -79,7 +115,7 @@ extension DependencyInjector {
                         try factory(keeper, first, repeat each rest)
                     }
                 }),
-            decoratesOwnValues: true,
+            caching: caching,
             fileID: fileID,
             line: line
         )
@@ -98,7 +134,7 @@ extension DependencyInjector {
         make: (DependencyInjector) throws -> Any
     ) throws -> Any {
         let context = ResolutionContext.current
-        let (cache, keeper) = try argumentCache(of: key, caching: caching, teardown: teardown, path: context.path)
+        let (cache, keeper) = try argumentCache(of: key, caching: caching, teardown: teardown)
         // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
         guard let cache else { return try decoratedIfAny(make(self), key: key, in: context) }
         return try cache.value(for: tuple, of: key, context: context) {
@@ -114,8 +150,7 @@ extension DependencyInjector {
     func argumentCache(
         of key: DependencyKey,
         caching: ArgumentCaching,
-        teardown: Registration.Teardown?,
-        path: [DependencyKey]
+        teardown: Registration.Teardown?
     ) throws(InjectionError) -> (ArgumentCache?, DependencyInjector) {
         let found: (Registration, DependencyInjector)?
         switch locate(key) {
@@ -133,7 +168,7 @@ extension DependencyInjector {
         }
         // A replaced registration's values, torn down and released after the unlock.
         if let replaced { keeper.tearDown(replaced.cache.removeAll()) }
-        guard let cache else { throw .closed(key, path: path + [key]) }
+        guard let cache else { throw .closed(key, path: Self.runningPath(endingAt: key)) }
         return (cache, keeper)
     }
 }
@@ -175,8 +210,7 @@ extension AsyncDependencyInjector {
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
                     var tuple: [AnyHashable] = [AnyHashable(first)]
                     repeat tuple.append(AnyHashable(each rest))
-                    let (cache, keeper) = try injector.core.argumentCache(
-                        of: key, caching: caching, teardown: close, path: AsyncResolutionContext.keys)
+                    let (cache, keeper) = try injector.core.argumentCache(of: key, caching: caching, teardown: close)
                     guard let cache else {
                         return try await injector.decoratedIfAny(factory(injector, first, repeat each rest), key: key)
                     }
@@ -186,7 +220,7 @@ extension AsyncDependencyInjector {
                         try await face.decoratedIfAny(factory(face, first, repeat each rest), key: key)
                     }
                 }),
-            decoratesOwnValues: true,
+            caching: caching,
             fileID: fileID,
             line: line
         )
