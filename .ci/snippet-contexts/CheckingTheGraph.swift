@@ -2,3 +2,5 @@
 import Injector
 
 var injector: DependencyInjector { .shared }
+var app: DependencyInjector { .shared }
+struct RequestContext: Sendable { let id: Int }

@@ -56,24 +56,3 @@ final class CheckoutViewModel {
     var cart: Cart?
     var analytics: Analytics?
 }
-
-// The decorated service.
-protocol WeatherAPI: Sendable {}
-final class LiveWeatherAPI: WeatherAPI {}
-final class RetryingWeatherAPI: WeatherAPI {
-    init(_ inner: any WeatherAPI, attempts: Int) {}
-}
-final class LoggingWeatherAPI: WeatherAPI {
-    init(_ inner: any WeatherAPI) {}
-}
-final class SpyWeatherAPI: WeatherAPI {
-    init(_ inner: any WeatherAPI) {}
-}
-final class CachingWeatherAPI: WeatherAPI {
-    init(_ inner: any WeatherAPI, cache: ResponseCache) {}
-}
-final class ResponseCache: Sendable {}
-struct WeatherScreen {
-    static func make() throws -> WeatherScreen { WeatherScreen() }
-    func refresh() throws {}
-}

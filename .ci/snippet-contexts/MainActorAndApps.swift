@@ -21,8 +21,3 @@ final class Logger {}
 protocol CatalogAPI {}
 
 @MainActor final class LiveCatalog: CatalogAPI {}
-
-// A service with a preview stand-in.
-protocol OrdersAPI: Sendable {}
-struct LiveOrdersAPI: OrdersAPI {}
-struct SampleOrdersAPI: OrdersAPI {}
