@@ -60,6 +60,22 @@ extension DependencyInjector {
         return (teardowns, tasks)
     }
 
+    /// Closes the values this injector keeps besides its registry's (a `.own` child's copies
+    /// of singletons, an opened scope's scoped values): nothing is kept from now on. Adds their
+    /// teardowns to `teardowns`; the copies are released after the locks.
+    func closeCopies(into teardowns: inout [PendingTeardown]) {
+        if let copies = inheritedSingletons {
+            for copy in copies.withLock({ $0.close() }) {
+                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
+            }
+        }
+        if let scoped = scopedValues {
+            for copy in scoped.withLock({ $0.close() }) {
+                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
+            }
+        }
+    }
+
     /// The teardown failures noted outside `close()`, taken out.
     func takeTeardownFailures() -> [TeardownError.Failure] {
         registry.withLock { exchange(&$0.teardownFailures, with: []) }

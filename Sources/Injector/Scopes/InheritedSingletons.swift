@@ -109,19 +109,4 @@ extension DependencyInjector {
         if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
         return keeping
     }
-
-    /// Closes this injector's copies: nothing is kept from now on. Adds their teardowns to
-    /// `teardowns`; the copies are released after the locks.
-    func closeCopies(into teardowns: inout [PendingTeardown]) {
-        if let copies = inheritedSingletons {
-            for copy in copies.withLock({ $0.close() }) {
-                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
-            }
-        }
-        if let scoped = scopedValues {
-            for copy in scoped.withLock({ $0.close() }) {
-                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
-            }
-        }
-    }
 }
