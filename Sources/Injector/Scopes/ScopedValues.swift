@@ -236,9 +236,14 @@ extension DependencyInjector {
                 // Re-registered while we waited: the value just made may be the old one's.
                 guard holder.stores(registration) else { return nil }
             case .claimed:
-                // A registration replaced since the walk found it makes a value kept under its
-                // own identity, which no resolve of the new one takes (see `value(of:heldBy:)`),
-                // and which the scope tears down with the rest; so no look at the holder here.
+                // As a singleton's creation does: no value for a registration replaced meanwhile
+                // (kept, it would take the place of the new registration's value, and tear it down).
+                guard holder.stores(registration) else {
+                    if scoped.withLock({ $0.release(claimOf: registration, heldBy: holder) }) {
+                        SingletonCreation.shared.finish(SingletonCreation.Key(registration, keptBy: self))
+                    }
+                    return nil
+                }
                 return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
             }
         }
