@@ -30,14 +30,7 @@ struct UserSession {
     let api: APIClient
 }
 
-var userID: UUID { UUID() }
-
-enum Format { case pdf, csv }
-
-struct Report {
-    let year: Int
-    let format: Format
-}
+struct Report {}
 
 // An initializer registered as a factory (`register(_:initializer:)`).
 final class Cart {}
@@ -45,10 +38,4 @@ final class Analytics {}
 protocol PaymentService {}
 final class StripePayments: PaymentService {
     init(cart: Cart) {}
-}
-
-// A client per tenant, cached by argument.
-final class TenantClient {
-    init(tenant: String, http: any HTTPClient) {}
-    func disconnect() {}
 }

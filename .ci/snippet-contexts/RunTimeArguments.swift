@@ -3,27 +3,10 @@ import Foundation
 import Injector
 
 var injector: DependencyInjector { .shared }
-var test: DependencyInjector { DependencyInjector.shared.child(singletons: .own) }
 
 protocol HTTPClient {}
 
-struct URLSessionClient: HTTPClient {
-    init() throws {}
-}
-
 protocol APIClient {}
-
-struct LiveAPIClient: APIClient {
-    let http: HTTPClient
-}
-
-struct PaymentsModule: DependencyModule {
-    func register(in injector: DependencyInjector) {}
-}
-
-protocol NetworkProviding {}
-struct LiveNetwork: NetworkProviding {}
-struct MockNetwork: NetworkProviding {}
 
 struct UserSession {
     let id: UUID
@@ -37,14 +20,6 @@ enum Format { case pdf, csv }
 struct Report {
     let year: Int
     let format: Format
-}
-
-// An initializer registered as a factory (`register(_:initializer:)`).
-final class Cart {}
-final class Analytics {}
-protocol PaymentService {}
-final class StripePayments: PaymentService {
-    init(cart: Cart) {}
 }
 
 // A client per tenant, cached by argument.

@@ -23,33 +23,7 @@ final class Checkout {
 protocol Clock {}
 struct FixedClock: Clock {}
 
-struct ReportJob {
-    func run() async throws {}
-}
-
 protocol Mailer: Sendable {}
-struct MockMailer: Mailer {}
-
-struct SignUp {
-    func run() async throws {}
-}
-
-protocol PaymentGateway {}
-
-struct MockGateway: PaymentGateway {
-    let declines: Bool
-}
-
-enum OrderError: Error, Equatable { case declined }
-
-struct Order {
-    let cents: Int
-}
-
-struct OrderService {
-    func order(_ item: String, card: String) throws -> Order { Order(cents: 0) }
-    func orderAndMailReceipt(_ item: String, card: String) async throws {}
-}
 
 struct LivePayments: PaymentService {
     func charge(_ cents: Int) -> PaymentOutcome { .charged }

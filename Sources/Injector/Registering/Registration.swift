@@ -177,14 +177,18 @@ class Registration: @unchecked Sendable {
     /// that caches by argument), so that a run does not apply them again.
     final var decoratesOwnValues: Bool { caching != nil }
 
-    /// The lifetime of the values the injector keeps for it: its scope's, or its argument
-    /// cache's (see `ArgumentCaching.lifetime`); `nil` when it keeps none. A value that asks
-    /// for a ``Scope/scoped`` one while it is made is a captive when this lifetime outlives
-    /// opened scopes (see `DependencyInjector.checkScoped`).
-    final var keptLifetime: Scope? {
-        if scope.isKept { return scope }
-        return caching?.lifetime
-    }
+    /// Whether the injector keeps what its factory makes: its scope says so, or its argument
+    /// cache does. Read for every running factory by a scoped resolve's captive check, so a
+    /// `Bool`, not the lifetime (whose name an argument cache builds).
+    final var isKept: Bool { scope.isKept || caching != nil }
+
+    /// Whether what the injector keeps for it outlives opened scopes, so that a value it asks
+    /// for that is ``Scope/scoped`` is a captive (see `DependencyInjector.checkScoped`).
+    final var isKeptPastOpenedScopes: Bool { scope.outlivesOpenedScopes || caching != nil }
+
+    /// The lifetime of the values the injector keeps for it, as a captive dependency names it:
+    /// its scope's, or its argument cache's (see `ArgumentCaching.lifetime`).
+    final var keptLifetime: Scope { caching?.lifetime ?? scope }
 
     /// What the registration carries besides its factory.
     final var extras: Extras {

@@ -152,7 +152,7 @@ extension AsyncResolutionContext {
         var innermostKept: Registration? {
             var kept: Registration?
             walkRunning { frame in
-                if frame.registration.keptLifetime != nil { kept = frame.registration }
+                if frame.registration.isKept { kept = frame.registration }
                 return kept == nil
             }
             return kept

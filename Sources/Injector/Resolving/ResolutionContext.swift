@@ -85,7 +85,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// `DependencyInjector.checkScoped`), an argument cache's included; `nil` when only
     /// transients and graph values run.
     var innermostKept: Registration? {
-        running.last { $0.takeUnretainedValue().keptLifetime != nil }?.takeUnretainedValue()
+        running.last { $0.takeUnretainedValue().isKept }?.takeUnretainedValue()
     }
 
     /// The value `registration` made earlier in this resolve for its later requests, built by

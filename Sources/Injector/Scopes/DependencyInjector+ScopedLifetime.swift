@@ -45,12 +45,10 @@ extension DependencyInjector {
     func checkScoped(_ registration: Registration, keptBy keeper: DependencyInjector) throws(InjectionError) {
         let holder = ResolutionContext.current.innermostKept ?? AsyncResolutionContext.frames.innermostKept
         // An argument cache (`register(_:caching:)`) keeps its values past the request too.
-        if let holder, let lifetime = holder.keptLifetime, lifetime.outlivesOpenedScopes,
-            !isRegistered(holder, within: keeper)
-        {
+        if let holder, holder.isKeptPastOpenedScopes, !isRegistered(holder, within: keeper) {
             throw .captiveDependency(
                 registration.key, path: Self.runningPath(endingAt: registration.key), holder: holder.key,
-                holderScope: lifetime)
+                holderScope: holder.keptLifetime)
         }
         guard keeper.opensScope else {
             throw .outsideScope(registration.key, path: Self.runningPath(endingAt: registration.key))
