@@ -87,7 +87,11 @@ public final class DependencyInjector: Sendable {
         openedAt site: DeclarationSite? = nil,
         testScope: TestScope? = nil
     ) {
-        ready = PublishedTable()
+        // A miss of a type it holds nothing of goes to the parent's table, as the walk would
+        // (see `PublishedTable.slotPassingMissesUp`), unless the walk has more to do on the way: copies
+        // to keep, a test scope's screen, scoped values its parent keeps.
+        let passesMissesUp = singletons == .shared && testScope == nil && !parent.opensScope
+        ready = PublishedTable(above: passesMissesUp ? parent.ready : nil)
         registry = Locked(Registry(ready: ready))
         self.parent = parent
         defaultScope = parent.defaultScope

@@ -37,8 +37,19 @@ final class PublishedTable: @unchecked Sendable {
     /// observed resolve reads from the table it announced (see `observedSlot`). `nil` while
     /// nothing observes this injector.
     private(set) var instrumentation: Instrumentation?
+    /// The parent's table, which a resolve of a type this injector holds nothing of reads
+    /// instead of this one (see `slotPassingMissesUp`); `nil` when a miss here must take the
+    /// walk (the root, a child that keeps copies or screens its ancestors, a child of an
+    /// opened scope).
+    private let above: PublishedTable?
+    /// The types this injector has held anything of (see `heldTypesCell`), under the
+    /// registry lock; bits are only added.
+    private var heldTypes: UInt = 0
 
-    init() {
+    /// Creates the table of an injector whose misses go to `above`'s table when it holds
+    /// nothing of the type asked for.
+    init(above: PublishedTable? = nil) {
+        self.above = above
         // A line of its own: readers load it on every resolve, and a neighbour written by
         // other threads (a value's reference count, say) could make each load a cache miss.
         // The observed table's word is on the next line.
@@ -46,7 +57,52 @@ final class PublishedTable: @unchecked Sendable {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             observedCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
+            heldTypesCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
         }
+    }
+
+    /// A filter of the types this injector holds something of (a registration, a value, a
+    /// collection's gathering), one bit per type's hash, set under the registry lock by every
+    /// write that stores a slot and never cleared: an unset bit means the registry has held
+    /// nothing of the type, so a resolve may pass this injector by. Every bit is set while
+    /// resolves are observed, so that none passes an observed injector by. In the published
+    /// word's cache line: a resolve through a scope reads both.
+    private var heldTypesCell: UnsafeMutableRawPointer { cell + 8 }
+
+    /// The bit of `type` in `heldTypesCell`: the top six bits of its identity's Fibonacci hash.
+    @inline(__always)
+    private static func bit(of type: ObjectIdentifier) -> UInt {
+        1 &<< ((UInt(bitPattern: type) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+    }
+
+    /// Under the registry lock: the registry stores a slot of `type`.
+    func noteHeld(_ type: ObjectIdentifier) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        let held = heldTypes | Self.bit(of: type)
+        guard held != heldTypes else { return }
+        heldTypes = held
+        publishHeldTypes()
+    }
+
+    /// Publishes `heldTypes`, or every bit while resolves are observed.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private func publishHeldTypes() {
+        atomic(heldTypesCell).pointee.store(instrumentation == nil ? heldTypes : .max, ordering: .releasing)
+    }
+
+    /// `slot(for:name:)` of an injector whose misses go up (`above`): the slot in the table of
+    /// the nearest injector, from this one up, that has held something of `type`, or that
+    /// passes no miss up. What the walk would find first, so a request's resolve of the app's
+    /// logger reads the app's table and takes no lock. Races with a write are ordered as with
+    /// any read: a type registered here before the resolve began has its bit set (bits are
+    /// only added). Apart, so that the root's resolves pay one test for it.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @inline(never)
+    private func slotPassingMissesUp(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
+        if let above, atomic(heldTypesCell).pointee.load(ordering: .relaxed) & Self.bit(of: type) == 0 {
+            return above.slotPassingMissesUp(for: type, name: name)
+        }
+        return slot(for: type, name: name, in: cell) { _ in }
     }
 
     /// Where the table is published while resolves are observed, with `cell` empty: the hot
@@ -89,12 +145,15 @@ final class PublishedTable: @unchecked Sendable {
 
     /// The ready slot for `type` under `name`, announced in this thread's hazard record so
     /// that its table stays alive until the `ProtectedSlot` is consumed; `nil` when the table
-    /// has no such key, or there is no table. Takes no lock and writes only this thread's
+    /// has no such key, or there is no table. The table is an ancestor's when this injector
+    /// holds nothing of `type` (see `slotPassingMissesUp`): a transient found there is still
+    /// made by the resolving injector, which the caller passes to the slot. Takes no lock and writes only this thread's
     /// record. Always `nil` before `Synchronization`, where nothing is published.
     /// Always `nil` while resolves are observed: they take `observedSlot`.
     @usableFromInline
     func slot(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        guard above == nil else { return slotPassingMissesUp(for: type, name: name) }
         return slot(for: type, name: name, in: cell) { _ in }
     }
 
@@ -174,6 +233,7 @@ final class PublishedTable: @unchecked Sendable {
         let current = table
         let replaced = atomic(activeCell).pointee.exchange(0, ordering: .sequentiallyConsistent)
         self.instrumentation = instrumentation
+        publishHeldTypes()
         if let current { publish(ReadyTable(copying: current, instrumentation: instrumentation)) }
         if let replaced = UnsafeRawPointer(bitPattern: replaced) { retire(Unmanaged<ReadyTable>.fromOpaque(replaced)) }
     }

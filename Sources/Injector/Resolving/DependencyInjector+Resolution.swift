@@ -90,17 +90,6 @@ extension DependencyInjector {
         ifAbsent: (DependencyKey) throws(InjectionError) -> T
     ) throws(InjectionError) -> T {
         if instrumented { return try instrumentedResolve(key, as: T.self, ifAbsent: ifAbsent) }
-        // Nothing of its own under the key, and no copies of its ancestors' values to keep: a
-        // ready value in its parent's table is what the walk would find first, so it is read
-        // there without the parent's lock (a request handler asking for the app's logger
-        // through its scope). Not when the parent opens a scope (a scoped value it keeps is not
-        // for a scope below it); a transient found there is left to the walk, which builds it
-        // here. In place: a function returning `T?` would look up `Optional<T>`'s metadata.
-        if case .absent? = miss, inheritedSingletons == nil, testScope == nil, let parent, !parent.opensScope,
-            let found = parent.ready.slot(for: ObjectIdentifier(T.self), name: key.name), found.transient == nil
-        {
-            return try found.value(as: T.self, name: key.name, in: parent)
-        }
         var location = locate(key, after: miss)
         while true {
             switch consume location {

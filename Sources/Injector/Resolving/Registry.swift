@@ -112,7 +112,10 @@ struct Registry {
         // back an entry under the key it replaced), which the registry's dictionaries find and
         // the table's probe does not: a removal looks an entry up under the slot's key.
         if let replaced, replaced.isPublished { ready.remove(replaced.key) }
-        if let slot, let published = slot.published { ready.insert(slot.key, published) }
+        if let slot {
+            ready.noteHeld(key.typeID)
+            if let published = slot.published { ready.insert(slot.key, published) }
+        }
         return replaced
     }
 
