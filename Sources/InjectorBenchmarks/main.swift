@@ -7,6 +7,7 @@ import Foundation
 //     swift run -c release InjectorBenchmarks --filter singleton   # only matching scenarios
 //     InjectorBenchmarks --run "<scenario>" "<case>" 100000   # one case alone, for valgrind
 //     swift run -c release InjectorBenchmarks --check-depth   # chain depth on 512 KB; exit 1 if short
+//     InjectorBenchmarks --check-async-memory [levels] [MB]   # a deep async chain's peak memory; exit 1 if over
 //
 // Timings are noisy on a shared machine; compare ratios within one run, not across runs.
 
@@ -14,6 +15,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.contains("--check-depth") {
     if !checkDepth() { exit(1) }
+} else if let flag = arguments.firstIndex(of: "--check-async-memory") {
+    let numbers = arguments.dropFirst(flag + 1).compactMap { Int($0) }
+    if !checkAsyncChainMemory(levels: numbers.first ?? 10_000, limitMB: numbers.dropFirst().first ?? 120) { exit(1) }
 } else if let flag = arguments.firstIndex(of: "--run"), arguments.count >= flag + 4 {
     let count = Int(arguments[flag + 3]) ?? 0
     runCase(scenario: arguments[flag + 1], case: arguments[flag + 2], iterations: count)

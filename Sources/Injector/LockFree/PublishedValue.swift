@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A value published for reads without a lock: a `@LazyInject` property's kept value. A word
-/// in its owner's storage (see `LazyResolution`) holds the address of a retained
+/// A value published for reads without a lock: a `@LazyInject` property's kept value. A word,
+/// the first stored property of its owner (`LazyResolution`), holds the address of a retained
 /// `ReadyValue<Value>`, or 0 until a value is kept. A reader announces the box in its thread's
 /// hazard record while it copies the value out (`Hazards.announce`, the guard the ready tables
 /// use too). Keeping a first value is one compare-and-exchange from 0, so of first reads that
@@ -17,9 +17,13 @@ struct PublishedValue {
     /// Before `Synchronization`: the lock that guards `word`; `nil` where atomics exist.
     let lock: Locked<Void>?
 
+    /// The value whose word is `owner`'s first stored property, a `UInt`, which nothing else
+    /// touches. Its address is fixed while `owner` lives (an object never moves), as
+    /// swift-atomics' `ManagedAtomic` finds its own storage; an `Atomic` cannot be a stored
+    /// property while the package supports systems without `Synchronization`.
     @usableFromInline
-    init(word: UnsafeMutableRawPointer, lock: Locked<Void>?) {
-        self.word = word
+    init(in owner: AnyObject, lock: Locked<Void>?) {
+        self.word = _getUnsafePointerToStoredProperties(owner)
         self.lock = lock
     }
 
@@ -29,8 +33,9 @@ struct PublishedValue {
         return Locked(())
     }
 
-    /// Sets up `word`, fresh storage, as holding nothing.
-    static func initialize(_ word: UnsafeMutableRawPointer) {
+    /// Sets up the word of `owner` (see `init(in:lock:)`), fresh, as holding nothing.
+    static func initialize(in owner: AnyObject) {
+        let word = _getUnsafePointerToStoredProperties(owner)
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             word.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
         } else {

@@ -14,16 +14,16 @@
 /// by its own resolution, is a `circularDependency`, not a deadlock.
 @usableFromInline
 final class LazyResolution: Sendable {
+    /// The kept value's word (see `PublishedValue`): the object's first stored property, where
+    /// `PublishedValue(in:lock:)` finds it, so that it costs no allocation of its own. Never
+    /// used by name: `PublishedValue` alone reads and writes it, atomically (or under `lock`,
+    /// before `Synchronization`); `nonisolated(unsafe)` for that reason.
+    private nonisolated(unsafe) var word: UInt = 0
     @usableFromInline let injector: DependencyInjector
     @usableFromInline let name: String?
     let site: DeclarationSite
     /// The test scope that created the property, told of each failed resolution when it fails.
     let recorder: TestIssueRecorder?
-    /// The kept value's word (see `PublishedValue`), allocated apart: an `Atomic` cannot be a
-    /// stored property while the package supports systems without `Synchronization`.
-    /// `nonisolated(unsafe)`: a raw pointer is not `Sendable`, but the word is touched only
-    /// through `PublishedValue`, atomically (or under `lock`, before `Synchronization`).
-    @usableFromInline nonisolated(unsafe) let word: UnsafeMutableRawPointer
     /// Before `Synchronization`: the lock that guards the kept value (see `PublishedValue`).
     @usableFromInline let lock: Locked<Void>?
 
@@ -40,19 +40,17 @@ final class LazyResolution: Sendable {
         buildFailure = WrapperFailure.lazyFailure(of: Value.self, name: name, declaredAt: site, searching: injector)
         recorder = TestIssueRecorder.currentIfAnyMade
         lock = PublishedValue.lockIfNeeded()
-        word = .allocate(byteCount: MemoryLayout<UInt>.size, alignment: MemoryLayout<UInt>.alignment)
-        PublishedValue.initialize(word)
+        PublishedValue.initialize(in: self)
     }
 
     deinit {
         kept.releaseKept()
-        word.deallocate()
     }
 
     /// The value, once resolved or assigned.
     @inlinable
     var kept: PublishedValue {
-        PublishedValue(word: word, lock: lock)
+        PublishedValue(in: self, lock: lock)
     }
 
     /// The value the injector holds ready, kept by this first read with one

@@ -107,14 +107,36 @@ class Registration: @unchecked Sendable {
         /// A factory that takes arguments of `argumentTypes`, as one `(First, (Rest...))`.
         case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
         /// ``AsyncDependencyInjector/register(_:name:scope:fileID:line:factory:)``: only the actor runs it.
-        case async(@Sendable (AsyncDependencyInjector) async throws -> any Sendable)
+        /// `valueType` is the `Sendable` type it makes, which a synchronous decorator's `Any`
+        /// is cast back to (`Sendable` is a marker protocol: no cast can check it).
+        case async(
+            make: @Sendable (AsyncDependencyInjector) async throws -> any Sendable,
+            valueType: any Sendable.Type
+        )
+
+        /// `make`, with the type it makes.
+        static func async<T: Sendable>(
+            _ make: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
+        ) -> Self {
+            .async(make: make, valueType: T.self)
+        }
     }
 
     /// The factory of a `.withArguments` registration, given the arguments as one value.
     enum ArgumentsFactory: Sendable {
         case sync(@Sendable (DependencyInjector, Any) throws -> Any)
-        /// Registered with the actor face, which alone can run it.
-        case async(@Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable)
+        /// Registered with the actor face, which alone can run it; `valueType` as for `Factory.async`.
+        case async(
+            make: @Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable,
+            valueType: any Sendable.Type
+        )
+
+        /// `make`, with the type it makes.
+        static func async<T: Sendable>(
+            _ make: @escaping @Sendable (AsyncDependencyInjector, Any) async throws -> T
+        ) -> Self {
+            .async(make: make, valueType: T.self)
+        }
     }
 
     /// A registration of `factory`, which is not `.plain`: that is `TypedRegistration`'s.

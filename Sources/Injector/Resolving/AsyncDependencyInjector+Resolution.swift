@@ -171,9 +171,11 @@ extension AsyncDependencyInjector {
         arguments: Any = ()
     ) async -> AsyncSingletonCreation.Outcome {
         let make: (AsyncDependencyInjector) async throws -> any Sendable
+        let valueType: any Sendable.Type
         switch registration.factory {
-        case .async(let factory): make = factory
-        case .withArguments(_, _, .async(let factory)): make = { try await factory($0, arguments) }
+        case .async(let factory, let type): (make, valueType) = (factory, type)
+        case .withArguments(_, _, .async(let factory, let type)):
+            (make, valueType) = ({ try await factory($0, arguments) }, type)
         case .plain, .withArguments(_, _, .sync):
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
@@ -200,7 +202,7 @@ extension AsyncDependencyInjector {
                     guard DecoratedTypes.mayBeDecorated(registration.key), !registration.decoratesOwnValues else {
                         return value
                     }
-                    let decorated = try await decorated(value, key: registration.key, frames: frames)
+                    let decorated = try await decorated(value, as: valueType, key: registration.key, frames: frames)
                     // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
                     if registration.scope == .graph, let shared = frames.shared {
                         shared.share(decorated, madeBy: registration, builtBy: core)

@@ -31,15 +31,16 @@ extension AsyncDependencyInjector {
     /// that caches by argument), as its decorators make it.
     nonisolated func decoratedIfAny<T: Sendable>(_ value: T, key: DependencyKey) async throws -> T {
         guard DecoratedTypes.mayBeDecorated(key) else { return value }
-        let decorated = try await decorated(value, key: key, frames: AsyncResolutionContext.frames)
+        let decorated = try await decorated(value, as: T.self, key: key, frames: AsyncResolutionContext.frames)
         return try DependencyInjector.cast(decorated, to: T.self, key: key)
     }
 
-    /// `value`, which this face has just made for `key`, wrapped by the decorators of the key
-    /// (see `DependencyInjector.decorated(_:key:in:)`), the synchronous ones with the core; a
-    /// wrapper that fails meanwhile fails it.
+    /// `value`, which this face has just made for `key` as a `valueType`, wrapped by the
+    /// decorators of the key (see `DependencyInjector.decorated(_:key:in:)`), the synchronous
+    /// ones with the core; a wrapper that fails meanwhile fails it.
     nonisolated func decorated(
         _ value: any Sendable,
+        as valueType: any Sendable.Type,
         key: DependencyKey,
         frames: AsyncResolutionContext.Frames
     ) async throws -> any Sendable {
@@ -48,8 +49,8 @@ extension AsyncDependencyInjector {
             switch decorator.body {
             case .sync(let decorate):
                 let inner = value
-                value = Self.assumeSendable(
-                    try DependencyInjector.$current.withValue(core) { try decorate(core, inner) })
+                let decorated = try DependencyInjector.$current.withValue(core) { try decorate(core, inner) }
+                value = try Self.sendable(decorated, as: valueType, key: key)
             case .async(let decorate): value = try await decorate(self, value)
             }
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
@@ -57,12 +58,13 @@ extension AsyncDependencyInjector {
         return value
     }
 
-    /// A synchronous decorator's value, which is of its key's type (`cast` checked it), the
-    /// type of a value the actor face made: `Sendable`. (`any Sendable` and `Any` are laid out
-    /// alike, 32 bytes: `Sendable` is a marker protocol, with no witness table. The language
-    /// has no checked conversion to a marker protocol, and `unsafeBitCast` to an existential
-    /// type traps.)
-    private static func assumeSendable(_ value: Any) -> any Sendable {
-        withUnsafePointer(to: value) { $0.withMemoryRebound(to: (any Sendable).self, capacity: 1) { $0.pointee } }
+    /// A synchronous decorator's value (an `Any`, of its key's type) as the `Sendable` type the
+    /// registration makes: a checked cast, which `valueType` opens.
+    private static func sendable<Value: Sendable>(
+        _ value: Any,
+        as valueType: Value.Type,
+        key: DependencyKey
+    ) throws(InjectionError) -> any Sendable {
+        try DependencyInjector.cast(value, to: Value.self, key: key)
     }
 }
