@@ -47,7 +47,6 @@ struct ScopedValues {
 
     init(openedAt: DeclarationSite?) {
         self.openedAt = openedAt
-        slots.reserveCapacity(4)  // a request's few values, without a growth
     }
 
     /// Where `registration`'s key held by `holder` is.
@@ -103,7 +102,7 @@ struct ScopedValues {
         let claim = Claim(creator: context, registration: ObjectIdentifier(registration))
         guard let index = index(of: registration, heldBy: holder) else {
             if isClosed { return .closed }
-            slots.append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: nil, claim: claim))
+            append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: nil, claim: claim))
             return .claimed
         }
         if let kept = slots[index].kept, kept.registration === registration, let value = kept.cache.value {
@@ -141,7 +140,7 @@ struct ScopedValues {
             copy = Copy(registration: registration, cache: cache)
         }
         guard let index = index(of: registration, heldBy: holder) else {
-            if let copy { slots.append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: copy)) }
+            if let copy { append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: copy)) }
             return (nil, false)
         }
         let isAwaited = claimed ? endClaim(at: index) : false
@@ -159,6 +158,13 @@ struct ScopedValues {
         let isAwaited = endClaim(at: index)
         removeIfEmpty(at: index)
         return isAwaited
+    }
+
+    /// Adds `slot`; the first makes room for a request's few values, without a growth (a
+    /// scope that keeps nothing allocates nothing).
+    private mutating func append(_ slot: Slot) {
+        if slots.capacity == 0 { slots.reserveCapacity(4) }
+        slots.append(slot)
     }
 
     private mutating func endClaim(at index: Int) -> Bool {
