@@ -3,7 +3,7 @@ import Foundation
 import Injector
 
 var injector: DependencyInjector { .shared }
-var test: DependencyInjector { DependencyInjector.shared.child(singletons: .own) }
+var test: DependencyInjector { DependencyInjector.shared.child() }
 
 protocol HTTPClient {}
 

@@ -125,7 +125,7 @@ public actor AsyncDependencyInjector {
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,
-    /// sharing its ancestors' singletons: `child(singletons: .shared)`.
+    /// sharing its ancestors' singletons.
     ///
     /// ```swift
     /// let test = injector.child()
@@ -138,23 +138,8 @@ public actor AsyncDependencyInjector {
         child(singletons: .shared)
     }
 
-    /// Creates an injector that sees this one's registrations and can override them locally,
-    /// using its ancestors' singletons (`.shared`) or its own (`.own`).
-    ///
-    /// ```swift
-    /// await app.register(Database.self, scope: .singleton) { r in try await Database(clock: r.resolve()) }
-    ///
-    /// let request = app.child(singletons: .shared)      // same as app.child()
-    /// _ = try await request.resolve(Database.self)       // app's Database, with app's clock
-    ///
-    /// let test = app.child(singletons: .own)
-    /// await test.register(FixedClock() as any Clock)
-    /// _ = try await test.resolve(Database.self)  // test's own Database, built with FixedClock
-    /// ```
-    ///
-    /// The rule is ``DependencyInjector/child(singletons:)``'s (see ``ChildSingletons``).
-    /// ``withOverrides(strict:allowing:_:isolation:operation:)`` and the testing trait make `.own` children.
-    public nonisolated func child(singletons: ChildSingletons) -> AsyncDependencyInjector {
+    /// `DependencyInjector.child(singletons:)` on the actor face, for its test scopes.
+    package nonisolated func child(singletons: ChildSingletons) -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 

@@ -45,7 +45,7 @@ public final class DependencyInjector: Sendable {
     /// Its ready values, published for resolves that take no lock (kept by `registry`'s writes).
     @usableFromInline let ready: PublishedTable
 
-    /// Its own copies of its ancestors' singletons (``ChildSingletons/own``); `nil` when shared.
+    /// Its own copies of its ancestors' singletons (`ChildSingletons.own`); `nil` when shared.
     let inheritedSingletons: Locked<InheritedSingletons>?
 
     /// The values of `.scoped` registrations it keeps, when it is an opened scope
@@ -181,38 +181,26 @@ public final class DependencyInjector: Sendable {
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,
-    /// sharing its ancestors' singletons: `child(singletons: .shared)`.
+    /// sharing its ancestors' singletons.
     ///
     /// ```swift
-    /// let test = DependencyInjector.shared.child()
-    /// test.register(MockPayments() as PaymentService)  // the parent is untouched
+    /// let session = DependencyInjector.shared.child()
+    /// session.register(SessionToken("t0k3n"))  // the parent is untouched
     /// ```
     ///
     /// An ancestor's singleton is created and kept by the ancestor, with its registrations, so
     /// every child shares it and no override leaks into it. An ancestor's transient is built by
-    /// the resolving injector, so the child's overrides apply to its dependencies.
+    /// the resolving injector, so the child's overrides apply to its dependencies. A test that
+    /// needs its own singletons, built with its mocks, takes a test scope instead:
+    /// ``withOverrides(strict:allowing:_:operation:)``, the testing trait or `InjectorTestCase`.
     public func child() -> DependencyInjector {
         child(singletons: .shared)
     }
 
-    /// Creates an injector that sees this one's registrations and can override them locally,
-    /// with its ancestors' singletons (``ChildSingletons/shared``) or its own (``ChildSingletons/own``).
-    ///
-    /// ```swift
-    /// app.register(Database.self, scope: .singleton) { r in try Database(clock: r.resolve()) }
-    ///
-    /// let request = app.child(singletons: .shared)  // same as app.child()
-    /// _ = try request.resolve(Database.self)         // app's Database, with app's clock
-    ///
-    /// let test = app.child(singletons: .own)
-    /// test.register(FixedClock() as any Clock)
-    /// _ = try test.resolve(Database.self)  // test's own Database, built with FixedClock
-    /// ```
-    ///
-    /// ``withOverrides(strict:allowing:_:operation:)`` and the testing trait make `.own` children, so no test
-    /// sees another's singletons. Either way, an ancestor's transient is built by the resolving
-    /// injector, with the child's overrides.
-    public func child(singletons: ChildSingletons) -> DependencyInjector {
+    /// A child with its ancestors' singletons (`.shared`, what `child()` makes) or its own
+    /// (`.own`, what test scopes make: an ancestor's singleton built afresh with the child's
+    /// registrations). For the test and preview scopes, which name it.
+    package func child(singletons: ChildSingletons) -> DependencyInjector {
         DependencyInjector(parent: self, singletons: singletons)
     }
 }

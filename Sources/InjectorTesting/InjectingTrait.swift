@@ -34,7 +34,7 @@ public import Testing
 /// the report names the test and what is missing even if a later read of the property stops
 /// the process. A test that expects the failure wraps it in `withKnownIssue`.
 ///
-/// Each child keeps its own singletons (`child(singletons: .own)`): a singleton registered in
+/// Each scope keeps its own singletons: a singleton registered in
 /// the app is built afresh in the test, with the test's overrides, and dropped after it, so no
 /// test sees another test's singletons and the app's own are never created.
 public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {

@@ -27,8 +27,8 @@
     /// under `AsyncDependencyInjector.current` (usually the `shared` injectors; in between, a
     /// scope for what ``registerApp(in:)-(DependencyInjector)`` registers) are created and bound as
     /// the `current` injectors while the method runs, including `async` methods and the tasks
-    /// they create with `Task {}`. As with `withOverrides`, each child keeps its own singletons
-    /// (`child(singletons: .own)`): a singleton registered in the app is built afresh in the test,
+    /// they create with `Task {}`. As with `withOverrides`, each scope keeps its own singletons:
+    /// a singleton registered in the app is built afresh in the test,
     /// with its overrides. When the method ends, the bindings are gone and so is everything
     /// registered and created in them.
     ///

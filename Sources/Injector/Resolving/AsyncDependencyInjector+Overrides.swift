@@ -12,8 +12,8 @@ extension AsyncDependencyInjector {
     ///
     /// The rules are ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)``'s: scopes nest
     /// (innermost first), leaving one restores ``current``, child tasks inherit it but
-    /// `Task.detached` does not, and the scope is a `child(singletons: .own)`, whose ancestors'
-    /// singletons are built afresh inside it, with the overrides, and dropped with it.
+    /// `Task.detached` does not, and the scope keeps its own singletons: its ancestors' are
+    /// built afresh inside it, with the overrides, and dropped with it.
     ///
     /// It is a test scope, `strict` if asked, as ``DependencyInjector``'s is: test doubles
     /// (``AsyncRegistered/inTests(fileID:line:_:)``) stand in for the ancestors'

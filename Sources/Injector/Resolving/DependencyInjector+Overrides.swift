@@ -13,7 +13,7 @@ extension DependencyInjector {
     /// normally or by a throw, restores the previous ``current``. Objects created inside keep
     /// the injector their wrappers captured, even when used after the scope ends.
     ///
-    /// The scope is a `child(singletons: .own)`: a singleton registered in an ancestor is built
+    /// The scope keeps its own singletons: a singleton registered in an ancestor is built
     /// afresh inside it, with the overrides (so a mock reaches the singletons that depend on
     /// it), and dropped with it. No scope sees another's singletons or creates the ancestors'.
     ///

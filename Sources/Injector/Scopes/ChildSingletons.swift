@@ -1,15 +1,11 @@
 /// Whose singletons a child injector uses for the registrations it inherits: its ancestors'
-/// (``shared``, as ``DependencyInjector/child()`` makes) or its own (``own``, as tests make).
-///
-/// ```swift
-/// let request = app.child()                   // .shared: app's Database, built once for all
-/// let test = app.child(singletons: .own)      // .own: a Database of its own, with test's mocks
-/// test.register(MockClock() as any Clock)
-/// ```
+/// (`shared`, as `DependencyInjector.child()` makes) or its own (`own`, as test and preview
+/// scopes make). Not public: each use has a named API (`child()`, `withOverrides`, the testing
+/// trait, `InjectorTestCase`, `previewScope()`), so there is one way to get each.
 ///
 /// Only singletons (and weak instances) registered in an ancestor are concerned; the child's
 /// own registrations and the transients it inherits behave the same either way.
-public enum ChildSingletons: Hashable, Sendable {
+package enum ChildSingletons: Hashable, Sendable {
     /// A singleton registered in an ancestor is created and kept by that ancestor, with the
     /// ancestor's registrations: every child shares it, and no child's override reaches it.
     /// The default, for scopes that belong to the app (a request, a screen, a session).

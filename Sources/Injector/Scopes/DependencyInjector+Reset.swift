@@ -13,8 +13,8 @@ extension DependencyInjector {
     ///
     /// The next resolve *through this injector* makes new values: it drops the values of this
     /// injector's registrations of that scope and of its ancestors' up to the nearest injector
-    /// that keeps its own copies of inherited singletons (a ``ChildSingletons/own`` child, such
-    /// as a test scope), whose copies it drops instead. So `reset` on a plain ``child()`` also
+    /// that keeps its own copies of inherited singletons (a test scope), whose copies it drops
+    /// instead. So `reset` on a plain ``child()`` also
     /// resets what its parent shares with it (and with the child's siblings), while a test
     /// scope's `reset` never reaches the app's values. A resolve that is creating a value while
     /// the reset runs may still keep it. The values are released after the injector's lock, so
@@ -57,7 +57,7 @@ extension DependencyInjector {
     ///
     /// Which value is dropped follows the resolve: the one a resolve through this injector
     /// gets, kept by the registration's injector, or by the nearest injector on the way that
-    /// keeps its own copy (a ``ChildSingletons/own`` child, a test scope, or, for a
+    /// keeps its own copy (a test or preview scope, or, for a
     /// ``Scope/scoped`` value, the opened scope). So a test scope's `reset(T.self)` never
     /// reaches the app's value. The value's teardown (``Registered/teardown(_:)``) runs, after
     /// the lock; a resolve that is creating a value meanwhile may still keep it.
