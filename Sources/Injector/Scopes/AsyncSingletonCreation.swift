@@ -1,7 +1,7 @@
 /// One run of a singleton's (or weak instance's, or scoped value's) async factory, shared by
 /// every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
 /// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
-/// value's runs in the task of the resolve that started it (see `value(of:…)`).
+/// value's runs in the task of the resolve that started it (see `request(of:…)`).
 final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
