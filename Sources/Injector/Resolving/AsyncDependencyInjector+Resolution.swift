@@ -121,7 +121,32 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector
     ) async throws(InjectionError) -> Any? {
         let frames = AsyncResolutionContext.frames
-        if let value = frames.shared?.value(madeBy: registration, builtBy: core) { return value }
+        switch try request(registration, heldBy: holder, keptBy: keeper, after: frames) {
+        case nil:
+            return try await runTransient(registration, after: frames)
+        case .ready(let value)?:
+            return value
+        case .wait(let creation, let createHere)?:
+            do {
+                if let createHere { await createHere() }
+                return try await creation.value(waitingFrom: frames)
+            } catch {
+                throw core.explained(error, building: registration, keptBy: keeper)
+            }
+        }
+    }
+
+    /// What `produce` does but its waits: `nil` for a transient that is to run in this task.
+    /// Not `async`, and not inlined into `produce`, so that none of this stays in the frame
+    /// that each level of a chain of creations keeps while it waits.
+    @inline(never)
+    private nonisolated func request(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        after frames: AsyncResolutionContext.Frames
+    ) throws(InjectionError) -> AsyncSingletonCreation.Request? {
+        if let value = frames.shared?.value(madeBy: registration, builtBy: core) { return .ready(value) }
         switch registration.factory {
         case .async:
             break
@@ -129,13 +154,13 @@ extension AsyncDependencyInjector {
             throw .mismatchedArguments(
                 registration.key, path: frames.keys + [registration.key], expected: types, given: [])
         case .plain:
-            return try core.produce(registration, heldBy: holder, keptBy: keeper)
+            return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
         }
-        guard registration.scope.isKept else { return try await runTransient(registration, after: frames) }
+        guard registration.scope.isKept else { return nil }
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
         if registration.isScoped { try core.checkScoped(registration, keptBy: keeper) }
         do {
-            return try await AsyncSingletonCreation.value(
+            return try AsyncSingletonCreation.request(
                 of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
         } catch {
             throw core.explained(error, building: registration, keptBy: keeper)
@@ -170,13 +195,7 @@ extension AsyncDependencyInjector {
         frames: AsyncResolutionContext.Frames,
         arguments: Any = ()
     ) async -> AsyncSingletonCreation.Outcome {
-        let make: (AsyncDependencyInjector) async throws -> any Sendable
-        let valueType: any Sendable.Type
-        switch registration.factory {
-        case .async(let factory, let type): (make, valueType) = (factory, type)
-        case .withArguments(_, _, .async(let factory, let type)):
-            (make, valueType) = ({ try await factory($0, arguments) }, type)
-        case .plain, .withArguments(_, _, .sync):
+        guard let (make, valueType) = Self.asyncFactory(of: registration, arguments: arguments) else {
             return .failure(
                 .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
         }
@@ -211,12 +230,34 @@ extension AsyncDependencyInjector {
                 }
             }
             return .success(value)
-        } catch let error as InjectionError {
-            return .failure(error)
         } catch {
-            return .failure(
-                .factoryFailed(registration.key, path: frames.keys, underlying: error))
+            return .failure(Self.failure(error, of: registration, after: frames))
         }
+    }
+
+    /// `registration`'s async factory, to call with `arguments`, and the type of its values;
+    /// `nil` for a synchronous one. Apart from `run(_:frames:arguments:)`, and the failure
+    /// below too, so that the frame each level of a chain of creations keeps stays small.
+    @inline(never)
+    private nonisolated static func asyncFactory(
+        of registration: Registration,
+        arguments: Any
+    ) -> (make: (AsyncDependencyInjector) async throws -> any Sendable, valueType: any Sendable.Type)? {
+        switch registration.factory {
+        case .async(let factory, let type): (factory, type)
+        case .withArguments(_, _, .async(let factory, let type)): ({ try await factory($0, arguments) }, type)
+        case .plain, .withArguments(_, _, .sync): nil
+        }
+    }
+
+    /// What a run of `registration` after `frames` fails with when its factory throws `error`.
+    @inline(never)
+    private nonisolated static func failure(
+        _ error: any Error,
+        of registration: Registration,
+        after frames: AsyncResolutionContext.Frames
+    ) -> InjectionError {
+        (error as? InjectionError) ?? .factoryFailed(registration.key, path: frames.keys, underlying: error)
     }
 
     /// `body` (a factory run) with this face as both faces' `current`: the wrappers (`@Inject`,

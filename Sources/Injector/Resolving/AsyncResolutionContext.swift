@@ -126,12 +126,22 @@ extension AsyncResolutionContext {
 
         /// Whether `registration`'s factory is running in one of these frames.
         func contains(_ registration: Registration) -> Bool {
+            runs(registration) { _ in true }
+        }
+
+        /// Whether one of these frames runs `creation` (its factory has not returned).
+        func runs(_ creation: AsyncSingletonCreation) -> Bool {
+            runs(creation.registration) { $0.creation == creation.number }
+        }
+
+        /// Whether a frame whose run is in progress runs `registration` and `matches`.
+        private func runs(_ registration: Registration, where matches: (Frame) -> Bool) -> Bool {
             // The set has every level's registration, ended runs too: a miss is certain, a hit
             // is checked by the walk.
             if let registrations = innermost?.registrations, !registrations.contains(registration) { return false }
             var found = false
             walk { frame in
-                found = frame.registration === registration && isRunning(frame)
+                found = frame.registration === registration && matches(frame) && isRunning(frame)
                 return !found
             }
             return found
@@ -169,16 +179,6 @@ extension AsyncResolutionContext {
                 return creation == nil
             }
             return creation.map { ($0, inside.reversed()) }
-        }
-
-        /// The numbers of the creations these frames run.
-        var creations: Set<AsyncSingletonCreation.Number> {
-            var creations: Set<AsyncSingletonCreation.Number> = []
-            walkRunning { frame in
-                if let creation = frame.creation { creations.insert(creation) }
-                return true
-            }
-            return creations
         }
 
         /// `walk(_:)` over the frames whose run is in progress.

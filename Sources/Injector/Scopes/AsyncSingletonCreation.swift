@@ -1,7 +1,7 @@
 /// One run of a singleton's (or weak instance's, or scoped value's) async factory, shared by
 /// every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
 /// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
-/// value's runs in the task of the resolve that started it (see `value(of:…)`).
+/// value's runs in the task of the resolve that started it (see `request(of:…)`).
 final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
@@ -41,16 +41,28 @@ final class AsyncSingletonCreation: Sendable {
         runs.withLock { $0.byKey[SingletonCreation.Key(registration, keptBy: keeper)] }
     }
 
-    /// The value `registration` (held by `holder`) produced for `keeper`: the one kept, or the
-    /// one a creation produces, started now by `face` (the keeper's) unless one is running;
-    /// `nil` when `registration` is stale. Kept as the sync face keeps it, so both read it.
-    static func value(
+    /// What a resolve of a kept value does (see `request(…)`).
+    enum Request {
+        /// The value, ready; `nil` when the registration is stale.
+        case ready(Any?)
+        /// Runs `createHere` in this task if there is one (a scoped value's creation), then
+        /// waits for `creation`'s value (`value(waitingFrom:)`).
+        case wait(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
+    }
+
+    /// How a resolve gets the value `registration` (held by `holder`) produced for `keeper`: the
+    /// one kept, or the one a creation produces, started now by `face` (the keeper's) unless
+    /// one is running. Kept as the sync face keeps it, so both read it. Not `async`: only the
+    /// wait is (and this is not inlined into it), so that a chain of creations does not keep
+    /// this function's frame at each level while it waits.
+    @inline(never)
+    static func request(
         of registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
         builtBy face: AsyncDependencyInjector,
         frames: AsyncResolutionContext.Frames
-    ) async throws(InjectionError) -> Any? {
+    ) throws(InjectionError) -> Request {
         enum Step {
             case cached(SingletonCreation.Start)
             case join(AsyncSingletonCreation)
@@ -70,48 +82,60 @@ final class AsyncSingletonCreation: Sendable {
         }
         switch step {
         case .cached(.ready(let value)):
-            return value
+            return .ready(value)
         case .cached(.stale), .cached(.create):  // `cached` never says `.create`
-            return nil
+            return .ready(nil)
         case .cached(.closed):
             // Closed before this creation began: nothing is built for it (principle 14).
             throw .closed(registration.key, path: frames.keys + [registration.key])
         case .join(let creation):
-            return try await creation.value(waitingFrom: frames)
+            return .wait(creation, createHere: nil)
         case .start(let creation):
             // The task copies this task's task-locals, so the creation's path continues the
             // requester's (errors show the whole chain, and a cycle back into it is found).
             let (inside, run) = frames.appending(registration, creation: creation)
             let create: @Sendable () async -> Void = {
-                var outcome = await face.run(registration, frames: inside)
+                let outcome = await face.run(registration, frames: inside)
                 inside.end(run)
-                var keeping = SingletonCreation.Keeping()
-                if case .success(let value) = outcome {
-                    keeping = SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
-                    if keeping.isClosed {
-                        // Made after the close began: nobody keeps it. Torn down before its
-                        // resolves hear `closed`, as on the sync face.
-                        await keeper.tearDownAwaiting(
-                            [PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
-                        outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
-                    }
-                }
-                runs.update { runs in runs.byKey[key] === creation ? runs.byKey.removeValue(forKey: key) : nil }
-                creation.finish(outcome)
-                // After the creation ends, so that no resolve waiting for it waits for user code.
-                await keeper.tearDownAwaiting(keeping.letGo)
+                await creation.conclude(outcome, heldBy: holder, keptBy: keeper, after: frames)
             }
             // A scoped value is the request's own: made in the requesting task (which the
             // request's cancellation may stop, as it stops the request), with no task of its
             // own; resolves that ask meanwhile wait for it here, as for a singleton. Only a
             // value that outlives the request is made in a task shielded from its cancellation.
-            if registration.isScoped {
-                await create()
-            } else {
-                start(create)
-            }
-            return try await creation.value(waitingFrom: frames)
+            if registration.isScoped { return .wait(creation, createHere: create) }
+            start(create)
+            return .wait(creation, createHere: nil)
         }
+    }
+
+    /// Ends the run with what its factory `produced` for a resolve after `frames`: keeps the
+    /// value for `keeper` (held by `holder`), hands the outcome to the waiting resolves, then
+    /// tears down what the keeping let go. Apart from the run, so that the creation's task
+    /// keeps none of this while the factory runs.
+    private func conclude(
+        _ produced: Outcome,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        after frames: AsyncResolutionContext.Frames
+    ) async {
+        var outcome = produced
+        var keeping = SingletonCreation.Keeping()
+        if case .success(let value) = outcome {
+            keeping = SingletonCreation.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper)
+            if keeping.isClosed {
+                // Made after the close began: nobody keeps it. Torn down before its
+                // resolves hear `closed`, as on the sync face.
+                await keeper.tearDownAwaiting(
+                    [PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
+                outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
+            }
+        }
+        let key = SingletonCreation.Key(registration, keptBy: keeper)
+        Self.runs.update { runs in runs.byKey[key] === self ? runs.byKey.removeValue(forKey: key) : nil }
+        finish(outcome)
+        // After the creation ends, so that no resolve waiting for it waits for user code.
+        await keeper.tearDownAwaiting(keeping.letGo)
     }
 
     /// How many creations may run nested on one thread's stack (see `start`): each level takes
@@ -141,24 +165,59 @@ final class AsyncSingletonCreation: Sendable {
     /// Waits for the run's value as a resolve in the current task, with `frames` in progress.
     /// Throws the run's error; `circularDependency` when the run waits, through other runs,
     /// for this task; `factoryFailed` with a `CancellationError` when this task is cancelled.
+    ///
+    /// The outcome is read under the lock, not passed through the continuation: a resume that
+    /// races the waiter's suspension is handed over inside the concurrency runtime, where the
+    /// thread sanitizer sees no synchronisation, and it reported the value's creation as a
+    /// race with its use (seen once in a full `--sanitize=thread` run). The lock is an edge it sees.
     func value(waitingFrom frames: AsyncResolutionContext.Frames) async throws(InjectionError) -> any Sendable {
-        // Ended already (a factory that did not suspend, started on this thread): no wait, so
-        // no cycle to look for, no continuation, no cancellation handler.
-        if let outcome = state.withLock({ $0.outcome }) { return try outcome.get() }
-        let key = registration.key
-        let edge: AsyncWaitGraph.Edge?
-        switch AsyncWaitGraph.shared.admit(frames, toWaitFor: self) {
-        case .cycle(let path):
-            throw .circularDependency(path: path)
-        case .admitted(let admitted):
-            edge = admitted
+        let (id, edge) = try admit(waitingFrom: frames)
+        var ended = true
+        if let id {
+            ended = await withTaskCancellationHandler {
+                await withCheckedContinuation { (waiter: Waiter) in
+                    // Cancellation sets the flag before it runs the handler below, so whichever of
+                    // the two takes the lock second sees the other's work: no waiter is left behind.
+                    let immediate: Bool? = state.withLock { state in
+                        if state.outcome != nil { return true }
+                        if Task.isCancelled { return false }
+                        state.waiters[id] = waiter
+                        return nil
+                    }
+                    if let immediate { waiter.resume(returning: immediate) }
+                }
+            } onCancel: {
+                let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+                waiter?.resume(returning: false)
+            }
+            if let edge { AsyncWaitGraph.shared.remove(edge) }
         }
-        defer { if let edge { AsyncWaitGraph.shared.remove(edge) } }
-
-        guard let outcome = await outcome() else {
-            throw .factoryFailed(key, path: frames.keys + [key], underlying: CancellationError())
+        guard ended, let outcome = state.withLock({ $0.outcome }) else {
+            throw .factoryFailed(
+                registration.key, path: frames.keys + [registration.key], underlying: CancellationError())
         }
         return try outcome.get()
+    }
+
+    /// Before a wait for the run: the waiter's number, and the wait recorded in the graph; no
+    /// number when the run has ended already (a factory that did not suspend, started on this
+    /// thread: no wait, so no cycle to look for). Throws `circularDependency` when the wait would
+    /// close a cycle. Neither `async` nor inlined, so that none of this stays in the frame of
+    /// the waiting task.
+    @inline(never)
+    private func admit(waitingFrom frames: AsyncResolutionContext.Frames) throws(InjectionError) -> (
+        UInt64?, AsyncWaitGraph.Edge?
+    ) {
+        let id = state.withLock { state -> UInt64? in
+            guard state.outcome == nil else { return nil }
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        guard let id else { return (nil, nil) }
+        switch AsyncWaitGraph.shared.admit(frames, toWaitFor: self) {
+        case .cycle(let path): throw .circularDependency(path: path)
+        case .admitted(let edge): return (id, edge)
+        }
     }
 
     /// Ends the run: hands `outcome` to every waiter, and to every later one.
@@ -173,34 +232,4 @@ final class AsyncSingletonCreation: Sendable {
 
     /// How many resolves are waiting for the run now (for tests).
     var waiterCount: Int { state.withLock { $0.waiters.count } }
-
-    /// The run's outcome, or `nil` if the current task is cancelled before it ends.
-    ///
-    /// The outcome is read under the lock, not passed through the continuation: a resume that
-    /// races the waiter's suspension is handed over inside the concurrency runtime, where the
-    /// thread sanitizer sees no synchronisation, and it reported the value's creation as a
-    /// race with its use (seen once in a full `--sanitize=thread` run). The lock is an edge it sees.
-    private func outcome() async -> Outcome? {
-        let id = state.withLock { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        let ended = await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: Waiter) in
-                // Cancellation sets the flag before it runs the handler below, so whichever of
-                // the two takes the lock second sees the other's work: no waiter is left behind.
-                let immediate: Bool? = state.withLock { state in
-                    if state.outcome != nil { return true }
-                    if Task.isCancelled { return false }
-                    state.waiters[id] = waiter
-                    return nil
-                }
-                if let immediate { waiter.resume(returning: immediate) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.resume(returning: false)
-        }
-        return ended ? state.withLock { $0.outcome } : nil
-    }
 }

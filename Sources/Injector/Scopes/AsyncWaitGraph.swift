@@ -65,8 +65,9 @@ final class AsyncWaitGraph: Sendable {
     }
 
     /// The path of the cycle that waiting for `target` would close, or `nil` when no chain of
-    /// waits from `target` reaches a creation that `frames` run. The creations of `frames` are
-    /// listed only when there are waits to follow, so the common case costs nothing per level.
+    /// waits from `target` reaches a creation that `frames` run. Each wait followed costs a
+    /// lookup in the frames' set of registrations, not a walk of them: a deep chain of
+    /// creations, each admitted while the ones below it wait, stays linear.
     private static func cycle(
         from target: AsyncSingletonCreation,
         closingAt frames: AsyncResolutionContext.Frames,
@@ -75,16 +76,13 @@ final class AsyncWaitGraph: Sendable {
         let start = target.number
         // How the walk first reached each creation: the wait it followed (none for `target`).
         var reachedBy: [AsyncSingletonCreation.Number: Edge?] = [start: nil]
-        var ours: Set<AsyncSingletonCreation.Number>?
         var pending = [start]
         while let creation = pending.popLast() {
             for edge in edges[creation] ?? [] {
-                let next = edge.target.number
-                let creations = ours ?? frames.creations
-                ours = creations
-                if creations.contains(next) {
+                if frames.runs(edge.target) {
                     return frames.keys + [target.registration.key] + keys(to: edge, reachedBy: reachedBy)
                 }
+                let next = edge.target.number
                 if reachedBy[next] == nil {
                     reachedBy[next] = edge
                     pending.append(next)

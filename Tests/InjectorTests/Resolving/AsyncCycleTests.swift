@@ -122,6 +122,44 @@ import Testing
         }
     }
 
+    /// The same across a ring of singletons deeper than the frames answer by walking (32): two
+    /// tasks start at opposite points of "0" → "1" → … → "79" → "0", each creating half the ring,
+    /// and the one whose wait closes the cycle finds it through the waits of the other's half.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aDeepCycleClosedByTwoTasksIsReportedWithItsWholePath() async {
+        let depth = 80
+        for _ in 0..<10 {
+            let starts = [0, depth / 2]
+            let started = [AsyncGate(), AsyncGate()]
+            let runs = [Counter(), Counter()]
+            let injector = AsyncDependencyInjector()
+            for level in 0..<depth {
+                let start = starts.firstIndex(of: level)
+                await injector.register(Int.self, name: "\(level)", scope: .singleton) { r in
+                    // Each start waits until the other has begun, so both halves are in creation.
+                    if let start, runs[start].increment() == 1 {
+                        started[start].open()
+                        await started[1 - start].wait()
+                    }
+                    return try await r.resolve(Int.self, name: "\((level + 1) % depth)")
+                }
+            }
+
+            async let fromStart = injectionError { try await injector.resolve(Int.self, name: "0") }
+            async let fromMiddle = injectionError { try await injector.resolve(Int.self, name: "\(depth / 2)") }
+            for error in [await fromStart, await fromMiddle] {
+                guard case .circularDependency(let path)? = error else {
+                    Issue.record("expected circularDependency, got \(String(describing: error))")
+                    continue
+                }
+                let names = path.map { $0.name ?? "" }
+                #expect(names.count == depth + 1)
+                #expect(names.first == names.last)
+                #expect(Set(names) == Set((0..<depth).map { "\($0)" }))
+            }
+        }
+    }
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1))) func aCycleIsNotCachedAndTheGraphWorksOnceFixed() async throws {
         let injector = AsyncDependencyInjector()
