@@ -85,11 +85,16 @@ struct Registry {
         replace(key, withSlot: entry.map(Slot.make))?.entry
     }
 
+    /// How many slot writes this registry has had: what is worked out from its slots (a
+    /// collection's present elements, see `CollectionContents.gathered`) holds while it is unchanged.
+    private(set) var slotWrites = 0
+
     /// Stores `slot` under `key` (removes what is there for `nil`) and returns the slot it
     /// replaces: one lookup, where `exchange(&self[key], with:)` makes two. Every write of a
     /// slot comes through here, which keeps the index and the published table in step.
     @discardableResult
     mutating func replace(_ key: DependencyKey, withSlot slot: Slot?) -> Slot? {
+        slotWrites &+= 1
         let replaced: Slot?
         // Whether the type got its first key, or lost its last one, in the table written.
         let tableChanged: Bool
