@@ -54,17 +54,17 @@ final class PublishedTable: @unchecked Sendable {
     /// start-up writes (a decorator is added once, a table rarely replaced after it).
     private var decoratedCell: UnsafeMutableRawPointer { cell + 8 }
 
-    /// The filter of the types this injector has decorators for (see `DecoratedTypes`), read
-    /// with no lock by every factory run of it and its descendants (relaxed: a decorator added
-    /// before a resolve, in any order the program sees, is seen by it; one added while a
-    /// factory runs may be missed, as `decorate` says). Every bit before `Synchronization`, so
-    /// that the caller looks for decorators under the lock.
-    var decoratedTypes: UInt64 {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return .max }
+    /// The registry's filter of the types this injector has decorators for (see
+    /// `DecoratedTypes`), read with no lock by every factory run of it and its descendants
+    /// (relaxed: a decorator added before a resolve, in any order the program sees, is seen by
+    /// it; one added while a factory runs may be missed, as `decorate` says). `nil` before
+    /// `Synchronization`: the caller reads the registry's under the lock.
+    var decoratedTypes: UInt64? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
         return decoratedCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.load(ordering: .relaxed)
     }
 
-    /// Under the registry lock, before the decorator is stored: `bits` join `decoratedTypes`.
+    /// Under the registry lock, as the decorator is stored: `bits` join `decoratedTypes`.
     func noteDecorated(_ bits: UInt64) {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         decoratedCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.bitwiseOr(bits, ordering: .relaxed)

@@ -1,5 +1,5 @@
 /// The filter of the types an injector has decorators for: 64 bits, two per type, kept by
-/// each injector (`PublishedTable.decoratedTypes`), so that a factory run asks with one load
+/// each injector (`Registry.decoratedTypes`, published as `PublishedTable.decoratedTypes`), so that a factory run asks with one load
 /// per injector of its chain whether it must look for decorators, and a chain that decorates
 /// nothing (or not this type) pays nothing more.
 ///

@@ -64,8 +64,7 @@ extension DependencyInjector {
             installation: installation.map(ObjectIdentifier.init))
         let refused = registry.withLock { registry in
             guard !registry.isSealed else { return true }
-            ready.noteDecorated(DecoratedTypes.bits(of: key))
-            registry.decorators[key, default: []].append(decorator)
+            registry.add(decorator, for: key)
             return false
         }
         guard !refused else {
@@ -83,11 +82,18 @@ extension DependencyInjector {
     @inline(__always)
     func mayDecorate(_ key: DependencyKey) -> Bool {
         let bits = DecoratedTypes.bits(of: key)
-        return ready.decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
+        return decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
     }
 
     private func mayDecorate(bits: UInt64) -> Bool {
-        ready.decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
+        decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
+    }
+
+    /// The filter of the types this injector has decorators for: published, or under the
+    /// lock before `Synchronization`.
+    @inline(__always)
+    private var decoratedTypes: UInt64 {
+        ready.decoratedTypes ?? registry.withLock { $0.decoratedTypes }
     }
 
     /// The decorators that wrap a value of `key` this injector makes, innermost first: its
@@ -96,7 +102,7 @@ extension DependencyInjector {
     func decorators(of key: DependencyKey) -> [Decorator] {
         let bits = DecoratedTypes.bits(of: key)
         var found: [Decorator] = []
-        for injector in sequence(first: self, next: \.parent) where injector.ready.decoratedTypes & bits == bits {
+        for injector in sequence(first: self, next: \.parent) where injector.decoratedTypes & bits == bits {
             guard let own = injector.registry.withLock({ $0.decorators[key] }) else { continue }
             found = found.isEmpty ? own : own + found
         }
