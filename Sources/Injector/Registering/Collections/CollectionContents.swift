@@ -132,8 +132,12 @@ extension DependencyInjector {
     /// array's storage (an unspecialised `append` looks up the array type at each element).
     func collection<T>(_ key: DependencyKey, of type: T.Type) throws(InjectionError) -> [T] {
         let levels = collectionElements(key)
+        let total = levels.reduce(0) { $0 + $1.count }
+        // Not for none: with no capacity, the initialiser writes the count into the storage
+        // that every empty array shares (a race, which the thread sanitizer reports).
+        if total == 0 { return [] }
         var failure: InjectionError?
-        let values = [T](unsafeUninitializedCapacity: levels.reduce(0) { $0 + $1.count }) { buffer, count in
+        let values = [T](unsafeUninitializedCapacity: total) { buffer, count in
             for element in levels.joined() {
                 do throws(InjectionError) {
                     buffer.initializeElement(at: count, to: try resolve(T.self, name: element.key.name))
