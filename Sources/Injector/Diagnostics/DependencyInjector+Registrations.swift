@@ -59,11 +59,9 @@ extension DependencyInjector {
                     if let keeper = keepers.keeper(of: registration), keeper !== current {
                         isCreated = keeper.keptValue(of: answer, heldBy: current) != nil
                     }
-                    // Decorated by the injector that makes the value (see `decorated(_:madeFor:in:)`).
-                    if DecoratedTypes.mayBeDecorated(key) {
-                        let maker = registration.scope.isKept ? keepers.keeper(of: registration) ?? current : self
-                        decorators = maker.decorators(of: key).map(\.site)
-                    }
+                    // Decorated by the injector that makes the value (see `decoratedIfAny(_:madeFor:in:isCurrent:)`).
+                    let maker = registration.scope.isKept ? keepers.keeper(of: registration) ?? current : self
+                    decorators = maker.decorators(of: key).map(\.site)
                 }
                 let info = RegistrationInfo(
                     key: key, kind: kind, isCreated: isCreated, owner: shown(current), isInherited: current !== self,

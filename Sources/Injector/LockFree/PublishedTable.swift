@@ -60,6 +60,7 @@ final class PublishedTable: @unchecked Sendable {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             observedCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             heldTypesCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
+            decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
         }
     }
 
@@ -116,6 +117,26 @@ final class PublishedTable: @unchecked Sendable {
         }
         let holder = table.takeUnretainedValue()
         return holder.slot(for: type, name: name, in: holder.cell) { _ in }
+    }
+
+    /// Where `decoratedTypes` is kept: beside the table's word, on its line, which only
+    /// start-up writes (a decorator is added once, a table rarely replaced after it).
+    private var decoratedCell: UnsafeMutableRawPointer { cell + 16 }
+
+    /// The registry's filter of the types this injector has decorators for (see
+    /// `DecoratedTypes`), read with no lock by every factory run of it and its descendants
+    /// (relaxed: a decorator added before a resolve, in any order the program sees, is seen by
+    /// it; one added while a factory runs may be missed, as `decorate` says). `nil` before
+    /// `Synchronization`: the caller reads the registry's under the lock.
+    var decoratedTypes: UInt64? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        return decoratedCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.load(ordering: .relaxed)
+    }
+
+    /// Under the registry lock, as the decorator is stored: `bits` join `decoratedTypes`.
+    func noteDecorated(_ bits: UInt64) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        decoratedCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.bitwiseOr(bits, ordering: .relaxed)
     }
 
     /// Where the table is published while resolves are observed, with `cell` empty: the hot

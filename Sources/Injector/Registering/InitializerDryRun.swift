@@ -33,7 +33,7 @@ enum InitializerDryRun {
         guard let asker = checking.last else { return nil }
         let depth = Self.depth
         guard asker == depth - 1 else { return nil }
-        return !DecoratedTypes.mayBeDecorated(key) || injector.decorators(of: key).isEmpty ? depth : nil
+        return !injector.mayDecorate(key) || injector.decorators(of: key).isEmpty ? depth : nil
     }
 
     /// Whether `error` says that the initializer of `key` was checked, not that it failed.

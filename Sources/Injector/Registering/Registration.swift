@@ -261,13 +261,19 @@ class Registration: @unchecked Sendable {
         }
     }
 
+    /// `typed(making:)` when `injector` has no decorators for the key (a load per injector of
+    /// its chain): the transient fast path, which runs the factory in place. A decorated one
+    /// takes `DependencyInjector.makeDecorated(_:)`.
+    final func typed<T>(making type: T.Type, undecoratedBy injector: DependencyInjector) -> TypedRegistration<T>? {
+        guard let typed = typed(making: type), !injector.mayDecorate(key) else { return nil }
+        return typed
+    }
+
     /// This registration as the `TypedRegistration` of a `T`, when its factory makes a `T`
-    /// from the injector alone, else `nil` (also when a completion runs on its values, or its
-    /// key may have decorators, which `run(_:in:arguments:)` applies): the transient fast
-    /// path, whose value is never boxed in an `Any` and cast back.
+    /// from the injector alone, else `nil` (also when a completion runs on its values), whose
+    /// value is never boxed in an `Any` and cast back.
     final func typed<T>(making type: T.Type) -> TypedRegistration<T>? {
-        guard plainValueType == ObjectIdentifier(type), completion == nil, !DecoratedTypes.mayBeDecorated(key)
-        else { return nil }
+        guard plainValueType == ObjectIdentifier(type), completion == nil else { return nil }
         // Safe: only a `TypedRegistration` has a `plainValueType` (the one initialiser that
         // takes it is private to this file), and it was just checked to be `T`. A checked
         // `as?` would look up the class's metadata.

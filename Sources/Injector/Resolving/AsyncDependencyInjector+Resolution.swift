@@ -218,7 +218,7 @@ extension AsyncDependencyInjector {
                             throw error
                         }
                     }
-                    guard DecoratedTypes.mayBeDecorated(registration.key), !registration.decoratesOwnValues else {
+                    guard !registration.decoratesOwnValues, core.mayDecorate(registration.key) else {
                         return value
                     }
                     let decorated = try await decorated(value, as: valueType, key: registration.key, frames: frames)

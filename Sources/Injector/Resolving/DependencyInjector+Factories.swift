@@ -1,9 +1,24 @@
 extension DependencyInjector {
-    /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`.
+    /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`,
+    /// and which has no decorators here (`Registration.typed(making:undecoratedBy:)`).
     func make<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let value = try run(registration, in: context, registration.make)
+        try context.throwFailureOfLeftBuilder(building: value)
+        return value
+    }
+
+    /// `make(_:)` for a transient whose key may have decorators here: they wrap the value in
+    /// the factory's run (a decorator's failure is the factory's), each called with the `T`
+    /// as it is when it decorates `T`s. Apart, so that an undecorated run holds none of it.
+    @inline(never)
+    func makeDecorated<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
+        let context = ResolutionContext.current
+        try context.checkNotResolving(registration)
+        let value = try run(registration, in: context) { injector in
+            try injector.decorated(registration.make(injector), key: registration.key, in: context, isCurrent: true)
+        }
         try context.throwFailureOfLeftBuilder(building: value)
         return value
     }
@@ -67,7 +82,7 @@ extension DependencyInjector {
         }
         try context.throwCapturedFailure(building: value)
         completed = true
-        guard DecoratedTypes.mayBeDecorated(registration.key), !registration.decoratesOwnValues else { return value }
+        guard !registration.decoratesOwnValues, mayDecorate(registration.key) else { return value }
         let decorated = try decorated(value, key: registration.key, in: context)
         // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
         if registration.scope == .graph { context.share(decorated, madeBy: registration, builtBy: self) }

@@ -66,7 +66,7 @@ extension DependencyInjector {
 
         // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
-            if registration.isTransient, let typed = registration.typed(making: T.self) {
+            if registration.isTransient, let typed = registration.typed(making: T.self, undecoratedBy: self) {
                 return try make(typed)
             }
             if !registration.isTransient, !registration.isScoped {
@@ -100,7 +100,7 @@ extension DependencyInjector {
             case .refused(let key, let site):
                 throw Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
             case .pending(let registration, let holder, let keeper):
-                if registration.isTransient, let typed = registration.typed(making: T.self) {
+                if registration.isTransient, let typed = registration.typed(making: T.self, undecoratedBy: self) {
                     return try make(typed)
                 }
                 if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
@@ -377,7 +377,9 @@ extension DependencyInjector {
         as type: T.Type,
         name: String?
     ) throws(InjectionError) -> T {
-        guard let transient, let registration = transient.takeUnretainedValue().typed(making: T.self) else {
+        guard let transient,
+            let registration = transient.takeUnretainedValue().typed(making: T.self, undecoratedBy: self)
+        else {
             return try resolve(
                 found: slot, transient: transient, hazard: hazard, as: type, key: DependencyKey(type, name: name))
         }
@@ -406,7 +408,9 @@ extension DependencyInjector {
         }
         let registration = transient.takeUnretainedValue()
         Hazards.withdraw(hazard)
-        if let typed = registration.typed(making: T.self) { return try make(typed) }
+        if let typed = registration.typed(making: T.self) {
+            return try mayDecorate(key) ? makeDecorated(typed) : make(typed)
+        }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         return try Self.cast(run(registration, in: context), to: T.self, key: key)

@@ -40,7 +40,27 @@ struct Registry {
 
     /// The decorators added here, by key, each key's in the order they were added (see
     /// `Decorators/`): they wrap what this injector and its descendants make for the key.
-    var decorators: [DependencyKey: [Decorator]] = [:]
+    private(set) var decorators: [DependencyKey: [Decorator]] = [:]
+    /// The filter of the keys of `decorators` (see `DecoratedTypes`), published for resolves
+    /// that take no lock (`PublishedTable.decoratedTypes`).
+    private(set) var decoratedTypes: UInt64 = 0
+
+    /// Stores `decorator` as the last of `key`'s, noted in the filter first.
+    mutating func add(_ decorator: Decorator, for key: DependencyKey) {
+        let bits = DecoratedTypes.bits(of: key)
+        decoratedTypes |= bits
+        ready.noteDecorated(bits)
+        decorators[key, default: []].append(decorator)
+    }
+
+    /// Takes out the decorators of `key` that `installation` added, and returns them (the
+    /// filter keeps their bits: a false "maybe" finds no decorator).
+    mutating func removeDecorators(of key: DependencyKey, addedBy installation: ObjectIdentifier) -> [Decorator] {
+        let all = decorators[key] ?? []
+        let kept = all.filter { $0.installation != installation }
+        decorators[key] = kept.isEmpty ? nil : kept
+        return all.filter { $0.installation == installation }
+    }
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).
     var diagnostics = RegistryDiagnostics() {
@@ -85,11 +105,16 @@ struct Registry {
         replace(key, withSlot: entry.map(Slot.make))?.entry
     }
 
+    /// How many slot writes this registry has had: what is worked out from its slots (a
+    /// collection's present elements, see `CollectionContents.gathered`) holds while it is unchanged.
+    private(set) var slotWrites = 0
+
     /// Stores `slot` under `key` (removes what is there for `nil`) and returns the slot it
     /// replaces: one lookup, where `exchange(&self[key], with:)` makes two. Every write of a
     /// slot comes through here, which keeps the index and the published table in step.
     @discardableResult
     mutating func replace(_ key: DependencyKey, withSlot slot: Slot?) -> Slot? {
+        slotWrites &+= 1
         let replaced: Slot?
         // Whether the type got its first key, or lost its last one, in the table written.
         let tableChanged: Bool

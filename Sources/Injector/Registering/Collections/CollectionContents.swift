@@ -24,14 +24,40 @@ struct CollectionContents {
         }
     }
 
-    var elements: [Element] = []
+    var elements: [Element] = [] {
+        didSet { gathered = nil }
+    }
     /// The collection's own registration that this injector stored last (its gathering
     /// factory), and the inheritance its declaration gave: both hold only while that
     /// registration is the one stored under the collection's key. A failed module
     /// installation that declared the collection puts the previous registration back, and
     /// with it the previous inheritance; a registration of the key by hand replaces both.
-    var gathering: Registration?
-    var declared = CollectionInheritance.adding
+    var gathering: Registration? {
+        didSet { gathered = nil }
+    }
+    var declared = CollectionInheritance.adding {
+        didSet { gathered = nil }
+    }
+
+    /// What a resolve gathers here (`inheritance(in:)`, `present(in:)`), as worked out at the
+    /// registry's `slotWrites` it names: most resolves follow no write, and read it instead of
+    /// looking up every element. Dropped when the contents change.
+    private var gathered: (slotWrites: Int, inheritance: CollectionInheritance, elements: [Element])?
+
+    /// What a resolve of the collection `key` gathers in `registry` (this injector's): the
+    /// inheritance and the present elements; `nil` when it has no part of the collection.
+    static func gathered(
+        _ key: DependencyKey,
+        in registry: inout Registry
+    ) -> (inheritance: CollectionInheritance, elements: [Element])? {
+        guard let contents = registry.collections[key] else { return nil }
+        if let gathered = contents.gathered, gathered.slotWrites == registry.slotWrites {
+            return (gathered.inheritance, gathered.elements)
+        }
+        let gathered = (registry.slotWrites, contents.inheritance(in: registry), contents.present(in: registry))
+        registry.collections[key]?.gathered = gathered
+        return (gathered.1, gathered.2)
+    }
 
     /// What the collection makes of its ancestors' elements in `registry` (this injector's).
     func inheritance(in registry: Registry) -> CollectionInheritance {
@@ -93,22 +119,36 @@ extension DependencyInjector {
     func collectionElements(_ key: DependencyKey) -> [[CollectionContents.Element]] {
         var levels: [[CollectionContents.Element]] = []
         for holder in sequence(first: self, next: \.parent) {
-            let found = holder.registry.withLock { registry in
-                registry.collections[key].map { ($0.inheritance(in: registry), $0.present(in: registry)) }
-            }
-            guard let (inheritance, elements) = found else { continue }
+            guard let (inheritance, elements) = holder.registry.withLock({ CollectionContents.gathered(key, in: &$0) })
+            else { continue }
             levels.append(elements)
             if inheritance == .replacing { break }
         }
-        return levels.reversed()
+        levels.reverse()
+        return levels
     }
 
-    /// The collection `key` (`[T]`): each element resolved through this injector.
+    /// The collection `key` (`[T]`): each element resolved through this injector, into the
+    /// array's storage (an unspecialised `append` looks up the array type at each element).
     func collection<T>(_ key: DependencyKey, of type: T.Type) throws(InjectionError) -> [T] {
-        var values: [T] = []
-        for level in collectionElements(key) {
-            for element in level { values.append(try resolve(T.self, name: element.key.name)) }
+        let levels = collectionElements(key)
+        let total = levels.reduce(0) { $0 + $1.count }
+        // Not for none: with no capacity, the initialiser writes the count into the storage
+        // that every empty array shares (a race, which the thread sanitizer reports).
+        if total == 0 { return [] }
+        var failure: InjectionError?
+        let values = [T](unsafeUninitializedCapacity: total) { buffer, count in
+            for element in levels.joined() {
+                do throws(InjectionError) {
+                    buffer.initializeElement(at: count, to: try resolve(T.self, name: element.key.name))
+                    count += 1
+                } catch {
+                    failure = error
+                    return
+                }
+            }
         }
+        if let failure { throw failure }
         return values
     }
 

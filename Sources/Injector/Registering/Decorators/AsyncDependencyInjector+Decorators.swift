@@ -30,7 +30,7 @@ extension AsyncDependencyInjector {
     /// `value`, made by this face for `key` by a factory that decorates its own values (one
     /// that caches by argument), as its decorators make it.
     nonisolated func decoratedIfAny<T: Sendable>(_ value: T, key: DependencyKey) async throws -> T {
-        guard DecoratedTypes.mayBeDecorated(key) else { return value }
+        guard core.mayDecorate(key) else { return value }
         let decorated = try await decorated(value, as: T.self, key: key, frames: AsyncResolutionContext.frames)
         return try DependencyInjector.cast(decorated, to: T.self, key: key)
     }
@@ -49,7 +49,7 @@ extension AsyncDependencyInjector {
             switch decorator.body {
             case .sync(let decorate):
                 let inner = value
-                let decorated = try DependencyInjector.$current.withValue(core) { try decorate(core, inner) }
+                let decorated = try DependencyInjector.$current.withValue(core) { try decorate.decorate(core, inner) }
                 value = try Self.sendable(decorated, as: valueType, key: key)
             case .async(let decorate): value = try await decorate(self, value)
             }

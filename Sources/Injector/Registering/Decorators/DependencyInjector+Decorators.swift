@@ -52,9 +52,7 @@ extension DependencyInjector {
         _ decorator: @escaping @Sendable (DependencyInjector, T) throws -> T
     ) {
         let key = DependencyKey(type, name: name)
-        add(
-            .sync { injector, value in try decorator(injector, Self.cast(value, to: T.self, key: key)) },
-            to: key, fileID: fileID, line: line)
+        add(.sync(TypedSyncDecorator(decorator, key: key)), to: key, fileID: fileID, line: line)
     }
 
     /// Stores `body` as the last decorator of `key` here (refused when sealed), then lets go
@@ -64,10 +62,9 @@ extension DependencyInjector {
         let decorator = Decorator(
             body: body, site: RegistrationSite(fileID: fileID, line: line, module: installation?.module),
             installation: installation.map(ObjectIdentifier.init))
-        DecoratedTypes.note(key)
         let refused = registry.withLock { registry in
             guard !registry.isSealed else { return true }
-            registry.decorators[key, default: []].append(decorator)
+            registry.add(decorator, for: key)
             return false
         }
         guard !refused else {
@@ -80,51 +77,92 @@ extension DependencyInjector {
         tearDown(sequence(first: self, next: \.parent).flatMap { dropValue(of: key, heldBy: $0) })
     }
 
+    /// Whether this injector or an ancestor may have decorators for `key`: a load per injector
+    /// of the chain (see `DecoratedTypes`). This injector's inlined, for every factory run asks.
+    @inline(__always)
+    func mayDecorate(_ key: DependencyKey) -> Bool {
+        let bits = DecoratedTypes.bits(of: key)
+        return decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
+    }
+
+    private func mayDecorate(bits: UInt64) -> Bool {
+        decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
+    }
+
+    /// The filter of the types this injector has decorators for: published, or under the
+    /// lock before `Synchronization`.
+    @inline(__always)
+    private var decoratedTypes: UInt64 {
+        ready.decoratedTypes ?? registry.withLock { $0.decoratedTypes }
+    }
+
     /// The decorators that wrap a value of `key` this injector makes, innermost first: its
-    /// ancestors', then its own, each injector's in the order they were added.
+    /// ancestors', then its own, each injector's in the order they were added. Only the
+    /// injectors whose filter may hold the key are looked at under their locks.
     func decorators(of key: DependencyKey) -> [Decorator] {
-        var layers: [[Decorator]] = []
-        for injector in sequence(first: self, next: \.parent) {
-            if let own = injector.registry.withLock({ $0.decorators[key] }) { layers.append(own) }
+        let bits = DecoratedTypes.bits(of: key)
+        var found: [Decorator] = []
+        for injector in sequence(first: self, next: \.parent) where injector.decoratedTypes & bits == bits {
+            guard let own = injector.registry.withLock({ $0.decorators[key] }) else { continue }
+            found = found.isEmpty ? own : own + found
         }
-        return layers.reversed().flatMap { $0 }
+        return found
     }
 
     /// `value`, made by this injector for `registration`, as its decorators make it (itself when
-    /// it has none: one load). One call in each factory run, whose frame is on the stack for
-    /// every level of a chain (see `DeepGraphTests`). The transient fast path, which runs a
-    /// `TypedRegistration`'s factory in place, is not taken for a key that may be decorated
-    /// (see `Registration.typed(making:)`).
-    /// A registration whose factory decorates its own values (`decoratesOwnValues`) is not
-    /// decorated again.
+    /// it has none: a load per injector of the chain). One call in each factory run, whose
+    /// frame is on the stack for every level of a chain (see `DeepGraphTests`). The transient
+    /// fast path, which runs a `TypedRegistration`'s factory in place, is not taken for a key
+    /// that may be decorated (see `Registration.typed(making:undecoratedBy:)`). A registration
+    /// whose factory decorates its own values (`decoratesOwnValues`) is not decorated again.
     @inline(__always)
     func decoratedIfAny(_ value: Any, madeFor registration: Registration, in context: ResolutionContext) throws -> Any {
-        guard DecoratedTypes.mayBeDecorated(registration.key), !registration.decoratesOwnValues else { return value }
+        guard !registration.decoratesOwnValues, mayDecorate(registration.key) else { return value }
         return try decorated(value, key: registration.key, in: context)
     }
 
     /// `value`, made by this injector for `key` by a factory that decorates its own values
     /// (one that caches by argument), as its decorators make it.
     func decoratedIfAny(_ value: Any, key: DependencyKey, in context: ResolutionContext) throws -> Any {
-        guard DecoratedTypes.mayBeDecorated(key) else { return value }
+        guard mayDecorate(key) else { return value }
         return try decorated(value, key: key, in: context)
     }
 
     /// `value`, which this injector has just made for `key`, wrapped by the decorators of the
-    /// key (as `current`, so that wrappers in what they build resolve from here); a wrapper
-    /// that fails meanwhile fails it. Apart, for the stack.
+    /// key (as `current`, so that wrappers in what they build resolve from here; `isCurrent`:
+    /// it is already); a wrapper that fails meanwhile fails it. A decorator of `Value`s is
+    /// called with the value as it is, so that a typed transient (`makeDecorated(_:)`) boxes
+    /// nothing. Apart, for the stack.
     @inline(never)
-    func decorated(_ value: Any, key: DependencyKey, in context: ResolutionContext) throws -> Any {
+    func decorated<Value>(
+        _ value: Value,
+        key: DependencyKey,
+        in context: ResolutionContext,
+        isCurrent: Bool = false
+    ) throws -> Value {
+        let decorators = decorators(of: key)
+        if decorators.isEmpty { return value }
+        try context.throwCapturedFailure(building: value)  // only whole values are decorated
+        if isCurrent || Self.current === self { return try apply(decorators, to: value, key: key, in: context) }
+        return try Self.$current.withValue(self) { try apply(decorators, to: value, key: key, in: context) }
+    }
+
+    /// `value` wrapped by `decorators` of `key`, with this injector `current`.
+    private func apply<Value>(
+        _ decorators: [Decorator],
+        to value: Value,
+        key: DependencyKey,
+        in context: ResolutionContext
+    ) throws -> Value {
         var value = value
-        for decorator in decorators(of: key) {
+        for decorator in decorators {
             guard case .sync(let decorate) = decorator.body else {
                 throw AsyncDecoratorOnSynchronousValue(site: decorator.site)
             }
-            let inner = value
-            if Self.current === self {
-                value = try decorate(self, inner)
+            if let typed = decorate.typed(Value.self) {
+                value = try typed.decorateValue(self, value)
             } else {
-                value = try Self.$current.withValue(self) { try decorate(self, inner) }
+                value = try Self.cast(decorate.decorate(self, value), to: Value.self, key: key)
             }
             try context.throwCapturedFailure(building: value)
         }

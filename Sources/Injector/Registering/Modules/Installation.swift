@@ -211,10 +211,7 @@ final class Installation: Sendable {
             // A value kept for a key whose layers go may be wrapped by them: it goes too.
             var undecorated: [Cache] = []
             for key in decorated {
-                let all = registry.decorators[key] ?? []
-                removedDecorators += all.filter { $0.installation == id }
-                let kept = all.filter { $0.installation != id }
-                registry.decorators[key] = kept.isEmpty ? nil : kept
+                removedDecorators += registry.removeDecorators(of: key, addedBy: id)
                 if let dropped = registry.dropValue(of: key) { undecorated.append(dropped) }
             }
             // The values per argument tuple of the registrations put back come back with them;
