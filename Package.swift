@@ -10,7 +10,7 @@ let package = Package(
     ],
     targets: [
         // The library and its test support.
-        .target(name: "Injector", exclude: ["LockFree/README.md"]),
+        .target(name: "Injector", exclude: ["Unsafe/README.md"]),
         .target(name: "InjectorTesting", dependencies: ["Injector"]),
 
         // Tests, with helpers shared between the test targets.

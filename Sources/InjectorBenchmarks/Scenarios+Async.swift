@@ -142,7 +142,8 @@ func observationHook() -> Scenario {
             .measured(off) { n in
                 for _ in 0..<n { blackHole(try? quiet.resolve(Logger.self)) }
             },
-            .measured("hook on", baseline: off, target: Target(reference: off, limit: 2.0)) { n in
+            // Decided (issue 43): 2× is not required of a hook that times every resolve.
+            .measured("hook on", baseline: off, target: Target(reference: off, limit: 3.5)) { n in
                 for _ in 0..<n { blackHole(try? observed.resolve(Logger.self)) }
             },
         ]
