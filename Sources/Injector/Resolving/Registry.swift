@@ -41,13 +41,13 @@ struct Registry {
     /// The decorators added here, by key, each key's in the order they were added (see
     /// `Decorators/`): they wrap what this injector and its descendants make for the key.
     private(set) var decorators: [DependencyKey: [Decorator]] = [:]
-    /// The filter of the keys of `decorators` (see `DecoratedTypes`), published for resolves
+    /// The filter of the keys of `decorators` (see `TypeFilter`), published for resolves
     /// that take no lock (`PublishedTable.decoratedTypes`).
     private(set) var decoratedTypes: UInt64 = 0
 
     /// Stores `decorator` as the last of `key`'s, noted in the filter first.
     mutating func add(_ decorator: Decorator, for key: DependencyKey) {
-        let bits = DecoratedTypes.bits(of: key)
+        let bits = TypeFilter.bits(of: key.typeID)
         decoratedTypes |= bits
         ready.noteDecorated(bits)
         decorators[key, default: []].append(decorator)

@@ -44,7 +44,7 @@ final class PublishedTable: @unchecked Sendable {
     private let above: PublishedTable?
     /// The types this injector has held anything of (see `heldTypesCell`), under the
     /// registry lock; bits are only added.
-    private var heldTypes: UInt = 0
+    private var heldTypes: UInt64 = 0
 
     /// Creates the table of an injector whose misses go to `above`'s table when it holds
     /// nothing of the type asked for.
@@ -59,29 +59,23 @@ final class PublishedTable: @unchecked Sendable {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             observedCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
-            heldTypesCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
+            heldTypesCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
         }
     }
 
     /// A filter of the types this injector holds something of (a registration, a value, a
-    /// collection's gathering), one bit per type's hash, set under the registry lock by every
-    /// write that stores a slot and never cleared: an unset bit means the registry has held
+    /// collection's gathering; see `TypeFilter`), set under the registry lock by every write
+    /// that stores a slot and never cleared: an unset bit means the registry has held
     /// nothing of the type, so a resolve may pass this injector by. Every bit is set while
     /// resolves are observed, so that none passes an observed injector by. In the published
     /// word's cache line: a resolve through a scope reads both.
     private var heldTypesCell: UnsafeMutableRawPointer { cell + 8 }
 
-    /// The bit of `type` in `heldTypesCell`: the top six bits of its identity's Fibonacci hash.
-    @inline(__always)
-    private static func bit(of type: ObjectIdentifier) -> UInt {
-        1 &<< ((UInt(bitPattern: type) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
-    }
-
     /// Under the registry lock: the registry stores a slot of `type`.
     func noteHeld(_ type: ObjectIdentifier) {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-        let held = heldTypes | Self.bit(of: type)
+        let held = heldTypes | TypeFilter.bits(of: type)
         guard held != heldTypes else { return }
         heldTypes = held
         publishHeldTypes()
@@ -90,7 +84,8 @@ final class PublishedTable: @unchecked Sendable {
     /// Publishes `heldTypes`, or every bit while resolves are observed.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func publishHeldTypes() {
-        atomic(heldTypesCell).pointee.store(instrumentation == nil ? heldTypes : .max, ordering: .releasing)
+        heldTypesCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.store(
+            instrumentation == nil ? heldTypes : .max, ordering: .releasing)
     }
 
     /// Whether this injector's registry has held nothing of `type`, so that a lookup there
@@ -98,7 +93,8 @@ final class PublishedTable: @unchecked Sendable {
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(__always)
     private func holdsNothing(of type: ObjectIdentifier) -> Bool {
-        atomic(heldTypesCell).pointee.load(ordering: .relaxed) & Self.bit(of: type) == 0
+        let held = heldTypesCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.load(ordering: .relaxed)
+        return !TypeFilter.mayHold(TypeFilter.bits(of: type), in: held)
     }
 
     /// `slot(for:name:)` of an injector whose misses go up (`above`): the slot in the table of
@@ -124,7 +120,7 @@ final class PublishedTable: @unchecked Sendable {
     private var decoratedCell: UnsafeMutableRawPointer { cell + 16 }
 
     /// The registry's filter of the types this injector has decorators for (see
-    /// `DecoratedTypes`), read with no lock by every factory run of it and its descendants
+    /// `TypeFilter`), read with no lock by every factory run of it and its descendants
     /// (relaxed: a decorator added before a resolve, in any order the program sees, is seen by
     /// it; one added while a factory runs may be missed, as `decorate` says). `nil` before
     /// `Synchronization`: the caller reads the registry's under the lock.

@@ -78,15 +78,15 @@ extension DependencyInjector {
     }
 
     /// Whether this injector or an ancestor may have decorators for `key`: a load per injector
-    /// of the chain (see `DecoratedTypes`). This injector's inlined, for every factory run asks.
+    /// of the chain (see `TypeFilter`). This injector's inlined, for every factory run asks.
     @inline(__always)
     func mayDecorate(_ key: DependencyKey) -> Bool {
-        let bits = DecoratedTypes.bits(of: key)
-        return decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
+        let bits = TypeFilter.bits(of: key.typeID)
+        return TypeFilter.mayHold(bits, in: decoratedTypes) || parent?.mayDecorate(bits: bits) == true
     }
 
     private func mayDecorate(bits: UInt64) -> Bool {
-        decoratedTypes & bits == bits || parent?.mayDecorate(bits: bits) == true
+        TypeFilter.mayHold(bits, in: decoratedTypes) || parent?.mayDecorate(bits: bits) == true
     }
 
     /// The filter of the types this injector has decorators for: published, or under the
@@ -100,9 +100,10 @@ extension DependencyInjector {
     /// ancestors', then its own, each injector's in the order they were added. Only the
     /// injectors whose filter may hold the key are looked at under their locks.
     func decorators(of key: DependencyKey) -> [Decorator] {
-        let bits = DecoratedTypes.bits(of: key)
+        let bits = TypeFilter.bits(of: key.typeID)
         var found: [Decorator] = []
-        for injector in sequence(first: self, next: \.parent) where injector.decoratedTypes & bits == bits {
+        for injector in sequence(first: self, next: \.parent)
+        where TypeFilter.mayHold(bits, in: injector.decoratedTypes) {
             guard let own = injector.registry.withLock({ $0.decorators[key] }) else { continue }
             found = found.isEmpty ? own : own + found
         }
