@@ -107,12 +107,13 @@ final class PublishedTable: @unchecked Sendable {
     @inline(never)
     private func slotPassingMissesUp(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
         // Unretained: each table is kept alive by the one below it, and this one by the caller.
+        // Only the holder's word is read (the probe itself needs no table object), so that no
+        // reference to it is counted.
         var table = Unmanaged.passUnretained(self)
         while let above = table._withUnsafeGuaranteedRef({ $0.holdsNothing(of: type) ? $0.above : nil }) {
             table = Unmanaged.passUnretained(above)
         }
-        let holder = table.takeUnretainedValue()
-        return holder.slot(for: type, name: name, in: holder.cell) { _ in }
+        return Self.slot(for: type, name: name, in: table._withUnsafeGuaranteedRef { $0.cell }) { _ in }
     }
 
     /// Where `decoratedTypes` is kept: beside the table's word, on its line, which only
@@ -184,7 +185,7 @@ final class PublishedTable: @unchecked Sendable {
     func slot(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
         guard above == nil else { return slotPassingMissesUp(for: type, name: name) }
-        return slot(for: type, name: name, in: cell) { _ in }
+        return Self.slot(for: type, name: name, in: cell) { _ in }
     }
 
     /// Whether resolves are observed and a table is published for them (a relaxed load, no
@@ -201,14 +202,14 @@ final class PublishedTable: @unchecked Sendable {
         for type: ObjectIdentifier, name: String?, instrumentation: inout Instrumentation?
     ) -> ProtectedSlot? {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
-        return slot(for: type, name: name, in: observedCell) { instrumentation = $0.instrumentation }
+        return Self.slot(for: type, name: name, in: observedCell) { instrumentation = $0.instrumentation }
     }
 
     /// The ready slot for `type` under `name` in the table published in `word`; `read` sees
     /// that table while it is announced.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(__always)
-    private func slot(
+    private static func slot(
         for type: ObjectIdentifier, name: String?, in word: UnsafeMutableRawPointer, read: (ReadyTable) -> Void
     ) -> ProtectedSlot? {
         // A large name is hashed before the announcement, which then lasts only for the probe.
