@@ -37,9 +37,10 @@ class Registration: @unchecked Sendable {
     /// `scope == .scoped`, stored for the same reason: kept by the nearest opened scope.
     let isScoped: Bool
     /// Whether a published table hands out this registration's factory, to be run by the
-    /// resolving injector as the locked path would: a transient that needs only the injector
-    /// and shares nothing with the resolve (see `PublishedTable`).
-    let isPublishedTransient: Bool
+    /// resolving injector as the locked path would: a transient or a `.scoped` registration
+    /// that needs only the injector and shares nothing with the resolve (see `PublishedTable`;
+    /// an opened scope below finds a scoped one there, see `DependencyInjector.scopedValue(found:as:key:)`).
+    let isPublishedFactory: Bool
     /// The type a `.plain` factory makes; `nil` for other factories.
     let plainValueType: ObjectIdentifier?
     /// How a factory that takes run-time arguments keeps its values, one per argument tuple
@@ -188,10 +189,10 @@ class Registration: @unchecked Sendable {
         sharesValues = completion != nil || scope == .graph
         isTransient = scope == .transient
         isScoped = scope == .scoped
-        if case .plain = factory, isTransient, !sharesValues {
-            isPublishedTransient = true
+        if case .plain = factory, isTransient || isScoped, !sharesValues {
+            isPublishedFactory = true
         } else {
-            isPublishedTransient = false
+            isPublishedFactory = false
         }
     }
 
@@ -265,7 +266,7 @@ class Registration: @unchecked Sendable {
     /// its chain): the transient fast path, which runs the factory in place. A decorated one
     /// takes `DependencyInjector.makeDecorated(_:)`.
     final func typed<T>(making type: T.Type, undecoratedBy injector: DependencyInjector) -> TypedRegistration<T>? {
-        guard let typed = typed(making: type), !injector.mayDecorate(key) else { return nil }
+        guard isTransient, let typed = typed(making: type), !injector.mayDecorate(key) else { return nil }
         return typed
     }
 

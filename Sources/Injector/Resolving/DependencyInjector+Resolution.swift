@@ -66,7 +66,7 @@ extension DependencyInjector {
 
         // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
-            if registration.isTransient, let typed = registration.typed(making: T.self, undecoratedBy: self) {
+            if let typed = registration.typed(making: T.self, undecoratedBy: self) {
                 return try make(typed)
             }
             if !registration.isTransient, !registration.isScoped {
@@ -100,7 +100,7 @@ extension DependencyInjector {
             case .refused(let key, let site):
                 throw Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
             case .pending(let registration, let holder, let keeper):
-                if registration.isTransient, let typed = registration.typed(making: T.self, undecoratedBy: self) {
+                if let typed = registration.typed(making: T.self, undecoratedBy: self) {
                     return try make(typed)
                 }
                 if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
@@ -408,6 +408,7 @@ extension DependencyInjector {
         }
         let registration = transient.takeUnretainedValue()
         Hazards.withdraw(hazard)
+        if registration.isScoped { return try scopedValue(found: registration, as: T.self, key: key) }
         if let typed = registration.typed(making: T.self) {
             return try mayDecorate(key) ? makeDecorated(typed) : make(typed)
         }

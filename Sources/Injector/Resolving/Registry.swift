@@ -286,7 +286,7 @@ extension Registry {
         var published: Published? {
             switch self {
             case .ready(let slot): (slot, slot.typed, nil)
-            case .pending(let registration) where registration.isPublishedTransient: (registration, nil, registration)
+            case .pending(let registration) where registration.isPublishedFactory: (registration, nil, registration)
             case .pending, .weak: nil
             }
         }

@@ -69,11 +69,7 @@ extension DependencyInjector {
                 if let teardown = copy.cache.teardown { teardowns.append(teardown) }
             }
         }
-        if let scoped = scopedValues {
-            for copy in scoped.withLock({ $0.close() }) {
-                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
-            }
-        }
+        scopedValues?.withLock { $0.close() }.appendTeardowns(to: &teardowns)
     }
 
     /// The teardown failures noted outside `close()`, taken out.
@@ -131,8 +127,8 @@ extension DependencyInjector {
     /// failures kept for this injector's `close()`), and reports the forgotten close at the
     /// `openScope` call: recorded on the running test, printed otherwise.
     func tearDown(releasedScope scope: Locked<ScopedValues>) {
-        let (copies, openedAt) = scope.withLock { scope in (scope.isClosed ? [] : scope.close(), scope.openedAt) }
-        let teardowns = copies.compactMap(\.cache.teardown)
+        let (dropped, openedAt) = scope.withLock { scope in (scope.isClosed ? nil : scope.close(), scope.openedAt) }
+        let teardowns = dropped?.teardowns ?? []
         guard !teardowns.isEmpty else { return }
         if let openedAt {
             let keys = PendingTeardown.latestFirst(teardowns).map { "\($0.key)" }.joined(separator: ", ")

@@ -33,8 +33,7 @@ extension DependencyInjector {
             current.tearDown(dropped.compactMap(\.teardown))
             // Scoped values are kept by the nearest opened scope.
             if scope == .scoped, let copies = current.scopedValues {
-                let droppedCopies = copies.withLock { $0.dropValues() }
-                current.tearDown(droppedCopies.compactMap(\.cache.teardown))
+                current.tearDown(copies.withLock { $0.dropValues() }.teardowns)
                 return
             }
             if let copies = current.inheritedSingletons {
@@ -111,8 +110,8 @@ extension DependencyInjector {
         let dropped: Cache?
         if holder === self {
             dropped = registry.updateReturning { $0.dropValue(of: key) }
-        } else if let scoped = scopedValues, let copy = scoped.withLock({ $0.dropValue(of: key, heldBy: holder) }) {
-            dropped = copy.cache
+        } else if let scoped = scopedValues, let kept = scoped.withLock({ $0.dropValue(of: key, heldBy: holder) }) {
+            return kept.teardown.map { [$0] } ?? []
         } else {
             dropped = inheritedSingletons?.withLock { $0.dropValue(of: key, heldBy: holder) }?.cache
         }

@@ -90,23 +90,20 @@ extension DependencyInjector {
         // What keeping replaces leaves the lock whole, registration included: released there,
         // the last reference to a replaced registration would release its factory's captures.
         var keeping = SingletonCreation.Keeping()
-        var replaced: Cache?
         if registration.isScoped {
             guard let scoped = scopedValues else { return keeping }
-            let copy: ScopedValues.Copy?
-            (copy, keeping.isClosed) = scoped.withLock { scoped in
+            let replaced: ScopedValues.Kept?
+            (replaced, keeping.isClosed) = scoped.withLock { scoped in
                 (scoped.keep(value, producedBy: registration, heldBy: holder).replaced, scoped.isClosed)
             }
-            replaced = copy?.cache
-        } else {
-            guard let copies = inheritedSingletons else { return keeping }
-            let copy: InheritedSingletons.Kept?
-            (copy, keeping.isClosed) = copies.withLock { copies in
+            if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
+        } else if let copies = inheritedSingletons {
+            let replaced: InheritedSingletons.Kept?
+            (replaced, keeping.isClosed) = copies.withLock { copies in
                 (copies.keep(value, producedBy: registration, heldBy: holder), copies.isClosed)
             }
-            replaced = copy?.cache
+            if let teardown = replaced?.cache.teardown { keeping.letGo.append(teardown) }
         }
-        if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
         return keeping
     }
 }

@@ -30,11 +30,16 @@ final class PendingTeardown: @unchecked Sendable {
         site: DeclarationSite? = nil,
         order: UInt64? = nil
     ) {
-        self.order = order ?? Self.created.incremented().map(UInt64.init) ?? Self.createdBeforeAtomics()
+        self.order = order ?? Self.nextOrder()
         self.key = key
         self.value = value
         self.teardown = teardown
         self.site = site
+    }
+
+    /// The next number in creation order, for a value kept now.
+    static func nextOrder() -> UInt64 {
+        created.incremented().map(UInt64.init) ?? createdBeforeAtomics()
     }
 
     /// Keeps the numbering of every injector in one sequence: creation order across them.

@@ -17,24 +17,26 @@ struct ScopedValues {
         var isAwaited = false
     }
 
-    /// A kept value and the registration that made it. A class: a slot is moved and copied
-    /// as it is kept and closed, and a value in an `Any` and its teardown cost many copies.
-    final class Copy {
+    /// A kept value, the registration that made it, and its place in creation order (for a
+    /// teardown, see `PendingTeardown`). Kept in its slot as it is: a request's values cost no
+    /// object each, and a teardown is made only for a value that has one, when it is let go.
+    struct Kept {
         let registration: Registration
-        let cache: Cache
+        let value: Any
+        let order: UInt64
 
-        init(registration: Registration, cache: Cache) {
-            self.registration = registration
-            self.cache = cache
+        /// The teardown of the value, if its registration has one.
+        var teardown: PendingTeardown? {
+            PendingTeardown(of: value, producedBy: registration, order: order)
         }
     }
 
-    /// One key of one ancestor: its kept copy, its running creation, or both (a copy of a
+    /// One key of one ancestor: its kept value, its running creation, or both (a value of a
     /// replaced registration while the new one's value is created).
-    private struct Slot {
+    fileprivate struct Slot {
         let key: DependencyKey
         let holder: ObjectIdentifier
-        var kept: Copy?
+        var kept: Kept?
         var claim: Claim?
     }
 
@@ -75,7 +77,7 @@ struct ScopedValues {
         guard let index = index(of: registration, heldBy: holder), let kept = slots[index].kept,
             kept.registration === registration
         else { return nil }
-        return kept.cache.value
+        return kept.value
     }
 
     /// What a resolve on the thread of `context` finds for `registration`'s value.
@@ -105,9 +107,7 @@ struct ScopedValues {
             append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: nil, claim: claim))
             return .claimed
         }
-        if let kept = slots[index].kept, kept.registration === registration, let value = kept.cache.value {
-            return .ready(value)
-        }
+        if let kept = slots[index].kept, kept.registration === registration { return .ready(kept.value) }
         if let running = slots[index].claim { return running.creator === context ? .cycle : .running(running) }
         if isClosed { return .closed }
         slots[index].claim = claim
@@ -134,21 +134,22 @@ struct ScopedValues {
         producedBy registration: Registration,
         heldBy holder: DependencyInjector,
         claimed: Bool = false
-    ) -> (replaced: Copy?, isAwaited: Bool) {
-        var copy: Copy?
-        if !isClosed, let cache = Cache(keeping: value, producedBy: registration) {
-            copy = Copy(registration: registration, cache: cache)
+    ) -> (replaced: Kept?, isAwaited: Bool) {
+        var kept: Kept?
+        if !isClosed {
+            let order = registration.teardown == nil ? 0 : PendingTeardown.nextOrder()
+            kept = Kept(registration: registration, value: value, order: order)
         }
         guard let index = index(of: registration, heldBy: holder) else {
-            if let copy { append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: copy)) }
+            if let kept { append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: kept)) }
             return (nil, false)
         }
         let isAwaited = claimed ? endClaim(at: index) : false
-        guard let copy else {
+        guard let kept else {
             removeIfEmpty(at: index)
             return (nil, isAwaited)
         }
-        return (exchange(&slots[index].kept, with: copy), isAwaited)
+        return (exchange(&slots[index].kept, with: kept), isAwaited)
     }
 
     /// Ends this thread's claim on `registration`'s value, whose factory failed; returns
@@ -177,7 +178,7 @@ struct ScopedValues {
 
     /// Forgets the value kept for `key` held by `holder` (a reset of that key), which it
     /// returns. A running creation goes on.
-    mutating func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> Copy? {
+    mutating func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> Kept? {
         guard let index = index(of: key, heldBy: holder) else { return nil }
         defer { removeIfEmpty(at: index) }
         return exchange(&slots[index].kept, with: nil)
@@ -185,25 +186,43 @@ struct ScopedValues {
 
     /// Forgets every kept value (a reset of `.scoped`), which it returns. Running creations
     /// go on.
-    mutating func dropValues() -> [Copy] {
-        var dropped: [Copy] = []
-        for index in slots.indices {
-            if let kept = exchange(&slots[index].kept, with: nil) { dropped.append(kept) }
+    mutating func dropValues() -> Dropped {
+        guard slots.contains(where: { $0.claim != nil }) else { return Dropped(slots: exchange(&slots, with: [])) }
+        var dropped: [Slot] = []
+        for index in slots.indices where slots[index].kept != nil {
+            dropped.append(Slot(key: slots[index].key, holder: slots[index].holder, kept: slots[index].kept))
+            slots[index].kept = nil
         }
         slots.removeAll { $0.claim == nil }
-        return dropped
+        return Dropped(slots: dropped)
     }
 
     /// Keeps nothing from now on; returns every kept value, for the caller to tear down and
     /// release after the unlock. Running creations go on, and are refused when they try to
     /// keep their values.
-    mutating func close() -> [Copy] {
+    mutating func close() -> Dropped {
         isClosed = true
-        // Commonly no creation is running: the whole list leaves at once.
-        guard slots.contains(where: { $0.claim != nil }) else {
-            return exchange(&slots, with: []).compactMap(\.kept)
-        }
         return dropValues()
+    }
+
+    /// Values let go by a reset or a close: released with this, after the unlock.
+    struct Dropped {
+        fileprivate let slots: [Slot]
+
+        /// Adds the teardowns of the values, in the order they were kept, to `teardowns`.
+        func appendTeardowns(to teardowns: inout [PendingTeardown]) {
+            teardowns.reserveCapacity(teardowns.count + slots.count)
+            for index in slots.indices {
+                if let teardown = slots[index].kept?.teardown { teardowns.append(teardown) }
+            }
+        }
+
+        /// The teardowns of the values.
+        var teardowns: [PendingTeardown] {
+            var teardowns: [PendingTeardown] = []
+            appendTeardowns(to: &teardowns)
+            return teardowns
+        }
     }
 }
 
@@ -255,6 +274,37 @@ extension DependencyInjector {
         }
     }
 
+    /// The value of `registration`, a `.scoped` one that this injector's resolve of `key`
+    /// found in an ancestor's published table (see `PublishedTable.slotPassingMissesUp`), as a
+    /// `T`: this opened scope keeps it, so the walk's answer is known without the walk. Any
+    /// other case (this injector opens no scope, the registration was replaced meanwhile, the
+    /// resolve shares values) takes the walk.
+    @inline(never)
+    func scopedValue<T>(found registration: Registration, as type: T.Type, key: DependencyKey)
+        throws(InjectionError) -> T
+    {
+        let context = ResolutionContext.current
+        if let scoped = scopedValues, !context.isSharing, let holder = ancestor(storing: registration) {
+            try checkScoped(registration, keptBy: self)
+            if let value = try scopedValue(of: registration, heldBy: holder, in: scoped, context: context) {
+                return try Self.cast(value, to: T.self, key: key)
+            }
+        }
+        return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
+            try unregistered(key, as: T.self)
+        }
+    }
+
+    /// The nearest ancestor that stores `registration`, if any.
+    private func ancestor(storing registration: Registration) -> DependencyInjector? {
+        var ancestor = parent
+        while let injector = ancestor {
+            if injector.stores(registration) { return injector }
+            ancestor = injector.parent
+        }
+        return nil
+    }
+
     /// Whether this injector still stores `registration` under its key.
     func stores(_ registration: Registration) -> Bool {
         registry.withLock { registry in
@@ -281,7 +331,7 @@ extension DependencyInjector {
             }
             throw error
         }
-        let (replaced, isAwaited, isClosed) = scoped.withLock { scoped -> (ScopedValues.Copy?, Bool, Bool) in
+        let (replaced, isAwaited, isClosed) = scoped.withLock { scoped -> (ScopedValues.Kept?, Bool, Bool) in
             guard !scoped.isClosed else {
                 return (nil, scoped.release(claimOf: registration, heldBy: holder), true)
             }
@@ -290,7 +340,7 @@ extension DependencyInjector {
         }
         if isAwaited { SingletonCreation.shared.finish(creation) }
         // After the claim ends, so that no resolve waiting for the value waits for user code.
-        if let teardown = replaced?.cache.teardown { tearDown([teardown]) }
+        if let teardown = replaced?.teardown { tearDown([teardown]) }
         if isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
         return value
     }

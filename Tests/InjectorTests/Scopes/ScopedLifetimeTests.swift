@@ -255,4 +255,27 @@ import Testing
         #expect(suggestions.first == .registeredBelowBuilder(DependencyKey(AuditLog.self)))
         #expect(error?.description.contains("built by an ancestor") == true)
     }
+
+    /// An opened scope reads the app's scoped registration from the app's published table,
+    /// without the walk: one registered again while the scope is open is the one the scope
+    /// builds from then on, and the value of the old one is torn down.
+    @Test func aScopedRegistrationReplacedWhileAScopeIsOpenIsTheOneItBuildsNext() throws {
+        let app = DependencyInjector()
+        let closed = Collected<Int>()
+        app.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 1) }
+            .teardown { closed.append($0.request) }
+        let request = app.openScope()
+        let first = try request.resolve(Transaction.self)
+        #expect(try request.resolve(Transaction.self) === first)
+
+        app.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 2) }
+            .teardown { closed.append($0.request) }
+        let second = try request.resolve(Transaction.self)
+        #expect(second.request == 2)
+        #expect(try request.resolve(Transaction.self) === second)
+        #expect(closed.values == [1])
+        try request.close()
+        #expect(closed.values == [1, 2])
+        #expect(throws: InjectionError.self) { try app.resolve(Transaction.self) }  // outside any scope
+    }
 }
