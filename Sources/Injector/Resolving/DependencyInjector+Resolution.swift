@@ -285,7 +285,7 @@ extension DependencyInjector {
         case .transient, .graph:
             return try run(registration, in: context)
         case .scoped:
-            try checkScoped(registration, keptBy: keeper)
+            try checkScoped(registration, keptBy: keeper, in: context)
             // Kept by an opened scope below the holder: the scope's own creation (see `ScopedValues`).
             if keeper !== holder, let scoped = keeper.scopedValues {
                 do {

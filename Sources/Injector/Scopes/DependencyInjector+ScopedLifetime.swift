@@ -41,9 +41,13 @@ extension DependencyInjector {
 
     /// Checks that this injector may hand out a value of `registration`, which is scoped, kept
     /// by `keeper`: no value that outlives the scope is asking for it, and the resolve runs in
-    /// an opened scope.
-    func checkScoped(_ registration: Registration, keptBy keeper: DependencyInjector) throws(InjectionError) {
-        let holder = ResolutionContext.current.innermostKept ?? AsyncResolutionContext.frames.innermostKept
+    /// an opened scope. `context`: this thread's.
+    func checkScoped(
+        _ registration: Registration,
+        keptBy keeper: DependencyInjector,
+        in context: ResolutionContext = .current
+    ) throws(InjectionError) {
+        let holder = context.innermostKept ?? AsyncResolutionContext.frames.innermostKept
         // An argument cache (`register(_:caching:)`) keeps its values past the request too.
         if let holder, holder.isKeptPastOpenedScopes, !isRegistered(holder, within: keeper) {
             throw .captiveDependency(

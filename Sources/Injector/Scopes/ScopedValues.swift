@@ -261,14 +261,9 @@ extension DependencyInjector {
                 // Re-registered while we waited: the value just made may be the old one's.
                 guard holder.stores(registration) else { return nil }
             case .claimed:
-                // As a singleton's creation does: no value for a registration replaced meanwhile
-                // (kept, it would take the place of the new registration's value, and tear it down).
-                guard holder.stores(registration) else {
-                    if scoped.withLock({ $0.release(claimOf: registration, heldBy: holder) }) {
-                        SingletonCreation.shared.finish(SingletonCreation.Key(registration, keptBy: self))
-                    }
-                    return nil
-                }
+                // The caller found `registration` stored just now (the walk, or
+                // `ancestor(storing:)`), or it was checked after the wait below. One replaced
+                // meanwhile makes a value that the new registration's first resolve replaces.
                 return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
             }
         }
@@ -285,7 +280,7 @@ extension DependencyInjector {
     {
         let context = ResolutionContext.current
         if let scoped = scopedValues, !context.isSharing, let holder = ancestor(storing: registration) {
-            try checkScoped(registration, keptBy: self)
+            try checkScoped(registration, keptBy: self, in: context)
             if let value = try scopedValue(of: registration, heldBy: holder, in: scoped, context: context) {
                 return try Self.cast(value, to: T.self, key: key)
             }
