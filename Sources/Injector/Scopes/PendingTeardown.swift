@@ -96,7 +96,12 @@ final class PendingTeardown: @unchecked Sendable {
     /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
     /// as it kept them): then no sort.
     static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
-        let isInOrder = zip(teardowns, teardowns.dropFirst()).allSatisfy { $0.order < $1.order }
+        var isInOrder = true
+        var index = 1
+        while isInOrder, index < teardowns.count {
+            isInOrder = teardowns[index - 1].order < teardowns[index].order
+            index += 1
+        }
         return (isInOrder ? teardowns : teardowns.sorted { $0.order < $1.order }).reversed()
     }
 }

@@ -41,6 +41,8 @@ struct ScopedValues {
     }
 
     private var slots: [Slot] = []
+    /// How many slots hold a claim: a close or a reset with none moves the whole list out.
+    private var claims = 0
     /// Whether the injector's `close()` has begun: nothing is kept from then on.
     var isClosed = false
     /// Where `openScope` was called, for the report of a scope released without `close()`;
@@ -105,12 +107,14 @@ struct ScopedValues {
         guard let index = index(of: registration, heldBy: holder) else {
             if isClosed { return .closed }
             append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: nil, claim: claim))
+            claims += 1
             return .claimed
         }
         if let kept = slots[index].kept, kept.registration === registration { return .ready(kept.value) }
         if let running = slots[index].claim { return running.creator === context ? .cycle : .running(running) }
         if isClosed { return .closed }
         slots[index].claim = claim
+        claims += 1
         return .claimed
     }
 
@@ -169,7 +173,9 @@ struct ScopedValues {
     }
 
     private mutating func endClaim(at index: Int) -> Bool {
-        exchange(&slots[index].claim, with: nil)?.isAwaited ?? false
+        guard let claim = exchange(&slots[index].claim, with: nil) else { return false }
+        claims -= 1
+        return claim.isAwaited
     }
 
     private mutating func removeIfEmpty(at index: Int) {
@@ -187,7 +193,7 @@ struct ScopedValues {
     /// Forgets every kept value (a reset of `.scoped`), which it returns. Running creations
     /// go on.
     mutating func dropValues() -> Dropped {
-        guard slots.contains(where: { $0.claim != nil }) else { return Dropped(slots: exchange(&slots, with: [])) }
+        guard claims > 0 else { return Dropped(slots: exchange(&slots, with: [])) }
         var dropped: [Slot] = []
         for index in slots.indices where slots[index].kept != nil {
             dropped.append(Slot(key: slots[index].key, holder: slots[index].holder, kept: slots[index].kept))
