@@ -21,7 +21,7 @@ final class DashboardModel {
 extension DependencyInjector {
     /// Registers the dashboard model, built on the main actor from the exported database.
     func registerDashboard() {
-        register(DashboardModel.self, scope: .singleton) { @MainActor r in
+        mainActor.register(DashboardModel.self, scope: .singleton) { r in
             try DashboardModel(database: r.resolve())
         }
     }

@@ -53,8 +53,9 @@ do {
     try await showCaptiveDependency(under: server)
     try await showOutsideScope(on: server)
 
-    print("4. `export(_:to:)` hands the database to synchronous code, where @Inject reads it:")
-    let database = try await server.export(Database.self, to: .shared)
+    print("4. The database, resolved here and registered in the synchronous injector, where @Inject reads it:")
+    let database = try await server.resolve(Database.self)
+    DependencyInjector.shared.register(database)
     let status = StatusPage()
     print("  \(status.summary); the same instance as the server's: \(status.database === database)")
 

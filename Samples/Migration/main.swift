@@ -33,10 +33,10 @@ DependencyInjector.shared.register(Foo("Bonjour !") as FooService, name: "french
 Greeter().greet()
 
 print("3. Scopes: a factory instead of a ready-made instance, run when needed:")
-DependencyInjector.register(FooService.self, name: "perUse") { _ in TracedFoo("perUse") }
+DependencyInjector.shared.register(FooService.self, name: "perUse") { _ in TracedFoo("perUse") }
 print("  .transient (the default): a new instance on every resolve")
 resolveTwice(name: "perUse")
-DependencyInjector.register(FooService.self, name: "shared", scope: .singleton) { _ in TracedFoo("shared") }
+DependencyInjector.shared.register(FooService.self, name: "shared", scope: .singleton) { _ in TracedFoo("shared") }
 print("  .singleton: created on the first resolve, then kept")
 resolveTwice(name: "shared")
 

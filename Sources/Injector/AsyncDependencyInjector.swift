@@ -27,8 +27,8 @@
 ///   ``InjectionError/factoryFailed(_:path:underlying:)`` and a `CancellationError`. The
 ///   creation belongs to the injector, so it goes on and the other callers get the value.
 ///
-/// To use async-created singletons from synchronous code (or `@Inject`), hand them to a
-/// ``DependencyInjector`` with ``export(_:name:to:)``.
+/// To use async-created singletons from synchronous code (or `@Inject`), register them in a
+/// ``DependencyInjector``: `sync.register(try await services.resolve(Database.self))`.
 public actor AsyncDependencyInjector {
     /// The process-wide async injector, which ``current`` returns unless a scope binds another:
     /// the actor face of ``DependencyInjector/shared``, one root for both faces. What is

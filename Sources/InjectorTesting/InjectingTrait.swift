@@ -142,7 +142,7 @@ extension Trait where Self == InjectingTrait {
     /// ```
     ///
     /// `configure` runs first; while `configureAsync` runs, `DependencyInjector.current` is
-    /// already the test's, so it can hand values over with `export(_:name:to:)`.
+    /// already the test's, so the values it resolves can be registered there.
     public static func injecting(
         _ configure: @escaping @Sendable (DependencyInjector) throws -> Void = { _ in },
         async configureAsync: @escaping @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in }

@@ -23,7 +23,7 @@ extension DependencyInjector {
     ///   declaration a stand-in (``Registered/inTests(fileID:line:_:)`` or
     ///   ``Registered/inPreviews(fileID:line:_:)``) and `verify()` resolves it with that, and
     ///   sees the rest;
-    /// - main-actor factories (``register(_:name:scope:fileID:line:mainActorFactory:)``) and the factories
+    /// - main-actor factories (``MainActorRegistrar/register(_:name:scope:fileID:line:factory:)``) and the factories
     ///   that resolve them, unless `verify()` is called on the main actor;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
     ///   resolves inside methods or with names computed at run time, branches not taken;

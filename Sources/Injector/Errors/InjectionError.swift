@@ -41,7 +41,7 @@ public indirect enum InjectionError: Error, Sendable {
     case argumentMismatch(DependencyKey, path: [DependencyKey], expected: [String], given: [String])
 
     /// The key's factory runs on the main actor (see
-    /// ``DependencyInjector/register(_:name:scope:fileID:line:mainActorFactory:)``), and it was resolved
+    /// ``MainActorRegistrar/register(_:name:scope:fileID:line:factory:)``), and it was resolved
     /// from another thread, where it cannot run without `await`.
     case requiresMainActor(DependencyKey, path: [DependencyKey])
 

@@ -1,35 +1,62 @@
 import Dispatch
 
 extension AsyncDependencyInjector {
-    /// Registers an async factory that takes run-time arguments, checked by the compiler.
+    /// Registers an async factory that takes run-time arguments, checked by the compiler; with
+    /// `caching`, one value is kept per argument tuple.
     ///
     /// ```swift
     /// await injector.register(UserSession.self) { (r, userID: UUID) in
     ///     try await UserSession(id: userID, api: r.resolve())
     /// }
+    /// await server.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
+    ///     try await TenantClient.connect(tenant, http: r.resolve())
+    /// }
     ///
     /// let session = try await injector.resolve(UserSession.self, arguments: userID)
     /// ```
     ///
-    /// As with ``DependencyInjector``'s form, the factory makes a new value on every resolve
-    /// (in the resolving task), and other arguments, or none, throw
-    /// ``InjectionError/argumentMismatch(_:path:expected:given:)``.
-    public func register<T: Sendable, First, each Rest>(
+    /// The rules are those of
+    /// ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``: without
+    /// `caching`, a new value on every resolve (in the resolving task); other arguments, or
+    /// none, throw ``InjectionError/argumentMismatch(_:path:expected:given:)``. With it, a
+    /// resolve that finds the tuple's value being created awaits that creation (made in a task
+    /// of its own, which is why the arguments are `Sendable` on this face); `teardown` may
+    /// await, and a value let go outside ``close()`` is torn down in a task that `close()`
+    /// awaits.
+    public func register<T: Sendable, First: Sendable, each Rest: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
+        caching: ArgumentCaching? = nil,
+        teardown: (@Sendable (T) async throws -> Void)? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @Sendable (AsyncDependencyInjector, First, repeat each Rest) async throws -> T
     ) {
+        let key = DependencyKey(type, name: name)
+        let close = teardown.map { close in
+            Registration.Teardown.async { value in try await close(DependencyInjector.cast(value, to: T.self, key: key))
+            }
+        }
         core.store(
-            key: DependencyKey(type, name: name),
+            key: key,
             scope: .transient,
             factory: .taking(
                 First.self, repeat (each Rest).self,
                 make: .async { injector, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
-                    return try await factory(injector, first, repeat each rest)
+                    guard let caching else { return try await factory(injector, first, repeat each rest) }
+                    let tuple = try ArgumentCaching.tuple(first, repeat each rest)
+                    let (cache, keeper) = try injector.core.argumentCache(of: key, caching: caching, teardown: close)
+                    guard let cache else {
+                        return try await injector.decoratedIfAny(factory(injector, first, repeat each rest), key: key)
+                    }
+                    let face = injector.face(of: keeper)
+                    // Decorated where it is made, before the cache keeps it.
+                    return try await cache.value(for: tuple, as: T.self) {
+                        try await face.decoratedIfAny(factory(face, first, repeat each rest), key: key)
+                    }
                 }),
+            caching: caching,
             fileID: fileID,
             line: line
         )

@@ -1,38 +1,64 @@
 import Dispatch
 
 extension DependencyInjector {
-    /// Registers a factory that takes run-time arguments, checked by the compiler.
+    /// Registers a factory that takes run-time arguments, checked by the compiler; with
+    /// `caching`, one value is kept per argument tuple (a session per user ID, a client per
+    /// tenant).
     ///
     /// ```swift
-    /// injector.register(UserSession.self) { (r, userID: UUID) in
+    /// injector.register(Report.self) { (r, year: Int, format: Format) in Report(year: year, format: format) }
+    /// injector.register(UserSession.self, caching: .strong(limit: 50)) { (r, userID: UUID) in
     ///     try UserSession(id: userID, api: r.resolve())
     /// }
-    /// injector.register(Report.self) { (r, year: Int, format: Format) in Report(year: year, format: format) }
     ///
-    /// let session = try injector.resolve(UserSession.self, arguments: userID)
+    /// let session = try injector.resolve(UserSession.self, arguments: userID)  // made once per ID
+    /// try injector.reset(UserSession.self)  // every session let go, at logout
     /// ```
     ///
-    /// Such a factory is transient: a value made for some arguments cannot stand for others.
-    /// Resolving it with arguments of other types, or none, throws
+    /// Without `caching`, the factory is transient: a value made for some arguments cannot
+    /// stand for others. Resolving it with arguments of other types, or none, throws
     /// ``InjectionError/argumentMismatch(_:path:expected:given:)`` naming both lists of types.
     /// (The first argument is spelled out so that a factory without arguments always means
     /// ``register(_:name:scope:fileID:line:factory:)-method``.)
+    ///
+    /// With `caching` (``ArgumentCaching``), each tuple's value is made once, however many
+    /// threads ask for it at once. The arguments must then be `Hashable`: a resolve with one
+    /// that is not throws ``InjectionError/factoryFailed(_:path:underlying:)`` saying so. A value
+    /// that needs closing says so with `teardown`, which runs once for each value the cache
+    /// lets go, outside any lock: past its bound, on a reset of the key, when the registration
+    /// is replaced or removed, and on ``close()`` of the injector that keeps the values, latest
+    /// first (a value held ``ArgumentCaching/weak``ly is its holders' and is not torn down;
+    /// without `caching` nothing is kept, so nothing is torn down). After that `close()`, a
+    /// resolve that would make a value throws ``InjectionError/closed(_:path:)`` before any
+    /// factory runs. The kept values outlive opened scopes: a factory that asks for a
+    /// ``Scope/scoped`` value throws ``InjectionError/captiveDependency(_:path:holder:holderScope:)``.
     public func register<T, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,
+        caching: ArgumentCaching? = nil,
+        teardown: (@Sendable (T) throws -> Void)? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @Sendable (DependencyInjector, First, repeat each Rest) throws -> T
     ) {
+        let key = DependencyKey(type, name: name)
+        let close = teardown.map { close in
+            Registration.Teardown.sync { value in try close(Self.cast(value, to: T.self, key: key)) }
+        }
         store(
-            key: DependencyKey(type, name: name),
+            key: key,
             scope: .transient,
             factory: .taking(
                 First.self, repeat (each Rest).self,
                 make: .sync { injector, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
-                    return try factory(injector, first, repeat each rest)
+                    guard let caching else { return try factory(injector, first, repeat each rest) }
+                    let tuple = try ArgumentCaching.tuple(first, repeat each rest)
+                    return try injector.cachedValue(of: key, caching: caching, teardown: close, for: tuple) { keeper in
+                        try factory(keeper, first, repeat each rest)
+                    }
                 }),
+            caching: caching,
             fileID: fileID,
             line: line
         )

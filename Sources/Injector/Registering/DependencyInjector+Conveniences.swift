@@ -11,26 +11,6 @@ extension DependencyInjector {
         current.register(dependency, fileID: fileID, line: line)
     }
 
-    /// Registers a factory in ``current``; see ``register(_:name:scope:fileID:line:factory:)-swift.method``.
-    ///
-    /// ```swift
-    /// DependencyInjector.register(FooService.self, scope: .singleton) { _ in Foo("Hey there!") }
-    /// ```
-    ///
-    /// Without a `scope`, the registration takes the default scope, as the instance method's
-    /// does: the installing module's, else the injector's.
-    @discardableResult
-    public static func register<T>(
-        _ type: T.Type = T.self,
-        name: String? = nil,
-        scope: Scope? = nil,
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
-        factory: @escaping @Sendable (DependencyInjector) throws -> T
-    ) -> Registered<T> {
-        current.register(type, name: name, scope: scope, fileID: fileID, line: line, factory: factory)
-    }
-
     /// Resolves `type` under `name` from ``current``; see ``resolve(_:name:)-swift.method``.
     ///
     /// ```swift

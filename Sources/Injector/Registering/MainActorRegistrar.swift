@@ -10,7 +10,7 @@ extension DependencyInjector {
     /// The closures are `@MainActor`, so they may build main-actor types and use main-actor
     /// conformances. Main-actor code resolves these types without `await`; a resolve off the
     /// main actor throws ``InjectionError/requiresMainActor(_:path:)`` (see
-    /// ``register(_:name:scope:fileID:line:mainActorFactory:)``, which this calls).
+    /// ``MainActorRegistrar/register(_:name:scope:fileID:line:factory:)``).
     public var mainActor: MainActorRegistrar {
         MainActorRegistrar(injector: self)
     }
@@ -31,15 +31,25 @@ public struct MainActorRegistrar: Sendable {
     /// The injector registered into.
     public let injector: DependencyInjector
 
-    /// Registers a factory that runs on the main actor, for `scope` (without one, the
-    /// module's or the injector's default), under `name`.
+    /// Registers a factory that runs on the main actor, for a `@MainActor` type, for `scope`
+    /// (without one, the module's or the injector's default), under `name`.
     ///
     /// ```swift
-    /// injector.mainActor.register(SettingsModel.self, scope: .singleton) { r in
-    ///     try SettingsModel(store: r.resolve())
+    /// @MainActor final class SettingsModel {
+    ///     init(store: SettingsStore) { … }
+    /// }
+    ///
+    /// @MainActor func configure(_ injector: DependencyInjector) {
+    ///     injector.mainActor.register(SettingsModel.self, scope: .singleton) { r in
+    ///         try SettingsModel(store: r.resolve())
+    ///     }
+    ///     let model = try? injector.resolve(SettingsModel.self)  // no `await`, no `assumeIsolated`
     /// }
     /// ```
     ///
+    /// Main-actor code (and `@Inject` in `@MainActor` classes) resolves the type like any
+    /// other. A resolve off the main actor (off the main dispatch queue) throws
+    /// ``InjectionError/requiresMainActor(_:path:)``, unless it is a singleton already created.
     /// `fileID` and `line` (leave the defaults) say where the registration was made.
     @discardableResult
     public func register<T>(
@@ -50,6 +60,9 @@ public struct MainActorRegistrar: Sendable {
         line: UInt = #line,
         factory: @escaping @MainActor (DependencyInjector) throws -> T
     ) -> Registered<T> {
-        injector.register(type, name: name, scope: scope, fileID: fileID, line: line, mainActorFactory: factory)
+        let key = DependencyKey(type, name: name)
+        return injector.register(type, name: name, scope: scope, fileID: fileID, line: line) { injector in
+            try MainQueue.run(for: key) { try factory(injector) }
+        }
     }
 }

@@ -70,7 +70,7 @@ public struct Registered<Value>: Sendable {
     /// closure `@MainActor`:
     ///
     /// ```swift
-    /// injector.register(LoginViewController.self, mainActorFactory: { _ in LoginViewController() })
+    /// injector.mainActor.register(LoginViewController.self) { _ in LoginViewController() }
     ///     .initCompleted { @MainActor r, controller in controller.presenter = try r.resolve() }
     /// ```
     ///
@@ -263,7 +263,7 @@ public struct Registered<Value>: Sendable {
     /// it throws ``InjectionError/requiresMainActor(_:path:)``.
     ///
     /// ```swift
-    /// injector.register(OrdersModel.self, mainActorFactory: { _ in OrdersModel() })
+    /// injector.mainActor.register(OrdersModel.self) { _ in OrdersModel() }
     ///     .inPreviews(mainActor: { _ in OrdersModel.sample() })
     /// ```
     @discardableResult
@@ -312,7 +312,7 @@ public struct Registered<Value>: Sendable {
     /// ``InjectionError/requiresMainActor(_:path:)``.
     ///
     /// ```swift
-    /// injector.register(Haptics.self, mainActorFactory: { _ in LiveHaptics() })
+    /// injector.mainActor.register(Haptics.self) { _ in LiveHaptics() }
     ///     .inTests(mainActor: { _ in SilentHaptics() })
     /// ```
     @discardableResult

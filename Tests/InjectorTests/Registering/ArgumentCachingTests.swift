@@ -18,6 +18,11 @@ import Testing
         }
     }
 
+    /// An argument that is not `Hashable`.
+    struct Options: Sendable {
+        let verbose: Bool
+    }
+
     /// Registers `Session` for `(user, region)` with `caching`, numbering each one made.
     private func app(_ face: Face, caching: ArgumentCaching, made: Counter) async -> FaceInjector {
         let app = face.makeInjector()
@@ -91,6 +96,34 @@ import Testing
         #expect(testSession !== appSession)
         #expect(try await test.resolve(Session.self, arguments: 1, "eu") === testSession)
         #expect(try await app.resolve(Session.self, arguments: 1, "eu") === appSession)
+    }
+
+    /// The arguments key the kept value, so a cached factory needs them `Hashable`: the one
+    /// `register` cannot require it at compile time (without `caching:` it takes any argument),
+    /// so the resolve says so, and nothing is made.
+    @Test(arguments: Face.allCases)
+    func aCachedArgumentThatIsNotHashableFailsTheResolveSayingSo(face: Face) async throws {
+        let made = Counter()
+        let app = face.makeInjector()
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Session.self, caching: .strong) { (_, user: Int, _: Options) in
+                Session(user: user, region: "eu", number: made.increment())
+            }
+        case .async(let injector):
+            await injector.register(Session.self, caching: .strong) { (_, user: Int, _: Options) in
+                Session(user: user, region: "eu", number: made.increment())
+            }
+        }
+        let error = await injectionError { try await app.resolve(Session.self, arguments: 1, Options(verbose: true)) }
+        guard case .factoryFailed(_, _, let underlying) = error else {
+            Issue.record("expected factoryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(
+            "\(underlying)" == "InjectorTests.ArgumentCachingTests.Options is not Hashable, so the argument cache "
+                + "cannot key a value by it. To fix: make it Hashable, or register without `caching:`.")
+        #expect(made.value == 0)
     }
 
     /// A child's override never reaches the values the app keeps: they are made by the app.

@@ -26,7 +26,7 @@ private final class SettingsScreen {
         let injector = DependencyInjector()
         let made = Counter()
         injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
-        injector.register(SettingsModel.self, scope: scope) { @MainActor r in
+        injector.mainActor.register(SettingsModel.self, scope: scope) { r in
             made.increment()
             return try SettingsModel(store: r.resolve())
         }
@@ -99,7 +99,7 @@ private final class SettingsScreen {
     @Test func aMainActorHookWiresAMainActorTypeOnTheMainActorAndThrowsOffIt() async throws {
         let injector = DependencyInjector()
         injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
-        injector.register(SettingsModel.self) { @MainActor r in try SettingsModel(store: r.resolve()) }
+        injector.mainActor.register(SettingsModel.self) { r in try SettingsModel(store: r.resolve()) }
             .initCompleted { @MainActor _, model in model.title = "Wired" }
 
         #expect(try injector.resolve(SettingsModel.self).title == "Wired")
@@ -132,7 +132,7 @@ private final class SettingsScreen {
     @MainActor
     @Test func verifyOnTheMainActorRunsMainActorFactories() {
         let injector = DependencyInjector()
-        injector.register(SettingsModel.self) { @MainActor r in try SettingsModel(store: r.resolve()) }
+        injector.mainActor.register(SettingsModel.self) { r in try SettingsModel(store: r.resolve()) }
 
         #expect(throws: VerificationError.self) { try injector.verify() }  // SettingsStore is missing
     }

@@ -42,24 +42,6 @@ class Bar {
         #expect(foo.printed.values == ["Hey there!"])
     }
 
-    @Test func staticFactoryRegistrationGoesToCurrent() throws {
-        let injector = DependencyInjector()
-        try DependencyInjector.$current.withValue(injector) {
-            DependencyInjector.register(Service.self, scope: .singleton) { _ in Service(label: "static") }
-            let service: Service = try DependencyInjector.resolve()
-            #expect(service.label == "static")
-        }
-        #expect(try injector.resolve(Service.self).label == "static")
-    }
-
-    @Test func staticFactoryRegistrationTakesTheDefaultScopeOfCurrent() throws {
-        let injector = DependencyInjector(defaultScope: .singleton)
-        DependencyInjector.$current.withValue(injector) {
-            DependencyInjector.register(Service.self) { _ in Service() }
-        }
-        #expect(try injector.resolve(Service.self) === injector.resolve(Service.self))
-    }
-
     @Test func factoriesResolveTheirOwnDependencies() throws {
         let injector = DependencyInjector()
         injector.register(Service(label: "engine"))

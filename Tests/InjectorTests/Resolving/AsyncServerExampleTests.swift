@@ -2,7 +2,7 @@ import Injector
 import Testing
 
 // The README's "Async dependencies" example, compiled and run: an async database singleton,
-// a repository transient, concurrent requests, and the export to the synchronous world.
+// a repository transient, concurrent requests, and the hand-over to the synchronous world.
 
 private struct User: Sendable, Equatable {
     let id: Int
@@ -61,7 +61,7 @@ private struct UserRepository: Sendable {
         #expect(database.url == "postgres://localhost/app")
 
         let sync = DependencyInjector()
-        try await services.export(Database.self, to: sync)
+        sync.register(try await services.resolve(Database.self))
         #expect(try sync.resolve(Database.self) === database)
     }
 }

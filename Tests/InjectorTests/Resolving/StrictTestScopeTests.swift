@@ -252,7 +252,7 @@ extension FaceInjector {
     @MainActor
     @Test func aMainActorDoubleIsBuiltOnTheMainActor() throws {
         let app = DependencyInjector()
-        app.register(MainActorCounter.self, mainActorFactory: { _ in MainActorCounter(start: 0) })
+        app.mainActor.register(MainActorCounter.self) { _ in MainActorCounter(start: 0) }
             .inTests(mainActor: { _ in MainActorCounter(start: 100) })
 
         let start = try app.withOverrides(strict: true, { _ in }) {

@@ -6,7 +6,7 @@ import Testing
 
 extension FaceInjector {
     /// Registers a factory that takes run-time arguments and makes the value from them alone.
-    func register<T: Sendable, First, each Rest>(
+    func register<T: Sendable, First: Sendable, each Rest: Sendable>(
         _ type: T.Type,
         name: String? = nil,
         arguments make: @escaping @Sendable (First, repeat each Rest) throws -> T
@@ -25,7 +25,7 @@ extension FaceInjector {
 
     /// Registers a factory that takes run-time arguments and resolves `dependency` (through the
     /// injector that builds the value) to make the value.
-    func register<T: Sendable, Dependency: Sendable, First, each Rest>(
+    func register<T: Sendable, Dependency: Sendable, First: Sendable, each Rest: Sendable>(
         _ type: T.Type,
         name: String? = nil,
         resolving dependency: Dependency.Type,
@@ -116,7 +116,7 @@ extension FaceInjector {
         }
     }
 
-    /// Registers a factory that runs on the main actor: `mainActorFactory:` on the sync face, a
+    /// Registers a factory that runs on the main actor: `mainActor.register` on the sync face, a
     /// `@MainActor` closure on the actor face.
     func register<T: Sendable>(
         _ type: T.Type,
@@ -124,7 +124,7 @@ extension FaceInjector {
         onMainActor make: @escaping @MainActor () throws -> T
     ) async {
         switch base {
-        case .sync(let injector): injector.register(type, scope: scope) { @MainActor _ in try make() }
+        case .sync(let injector): injector.mainActor.register(type, scope: scope) { _ in try make() }
         case .async(let injector): await injector.register(type, scope: scope) { @MainActor _ in try make() }
         }
     }

@@ -1,6 +1,7 @@
 /// How a factory that takes run-time arguments keeps the values it makes: one per argument
 /// tuple, a session per user ID, a client per tenant
-/// (``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``).
+/// (``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``); without
+/// one, such a factory keeps nothing.
 ///
 /// ```swift
 /// injector.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
@@ -39,6 +40,32 @@ public struct ArgumentCaching: Hashable, Sendable {
 
     /// What begins the name of an argument cache's ``lifetime``.
     static let lifetimePrefix = "caching: "
+
+    /// The arguments as the key of their value: each must be `Hashable` (the register that
+    /// takes them cannot require it, as its uncached form takes any argument).
+    static func tuple<First, each Rest>(_ first: First, _ rest: repeat each Rest) throws -> [AnyHashable] {
+        var tuple: [AnyHashable] = [try hashable(first)]
+        repeat tuple.append(try hashable(each rest))
+        return tuple
+    }
+
+    private static func hashable<Argument>(_ argument: Argument) throws -> AnyHashable {
+        guard let hashable = argument as? AnyHashable else {
+            throw UnhashableArgument(typeName: String(reflecting: type(of: argument)))
+        }
+        return hashable
+    }
+}
+
+/// A cached factory's argument that is not `Hashable`: its tuple cannot key a value.
+struct UnhashableArgument: Error, CustomStringConvertible {
+    /// The argument's type, module-qualified.
+    let typeName: String
+
+    var description: String {
+        "\(typeName) is not Hashable, so the argument cache cannot key a value by it. "
+            + "To fix: make it Hashable, or register without `caching:`."
+    }
 }
 
 extension ArgumentCaching: CustomStringConvertible {
@@ -59,68 +86,6 @@ extension Scope {
 }
 
 extension DependencyInjector {
-    /// Registers a factory that takes run-time arguments and keeps one value per argument
-    /// tuple, as `caching` says: a session per user ID, a client per tenant.
-    ///
-    /// ```swift
-    /// injector.register(UserSession.self, caching: .strong(limit: 50)) { (r, userID: UUID) in
-    ///     try UserSession(id: userID, api: r.resolve())
-    /// }
-    /// let session = try injector.resolve(UserSession.self, arguments: userID)  // made once per ID
-    /// try injector.reset(UserSession.self)  // every session let go, at logout
-    /// ```
-    ///
-    /// The arguments must be `Hashable` (a tuple that is not does not compile). Each tuple's
-    /// value is made once, however many threads ask for it at once; the rest is
-    /// ``register(_:name:fileID:line:factory:)``'s, whose values it keeps.
-    ///
-    /// A value that needs closing says so with `teardown`, which runs once for each value the
-    /// cache lets go, outside any lock: past its bound, on a reset of the key, when the
-    /// registration is replaced or removed, and on ``close()`` of the injector that keeps the
-    /// values, latest first. A value held weakly (``ArgumentCaching/weak``) is its holders' and
-    /// is not torn down. After that `close()`, a resolve that would make a value throws
-    /// ``InjectionError/closed(_:path:)`` before any factory runs.
-    ///
-    /// The values outlive opened scopes: a factory that asks for a ``Scope/scoped`` value
-    /// throws ``InjectionError/captiveDependency(_:path:holder:holderScope:)``.
-    ///
-    /// ```swift
-    /// injector.register(TenantClient.self, caching: .strong(limit: 100), teardown: { $0.disconnect() }) {
-    ///     (r, tenant: TenantID) in try TenantClient(tenant: tenant, http: r.resolve())
-    /// }
-    /// ```
-    public func register<T, First: Hashable & Sendable, each Rest: Hashable & Sendable>(
-        _ type: T.Type = T.self,
-        name: String? = nil,
-        caching: ArgumentCaching,
-        teardown: (@Sendable (T) throws -> Void)? = nil,
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
-        factory: @escaping @Sendable (DependencyInjector, First, repeat each Rest) throws -> T
-    ) {
-        let key = DependencyKey(type, name: name)
-        let close = teardown.map { close in
-            Registration.Teardown.sync { value in try close(Self.cast(value, to: T.self, key: key)) }
-        }
-        store(
-            key: key,
-            scope: .transient,
-            factory: .taking(
-                First.self, repeat (each Rest).self,
-                make: .sync { injector, arguments in
-                    let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
-                    var tuple: [AnyHashable] = [AnyHashable(first)]
-                    repeat tuple.append(AnyHashable(each rest))
-                    return try injector.cachedValue(of: key, caching: caching, teardown: close, for: tuple) { keeper in
-                        try factory(keeper, first, repeat each rest)
-                    }
-                }),
-            caching: caching,
-            fileID: fileID,
-            line: line
-        )
-    }
-
     /// The value of `key`'s registration (which takes arguments) for the argument `tuple`, as
     /// a resolve through this injector finds it: kept by the injector that would keep the
     /// registration's singleton (its holder, or a `.own` child such as a test scope, so that
@@ -170,59 +135,5 @@ extension DependencyInjector {
         if let replaced { keeper.tearDown(replaced.cache.removeAll()) }
         guard let cache else { throw .closed(key, path: Self.runningPath(endingAt: key)) }
         return (cache, keeper)
-    }
-}
-
-extension AsyncDependencyInjector {
-    /// Registers an async factory that takes run-time arguments and keeps one value per
-    /// argument tuple, as `caching` says; the rules are those of
-    /// ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``.
-    ///
-    /// ```swift
-    /// await server.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
-    ///     try await TenantClient.connect(tenant, http: r.resolve())
-    /// }
-    /// ```
-    ///
-    /// A resolve that finds the tuple's value being created awaits that creation. `teardown`
-    /// may await; a value let go outside ``close()`` is torn down in a task that `close()`
-    /// awaits.
-    public func register<T: Sendable, First: Hashable & Sendable, each Rest: Hashable & Sendable>(
-        _ type: T.Type = T.self,
-        name: String? = nil,
-        caching: ArgumentCaching,
-        teardown: (@Sendable (T) async throws -> Void)? = nil,
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
-        factory: @escaping @Sendable (AsyncDependencyInjector, First, repeat each Rest) async throws -> T
-    ) {
-        let key = DependencyKey(type, name: name)
-        let close = teardown.map { close in
-            Registration.Teardown.async { value in try await close(DependencyInjector.cast(value, to: T.self, key: key))
-            }
-        }
-        core.store(
-            key: key,
-            scope: .transient,
-            factory: .taking(
-                First.self, repeat (each Rest).self,
-                make: .async { injector, arguments in
-                    let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
-                    var tuple: [AnyHashable] = [AnyHashable(first)]
-                    repeat tuple.append(AnyHashable(each rest))
-                    let (cache, keeper) = try injector.core.argumentCache(of: key, caching: caching, teardown: close)
-                    guard let cache else {
-                        return try await injector.decoratedIfAny(factory(injector, first, repeat each rest), key: key)
-                    }
-                    let face = injector.face(of: keeper)
-                    // Decorated where it is made, before the cache keeps it.
-                    return try await cache.value(for: tuple, as: T.self) {
-                        try await face.decoratedIfAny(factory(face, first, repeat each rest), key: key)
-                    }
-                }),
-            caching: caching,
-            fileID: fileID,
-            line: line
-        )
     }
 }
