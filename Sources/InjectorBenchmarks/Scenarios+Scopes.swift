@@ -163,6 +163,7 @@ func requestScope() -> Scenario {
     let byHandLocked = "by hand: a locked, lazy per-request store"
     let injectorCase = "injector: openScope, resolve, close"
     let byHandFromTask = "by hand, from a task"
+    let actorCase = "AsyncDependencyInjector: openScope, await resolve, await close"
     // Requests per task hop, at least: the hop is spread over them (see `runAsync`).
     let repeats = 100
 
@@ -184,7 +185,7 @@ func requestScope() -> Scenario {
                     blackHole(handler)
                 }
             },
-            .measured(injectorCase, baseline: byHand, target: Target(reference: byHand, limit: 2.0)) { n in
+            .measured(injectorCase, baseline: byHand) { n in
                 for _ in 0..<n {
                     let request = injector.openScope()
                     let handler = try? request.resolve(RequestHandler.self)
@@ -192,10 +193,12 @@ func requestScope() -> Scenario {
                     blackHole(handler)
                 }
             },
-            // The same row again, against the store a container's author would write by hand.
-            .derived("\(injectorCase), against the locked store", baseline: byHandLocked) {
-                $0[injectorCase, default: 0]
-            },
+            // The same row again, against the store a container's author would write by hand
+            // (what .NET's scope is): the target issue 41 sets.
+            .derived(
+                "\(injectorCase), against the locked store", baseline: byHandLocked,
+                target: Target(reference: byHandLocked, limit: 1.5)
+            ) { $0[injectorCase, default: 0] },
             .measured(byHandFromTask, operations: repeats, clock: .wall) { n in
                 runAsync {
                     for _ in 0..<(n * repeats) {
@@ -205,10 +208,7 @@ func requestScope() -> Scenario {
                     }
                 }
             },
-            .measured(
-                "AsyncDependencyInjector: openScope, await resolve, await close", baseline: byHandFromTask,
-                operations: repeats, clock: .wall
-            ) { n in
+            .measured(actorCase, baseline: byHandFromTask, operations: repeats, clock: .wall) { n in
                 runAsync {
                     for _ in 0..<(n * repeats) {
                         let request = actor.openScope()
@@ -218,6 +218,11 @@ func requestScope() -> Scenario {
                     }
                 }
             },
+            // Against the locked store too: the target issue 42 sets.
+            .derived(
+                "\(actorCase), against the locked store", baseline: byHandLocked,
+                target: Target(reference: byHandLocked, limit: 2.0)
+            ) { $0[actorCase, default: 0] },
         ]
     )
 }
