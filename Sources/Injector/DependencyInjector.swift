@@ -45,12 +45,18 @@ public final class DependencyInjector: Sendable {
     /// Its ready values, published for resolves that take no lock (kept by `registry`'s writes).
     @usableFromInline let ready: PublishedTable
 
-    /// Its own copies of its ancestors' singletons (`ChildSingletons.own`); `nil` when shared.
-    let inheritedSingletons: Locked<InheritedSingletons>?
+    /// The values it keeps for its ancestors' registrations (see `KeptValues`): its own copies
+    /// of their singletons when `keepsOwnSingletons`, their `.scoped` values when it
+    /// `opensScope`; `nil` for an injector that does neither.
+    let keptValues: Locked<KeptValues>?
 
-    /// The values of `.scoped` registrations it keeps, when it is an opened scope
-    /// (``openScope(fileID:filePath:line:)``, a test scope, `verify()`'s scratch); `nil` for any other injector.
-    let scopedValues: Locked<ScopedValues>?
+    /// Whether it keeps its own copies of its ancestors' singletons (`ChildSingletons.own`,
+    /// what test and preview scopes make), rather than sharing theirs.
+    let keepsOwnSingletons: Bool
+
+    /// Whether it is an opened scope (``openScope(fileID:filePath:line:)``, a test scope,
+    /// `verify()`'s scratch), which keeps one value of each ``Scope/scoped`` registration.
+    let opensScope: Bool
 
     /// What it makes of its ancestors' registrations when it is a test scope; `nil` for any
     /// other injector (a child of a test scope included: the scope is its parent).
@@ -74,8 +80,9 @@ public final class DependencyInjector: Sendable {
         ready = PublishedTable()
         registry = Locked(Registry(ready: ready))
         parent = nil
-        inheritedSingletons = nil
-        scopedValues = nil
+        keptValues = nil
+        keepsOwnSingletons = false
+        opensScope = false
         testScope = nil
         self.defaultScope = defaultScope
     }
@@ -95,8 +102,9 @@ public final class DependencyInjector: Sendable {
         registry = Locked(Registry(ready: ready))
         self.parent = parent
         defaultScope = parent.defaultScope
-        inheritedSingletons = singletons == .own ? Locked(InheritedSingletons()) : nil
-        scopedValues = opensScope ? Locked(ScopedValues(openedAt: site)) : nil
+        keepsOwnSingletons = singletons == .own
+        self.opensScope = opensScope
+        keptValues = keepsOwnSingletons || opensScope ? Locked(KeptValues(openedAt: site)) : nil
         self.testScope = testScope
         inheritObserver(from: parent)
     }
@@ -104,7 +112,7 @@ public final class DependencyInjector: Sendable {
     deinit {
         // An opened scope released without `close()`: its values are torn down, and it is
         // reported (principle 14), never leaked in silence.
-        if let scopedValues, let parent { parent.tearDown(releasedScope: scopedValues) }
+        if opensScope, let keptValues, let parent { parent.tearDown(releasedScope: keptValues) }
     }
 
     /// A test scope under this injector: an opened scope that keeps its own singletons, and
@@ -171,9 +179,6 @@ public final class DependencyInjector: Sendable {
     public func previewScope() -> DependencyInjector {
         testChild(.preview)
     }
-
-    /// Whether this injector is an opened scope, which keeps ``Scope/scoped`` values.
-    var opensScope: Bool { scopedValues != nil }
 
     /// A test scope under this injector, `strict` if asked, for `InjectorTesting`.
     package func testChild(strict: Bool, allowing: [any Any.Type]) -> DependencyInjector {

@@ -68,7 +68,7 @@ extension DependencyInjector {
                     forwardedTo: forwardedTo, answeredBy: answeredBy, decorators: decorators)
                 found.append(info)
             }
-            if keepers.singletons == nil, current.inheritedSingletons != nil { keepers.singletons = current }
+            if keepers.singletons == nil, current.keepsOwnSingletons { keepers.singletons = current }
         }
         return DependencyKey.sorted(found, by: \.key)
     }

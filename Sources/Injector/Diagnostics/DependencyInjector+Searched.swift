@@ -18,7 +18,7 @@ extension DependencyInjector {
             root = next
         }
         let kind =
-            inheritedSingletons == nil
+            !keepsOwnSingletons
             ? "a child injector"
             : "a test scope (a child that keeps its own singletons, as withOverrides, .injecting and "
                 + "InjectorTestCase make)"

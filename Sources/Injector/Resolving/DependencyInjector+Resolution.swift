@@ -238,7 +238,7 @@ extension DependencyInjector {
             let keeper = keepers.keeper(of: registration) ?? (registration.isScoped ? injector.enclosingScope : nil)
             return .pending(registration, heldBy: injector, keptBy: keeper ?? injector)
         }
-        if keepers.singletons == nil, injector.inheritedSingletons != nil { keepers.singletons = injector }
+        if keepers.singletons == nil, injector.keepsOwnSingletons { keepers.singletons = injector }
         return nil
     }
 
@@ -286,8 +286,8 @@ extension DependencyInjector {
             return try run(registration, in: context)
         case .scoped:
             try checkScoped(registration, keptBy: keeper, in: context)
-            // Kept by an opened scope below the holder: the scope's own creation (see `ScopedValues`).
-            if keeper !== holder, let scoped = keeper.scopedValues {
+            // Kept by an opened scope below the holder: the scope's own creation (see `KeptValues`).
+            if keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues {
                 do {
                     return try keeper.scopedValue(of: registration, heldBy: holder, in: scoped, context: context)
                 } catch {

@@ -56,20 +56,10 @@ extension DependencyInjector {
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }
-        closeCopies(into: &teardowns)
+        // The values it keeps for its ancestors' registrations (a test scope's copies of
+        // singletons, an opened scope's scoped values), released after the lock.
+        keptValues?.withLock { $0.close() }.appendTeardowns(to: &teardowns)
         return (teardowns, tasks)
-    }
-
-    /// Closes the values this injector keeps besides its registry's (a `.own` child's copies
-    /// of singletons, an opened scope's scoped values): nothing is kept from now on. Adds their
-    /// teardowns to `teardowns`; the copies are released after the locks.
-    func closeCopies(into teardowns: inout [PendingTeardown]) {
-        if let copies = inheritedSingletons {
-            for copy in copies.withLock({ $0.close() }) {
-                if let teardown = copy.cache.teardown { teardowns.append(teardown) }
-            }
-        }
-        scopedValues?.withLock { $0.close() }.appendTeardowns(to: &teardowns)
     }
 
     /// The teardown failures noted outside `close()`, taken out.
@@ -126,7 +116,7 @@ extension DependencyInjector {
     /// `close()`, as its `close()` would have (asynchronous teardowns in this injector's task,
     /// failures kept for this injector's `close()`), and reports the forgotten close at the
     /// `openScope` call: recorded on the running test, printed otherwise.
-    func tearDown(releasedScope scope: Locked<ScopedValues>) {
+    func tearDown(releasedScope scope: Locked<KeptValues>) {
         let (dropped, openedAt) = scope.withLock { scope in (scope.isClosed ? nil : scope.close(), scope.openedAt) }
         let teardowns = dropped?.teardowns ?? []
         guard !teardowns.isEmpty else { return }

@@ -31,15 +31,11 @@ extension DependencyInjector {
         while let current = injector {
             let dropped = current.registry.updateReturning { $0.dropValues(ofScopes: resets) }
             current.tearDown(dropped.compactMap(\.teardown))
-            // Scoped values are kept by the nearest opened scope.
-            if scope == .scoped, let copies = current.scopedValues {
-                current.tearDown(copies.withLock { $0.dropValues() }.teardowns)
+            // Scoped values are kept by the nearest opened scope; a test scope keeps every value
+            // above it, for resolves through it.
+            if (scope == .scoped && current.opensScope) || current.keepsOwnSingletons, let kept = current.keptValues {
+                current.tearDown(kept.withLock { $0.dropValues(ofScopes: resets) }.teardowns)
                 return
-            }
-            if let copies = current.inheritedSingletons {
-                let droppedCopies = copies.withLock { $0.dropValues(ofScopes: resets) }
-                current.tearDown(droppedCopies.compactMap(\.cache.teardown))
-                return  // the keeper of every value above it, for resolves through it
             }
             injector = current.parent
         }
@@ -87,7 +83,7 @@ extension DependencyInjector {
             case .instance?:
                 throw .notResettable(key, scope: nil)
             case nil:
-                if keepers.singletons == nil, holder.inheritedSingletons != nil { keepers.singletons = holder }
+                if keepers.singletons == nil, holder.keepsOwnSingletons { keepers.singletons = holder }
             }
         }
         throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
@@ -107,15 +103,11 @@ extension DependencyInjector {
     /// Drops what this injector keeps for `key` held by `holder` (itself or an ancestor);
     /// returns its teardown, if any. The value is released after the lock.
     func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
-        let dropped: Cache?
-        if holder === self {
-            dropped = registry.updateReturning { $0.dropValue(of: key) }
-        } else if let scoped = scopedValues, let kept = scoped.withLock({ $0.dropValue(of: key, heldBy: holder) }) {
-            return kept.teardown.map { [$0] } ?? []
-        } else {
-            dropped = inheritedSingletons?.withLock { $0.dropValue(of: key, heldBy: holder) }?.cache
-        }
-        return dropped?.teardown.map { [$0] } ?? []
+        let teardown =
+            holder === self
+            ? registry.updateReturning { $0.dropValue(of: key) }?.teardown
+            : keptValues?.withLock { $0.dropValue(of: key, heldBy: holder) }?.teardown
+        return teardown.map { [$0] } ?? []
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.

@@ -125,7 +125,7 @@ final class SingletonCreation: Sendable {
     }
 
     /// Waits while another thread creates the value of `dependency` under `key`, a creation
-    /// that is not registered here (an opened scope's claim, see `ScopedValues`): `creator`
+    /// that is not registered here (an opened scope's claim, see `KeptValues`): `creator`
     /// (called under this lock) says which thread creates it, marking the creation as awaited
     /// so that its end calls `finish(key)`, or `nil` once it has ended. The creator is
     /// registered as `key`'s, for the cycle check. Throws `circularDependency` when waiting

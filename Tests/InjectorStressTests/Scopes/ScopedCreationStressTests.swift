@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The first resolves of a scoped value racing inside one opened scope on the sync face, where
-/// the scope's own claim decides who creates it (see `ScopedValues`): one creation per scope,
+/// the scope's own claim decides who creates it (see `KeptValues`): one creation per scope,
 /// a failed creation wakes its waiters, and two creations that wait for each other are a cycle.
 @Suite struct ScopedCreationStressTests {
     final class Transaction: Sendable {

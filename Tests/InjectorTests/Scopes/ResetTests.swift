@@ -23,6 +23,32 @@ final class Cart: Sendable {}
         #expect(try await injector.resolve(Cart.self) === afterLogout)
     }
 
+    /// A test scope keeps its own copies of the app's singletons and its scoped values in one
+    /// store: a reset of one scope drops that scope's values there, and leaves the others'.
+    @Test func aTestScopesResetDropsTheValuesOfThatScopeAlone() throws {
+        final class Transaction: Sendable {}
+        let app = DependencyInjector()
+        app.register(Cart.self, scope: .singleton) { _ in Cart() }
+        app.register(Transaction.self, scope: .scoped) { _ in Transaction() }
+        let appCart = try app.resolve(Cart.self)
+        try app.withOverrides({ _ in }) {
+            let test = DependencyInjector.current
+            let cart = try test.resolve(Cart.self)
+            let transaction = try test.resolve(Transaction.self)
+            #expect(cart !== appCart)  // the test scope's own copy
+
+            try test.reset(.singleton)
+            #expect(try test.resolve(Transaction.self) === transaction)
+            let newCart = try test.resolve(Cart.self)
+            #expect(newCart !== cart)
+
+            try test.reset(.scoped)
+            #expect(try test.resolve(Cart.self) === newCart)
+            #expect(try test.resolve(Transaction.self) !== transaction)
+        }
+        #expect(try app.resolve(Cart.self) === appCart)
+    }
+
     @Test func aResetWhileOtherThreadsResolveGivesEachAWholeCart() throws {
         let injector = DependencyInjector()
         let made = Counter()

@@ -1,7 +1,7 @@
 /// The values one registration with run-time arguments keeps, by argument tuple, as its
 /// ``ArgumentCaching`` says. A value is made once per tuple however many threads ask at
 /// once: the first claims the tuple, as an opened scope's creation claims its place (see
-/// `ScopedValues`), and a thread that finds it claimed waits in `SingletonCreation`, which
+/// `KeptValues`), and a thread that finds it claimed waits in `SingletonCreation`, which
 /// checks the wait for cycles.
 ///
 /// A bound lets go of the least recently used values, but never of one whose creation is still

@@ -1,13 +1,21 @@
-/// The values an opened scope keeps for the `.scoped` registrations of its ancestors, and the
-/// creations of them running now, on the sync face, which claim their place here.
+/// The values an injector keeps for registrations its ancestors hold: an opened scope's values
+/// of their `.scoped` registrations, and a test scope's own copies of their singletons (and
+/// weak instances), built with the test's registrations (`ChildSingletons.own`). The one store
+/// of kept values besides each registry's (principle 13): one key of one ancestor is one slot,
+/// with its value, and the creation of a scoped value running now, which claims its slot.
+///
+/// Each value is kept with its registration and used only while the ancestor still holds
+/// that registration, so re-registering a key is seen at once. One slot per key and ancestor:
+/// the copy of a nearer ancestor's override does not replace the copy of a farther one's.
 ///
 /// A request keeps a handful of values and lives for microseconds, so this is a short list
 /// searched in order, not a dictionary: hashing a key and a holder cost more than the search.
-/// A claim lets the first resolve create the value under this scope's lock alone, without the
-/// process-wide `SingletonCreation` lock; only a resolve that finds the value being created by
-/// another thread goes there, to wait and to take part in the cycle check (see
-/// `DependencyInjector.scopedValue(of:heldBy:context:)`).
-struct ScopedValues {
+/// A claim lets the first resolve create a scoped value under this injector's lock alone,
+/// without the process-wide `SingletonCreation` lock; only a resolve that finds the value
+/// being created by another thread goes there, to wait and to take part in the cycle check
+/// (see `DependencyInjector.scopedValue(of:heldBy:in:context:)`). A singleton's copy is
+/// created through `SingletonCreation`, as the holder's own singleton is.
+struct KeptValues {
     /// A value being created by a thread (whose context it is), for the registration whose
     /// identity it holds; `isAwaited` once a thread waits for it in `SingletonCreation`, which
     /// the creator must then wake.
@@ -22,12 +30,41 @@ struct ScopedValues {
     /// object each, and a teardown is made only for a value that has one, when it is let go.
     struct Kept {
         let registration: Registration
-        let value: Any
+        let held: Held
         let order: UInt64
 
-        /// The teardown of the value, if its registration has one.
+        /// How a value is held: strongly, or weakly (a `.weak` registration's class instance).
+        enum Held {
+            case strong(Any)
+            case weak(WeakReference)
+        }
+
+        /// `value` as `registration`'s scope keeps it, numbered in creation order; `nil` when
+        /// it keeps nothing (a `.weak` value that is no class instance, made anew each time).
+        init?(keeping value: Any, producedBy registration: Registration) {
+            if registration.scope.isKeptStrongly {
+                held = .strong(value)
+            } else if registration.scope == .weak, type(of: value) is AnyObject.Type {
+                held = .weak(WeakReference(object: value as AnyObject, valueType: ObjectIdentifier(type(of: value))))
+            } else {
+                return nil
+            }
+            self.registration = registration
+            order = registration.teardown == nil ? 0 : PendingTeardown.nextOrder()
+        }
+
+        /// The value, while it lives.
+        var value: Any? {
+            switch held {
+            case .strong(let value): value
+            case .weak(let reference): reference.object
+            }
+        }
+
+        /// The teardown of the value, if its registration has one (only a strongly held value's).
         var teardown: PendingTeardown? {
-            PendingTeardown(of: value, producedBy: registration, order: order)
+            guard case .strong(let value) = held else { return nil }
+            return PendingTeardown(of: value, producedBy: registration, order: order)
         }
     }
 
@@ -110,7 +147,9 @@ struct ScopedValues {
             claims += 1
             return .claimed
         }
-        if let kept = slots[index].kept, kept.registration === registration { return .ready(kept.value) }
+        if let kept = slots[index].kept, kept.registration === registration, let value = kept.value {
+            return .ready(value)
+        }
         if let running = slots[index].claim { return running.creator === context ? .cycle : .running(running) }
         if isClosed { return .closed }
         slots[index].claim = claim
@@ -139,11 +178,7 @@ struct ScopedValues {
         heldBy holder: DependencyInjector,
         claimed: Bool = false
     ) -> (replaced: Kept?, isAwaited: Bool) {
-        var kept: Kept?
-        if !isClosed {
-            let order = registration.teardown == nil ? 0 : PendingTeardown.nextOrder()
-            kept = Kept(registration: registration, value: value, order: order)
-        }
+        let kept = isClosed ? nil : Kept(keeping: value, producedBy: registration)
         guard let index = index(of: registration, heldBy: holder) else {
             if let kept { append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: kept)) }
             return (nil, false)
@@ -190,16 +225,15 @@ struct ScopedValues {
         return exchange(&slots[index].kept, with: nil)
     }
 
-    /// Forgets every kept value (a reset of `.scoped`), which it returns. Running creations
-    /// go on.
-    mutating func dropValues() -> Dropped {
-        guard claims > 0 else { return Dropped(slots: exchange(&slots, with: [])) }
+    /// Forgets every kept value whose registration's scope `resets` (a reset of that scope),
+    /// which it returns. Running creations go on.
+    mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> Dropped {
         var dropped: [Slot] = []
-        for index in slots.indices where slots[index].kept != nil {
+        for index in slots.indices where slots[index].kept.map({ resets($0.registration.scope) }) == true {
             dropped.append(Slot(key: slots[index].key, holder: slots[index].holder, kept: slots[index].kept))
             slots[index].kept = nil
         }
-        slots.removeAll { $0.claim == nil }
+        slots.removeAll { $0.kept == nil && $0.claim == nil }
         return Dropped(slots: dropped)
     }
 
@@ -208,7 +242,8 @@ struct ScopedValues {
     /// keep their values.
     mutating func close() -> Dropped {
         isClosed = true
-        return dropValues()
+        guard claims > 0 else { return Dropped(slots: exchange(&slots, with: [])) }
+        return dropValues { _ in true }
     }
 
     /// Values let go by a reset or a close: released with this, after the unlock.
@@ -233,116 +268,32 @@ struct ScopedValues {
 }
 
 extension DependencyInjector {
-    /// The value of `registration`, a `.scoped` one held by `holder`, an ancestor, that this
-    /// opened scope keeps: created now by this thread if need be, once for the scope however
-    /// many threads ask at once. `nil` when `registration` is no longer the one `holder`
-    /// stores (replaced or removed meanwhile): the caller looks the key up again.
-    ///
-    /// The creation claims its place in the scope's own list (`ScopedValues`), so that the
-    /// common case, no other thread creating it, takes this scope's lock alone. A thread that
-    /// finds another creating the value waits in `SingletonCreation`, which registers the
-    /// creator for its cycle check, as it does for a singleton's creator; the creator wakes it.
-    @inline(never)
-    func scopedValue(
-        of registration: Registration,
-        heldBy holder: DependencyInjector,
-        in scoped: Locked<ScopedValues>,
-        context: ResolutionContext
-    ) throws(InjectionError) -> Any? {
-        while true {
-            switch scoped.withLock({ $0.claim(registration, heldBy: holder, by: context) }) {
-            case .ready(let value):
-                return value
-            case .cycle:
-                throw .circularDependency(path: context.path + [registration.key])
-            case .closed:
-                throw .closed(registration.key, path: context.path + [registration.key])
-            case .running(let claim):
-                try SingletonCreation.shared.wait(
-                    for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
-                    of: registration.key, context: context
-                ) {
-                    scoped.withLock { $0.awaitedCreator(of: claim, by: registration, heldBy: holder) }
-                }
-                // Re-registered while we waited: the value just made may be the old one's.
-                guard holder.stores(registration) else { return nil }
-            case .claimed:
-                // The caller found `registration` stored just now (the walk, or
-                // `ancestor(storing:)`), or it was checked after the wait below. One replaced
-                // meanwhile makes a value that the new registration's first resolve replaces.
-                return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
-            }
-        }
+    /// What this injector keeps for `registration`, held by `holder`, an ancestor.
+    func keptValue(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
+        keptValues?.withLock { $0.value(of: registration, heldBy: holder) }
     }
 
-    /// The value of `registration`, a `.scoped` one that this injector's resolve of `key`
-    /// found in an ancestor's published table (see `PublishedTable.slotPassingMissesUp`), as a
-    /// `T`: this opened scope keeps it, so the walk's answer is known without the walk. Any
-    /// other case (this injector opens no scope, the registration was replaced meanwhile, the
-    /// resolve shares values) takes the walk.
-    @inline(never)
-    func scopedValue<T>(found registration: Registration, as type: T.Type, key: DependencyKey)
-        throws(InjectionError) -> T
+    /// What this injector keeps for `registration`, held by `holder`, an ancestor, for a
+    /// creation about to start: the value, `.closed` once its `close()` has begun (nothing
+    /// is built for a closed keeper), or `nil`.
+    func kept(_ registration: Registration, heldBy holder: DependencyInjector) -> SingletonCreation.Start? {
+        keptValues?.withLock { $0.kept(registration, heldBy: holder) }
+    }
+
+    /// Keeps `value`, made by `registration` held by `holder`, an ancestor, unless this
+    /// injector is closed; the teardown of a value it replaces is for the caller to run.
+    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
+        -> SingletonCreation.Keeping
     {
-        let context = ResolutionContext.current
-        if let scoped = scopedValues, !context.isSharing, let holder = ancestor(storing: registration) {
-            try checkScoped(registration, keptBy: self, in: context)
-            if let value = try scopedValue(of: registration, heldBy: holder, in: scoped, context: context) {
-                return try Self.cast(value, to: T.self, key: key)
-            }
+        var keeping = SingletonCreation.Keeping()
+        guard let keptValues else { return keeping }
+        // What keeping replaces leaves the lock whole, registration included: released there,
+        // the last reference to a replaced registration would release its factory's captures.
+        let replaced: KeptValues.Kept?
+        (replaced, keeping.isClosed) = keptValues.withLock { kept in
+            (kept.keep(value, producedBy: registration, heldBy: holder).replaced, kept.isClosed)
         }
-        return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
-            try unregistered(key, as: T.self)
-        }
-    }
-
-    /// The nearest ancestor that stores `registration`, if any.
-    private func ancestor(storing registration: Registration) -> DependencyInjector? {
-        var ancestor = parent
-        while let injector = ancestor {
-            if injector.stores(registration) { return injector }
-            ancestor = injector.parent
-        }
-        return nil
-    }
-
-    /// Whether this injector still stores `registration` under its key.
-    func stores(_ registration: Registration) -> Bool {
-        registry.withLock { registry in
-            guard case .factory(let current, _)? = registry[registration.key] else { return false }
-            return registration.isStored(as: current)
-        }
-    }
-
-    /// Runs the factory of `registration`, whose place this thread claimed in `scoped`, and
-    /// keeps its value; wakes the threads that wait for it, succeeded or failed.
-    private func createScopedValue(
-        of registration: Registration,
-        heldBy holder: DependencyInjector,
-        in scoped: Locked<ScopedValues>,
-        context: ResolutionContext
-    ) throws(InjectionError) -> Any {
-        let creation = SingletonCreation.Key(registration, keptBy: self)
-        let value: Any
-        do {
-            value = try run(registration, in: context)
-        } catch {
-            if scoped.withLock({ $0.release(claimOf: registration, heldBy: holder) }) {
-                SingletonCreation.shared.finish(creation)
-            }
-            throw error
-        }
-        let (replaced, isAwaited, isClosed) = scoped.withLock { scoped -> (ScopedValues.Kept?, Bool, Bool) in
-            guard !scoped.isClosed else {
-                return (nil, scoped.release(claimOf: registration, heldBy: holder), true)
-            }
-            let (replaced, isAwaited) = scoped.keep(value, producedBy: registration, heldBy: holder, claimed: true)
-            return (replaced, isAwaited, false)
-        }
-        if isAwaited { SingletonCreation.shared.finish(creation) }
-        // After the claim ends, so that no resolve waiting for the value waits for user code.
-        if let teardown = replaced?.teardown { tearDown([teardown]) }
-        if isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
-        return value
+        if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
+        return keeping
     }
 }
