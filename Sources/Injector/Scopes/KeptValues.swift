@@ -26,9 +26,10 @@ struct KeptValues {
     }
 
     /// A kept value, the registration that made it, and its place in creation order (for a
-    /// teardown, see `PendingTeardown`). Kept in its slot as it is: a request's values cost no
-    /// object each, and a teardown is made only for a value that has one, when it is let go.
-    struct Kept {
+    /// teardown, see `PendingTeardown`, made only for a value that has one, when it is let go).
+    /// A class: a slot is moved and copied as it is kept, looked up and closed, and a value in
+    /// an `Any` costs many copies.
+    final class Kept {
         let registration: Registration
         let held: Held
         let order: UInt64
