@@ -28,17 +28,27 @@ extension DependencyInjector {
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
     public func close() throws(TeardownError) {
-        let (teardowns, tasks) = closeKeeping()
-        let (failures, deferred) = PendingTeardown.runSynchronous(teardowns)
+        let (teardowns, kept, tasks) = closeKeeping()
+        let failures: [TeardownError.Failure]
+        let deferred: [PendingTeardown]
+        if teardowns.isEmpty, let kept {
+            // All a request's scope commonly keeps: run from the slots, no record made for each.
+            let run = PendingTeardown.runSynchronous(kept.toTearDown)
+            (failures, deferred) = (run.failures, run.deferred.compactMap(\.teardown))
+        } else {
+            (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
+        }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         runLater(deferred, after: tasks)
         let all = takeTeardownFailures() + failures
         if !all.isEmpty { throw TeardownError(failures: all) }
     }
 
-    /// Marks this injector closed and takes out what it keeps: the teardowns, and the tasks
-    /// running earlier teardowns. The values are released after the locks.
-    func closeKeeping() -> (teardowns: [PendingTeardown], tasks: [Task<Void, Never>]) {
+    /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
+    /// values, the values it keeps for its ancestors' registrations (a test scope's copies of
+    /// singletons, an opened scope's scoped values), and the tasks running earlier teardowns.
+    /// The values are released after the locks.
+    func closeKeeping() -> (teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [Task<Void, Never>]) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock.
         let (dropped, orphans, tasks, caches) = registry.updateReturning { registry in
@@ -56,10 +66,7 @@ extension DependencyInjector {
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }
-        // The values it keeps for its ancestors' registrations (a test scope's copies of
-        // singletons, an opened scope's scoped values), released after the lock.
-        keptValues?.withLock { $0.close() }.appendTeardowns(to: &teardowns)
-        return (teardowns, tasks)
+        return (teardowns, keptValues?.withLock { $0.close() }, tasks)
     }
 
     /// The teardown failures noted outside `close()`, taken out.
@@ -166,10 +173,10 @@ extension AsyncDependencyInjector {
         // Twice: a teardown of the first round may let go of more (a replacement, a value
         // made in flight), which the second takes.
         for _ in 0..<2 {
-            let (teardowns, tasks) = core.closeKeeping()
+            let (teardowns, kept, tasks) = core.closeKeeping()
             for task in tasks { await task.value }
             failures += core.takeTeardownFailures()
-            failures += await PendingTeardown.runAll(teardowns)
+            failures += await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
         }
         if !failures.isEmpty { throw TeardownError(failures: failures) }
     }

@@ -67,6 +67,12 @@ struct KeptValues {
             guard case .strong(let value) = held else { return nil }
             return PendingTeardown(of: value, producedBy: registration, order: order)
         }
+
+        /// Whether the value has a teardown to run.
+        var hasTeardown: Bool {
+            guard case .strong = held else { return false }
+            return registration.teardown != nil
+        }
     }
 
     /// One key of one ancestor: its kept value, its running creation, or both (a value of a
@@ -265,6 +271,17 @@ struct KeptValues {
             appendTeardowns(to: &teardowns)
             return teardowns
         }
+
+        /// The values with a teardown to run, in the order they were kept: run from here,
+        /// with no `PendingTeardown` made for each, when nothing else is torn down with them.
+        var toTearDown: [Kept] {
+            var kept: [Kept] = []
+            kept.reserveCapacity(slots.count)
+            for index in slots.indices {
+                if let value = slots[index].kept, value.hasTeardown { kept.append(value) }
+            }
+            return kept
+        }
     }
 }
 
@@ -296,5 +313,19 @@ extension DependencyInjector {
         }
         if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
         return keeping
+    }
+}
+
+extension KeptValues.Kept: TeardownRecord {
+    func runIfSynchronous() -> TeardownOutcome? {
+        guard case .strong(let value) = held, let teardown = registration.teardown else { return nil }
+        guard case .sync(let close) = teardown else { return .asynchronous }
+        do {
+            try close(value)
+            return nil
+        } catch {
+            return .failed(
+                TeardownError.Failure(key: registration.key, error: error, site: registration.site.declarationSite))
+        }
     }
 }

@@ -58,20 +58,16 @@ final class PendingTeardown: @unchecked Sendable {
 
     /// Runs the synchronous ones of `teardowns`, latest first; the failures, and the
     /// asynchronous ones, which must be awaited (`runAll`), latest first too.
-    static func runSynchronous(_ teardowns: [PendingTeardown]) -> (
-        failures: [TeardownError.Failure], deferred: [PendingTeardown]
+    static func runSynchronous<Record: TeardownRecord>(_ teardowns: [Record]) -> (
+        failures: [TeardownError.Failure], deferred: [Record]
     ) {
         var failures: [TeardownError.Failure] = []
-        var deferred: [PendingTeardown] = []
-        for pending in latestFirst(teardowns) {
-            guard case .sync(let close) = pending.teardown else {
-                deferred.append(pending)
-                continue
-            }
-            do {
-                try close(pending.value)
-            } catch {
-                failures.append(TeardownError.Failure(key: pending.key, error: error, site: pending.site))
+        var deferred: [Record] = []
+        for record in latestFirst(teardowns) {
+            switch record.runIfSynchronous() {
+            case nil: break
+            case .failed(let failure)?: failures.append(failure)
+            case .asynchronous?: deferred.append(record)
             }
         }
         return (failures, deferred)
@@ -95,7 +91,7 @@ final class PendingTeardown: @unchecked Sendable {
 
     /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
     /// as it kept them): then no sort.
-    static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
+    static func latestFirst<Record: TeardownRecord>(_ teardowns: [Record]) -> ReversedCollection<[Record]> {
         var isInOrder = true
         var index = 1
         while isInOrder, index < teardowns.count {
@@ -119,5 +115,35 @@ extension Entry {
     var teardown: PendingTeardown? {
         guard case .factory(_, let cache) = self else { return nil }
         return cache.teardown
+    }
+}
+
+/// A value whose teardown is to run, in creation order: one let go (`PendingTeardown`), or
+/// one a closing scope still keeps (`KeptValues.Kept`, run from its slot with no record made
+/// for it). One runner for both (`PendingTeardown.runSynchronous`).
+protocol TeardownRecord {
+    /// Its place in creation order: teardowns run latest first.
+    var order: UInt64 { get }
+
+    /// Runs the teardown if it is synchronous: `nil` when it ran, else its failure, or that
+    /// it is asynchronous (for the caller to await).
+    func runIfSynchronous() -> TeardownOutcome?
+}
+
+/// What `TeardownRecord.runIfSynchronous()` could not finish.
+enum TeardownOutcome {
+    case failed(TeardownError.Failure)
+    case asynchronous
+}
+
+extension PendingTeardown: TeardownRecord {
+    func runIfSynchronous() -> TeardownOutcome? {
+        guard case .sync(let close) = teardown else { return .asynchronous }
+        do {
+            try close(value)
+            return nil
+        } catch {
+            return .failed(TeardownError.Failure(key: key, error: error, site: site))
+        }
     }
 }
