@@ -257,18 +257,13 @@ struct KeptValues {
     struct Dropped {
         fileprivate let slots: [Slot]
 
-        /// Adds the teardowns of the values, in the order they were kept, to `teardowns`.
-        func appendTeardowns(to teardowns: inout [PendingTeardown]) {
-            teardowns.reserveCapacity(teardowns.count + slots.count)
+        /// The teardowns of the values, in the order they were kept.
+        var teardowns: [PendingTeardown] {
+            var teardowns: [PendingTeardown] = []
+            teardowns.reserveCapacity(slots.count)
             for index in slots.indices {
                 if let teardown = slots[index].kept?.teardown { teardowns.append(teardown) }
             }
-        }
-
-        /// The teardowns of the values.
-        var teardowns: [PendingTeardown] {
-            var teardowns: [PendingTeardown] = []
-            appendTeardowns(to: &teardowns)
             return teardowns
         }
 
