@@ -364,7 +364,8 @@ extension DependencyInjector {
     }
 
     /// What a published table holds for `T` under `name` besides a `ReadyValue<T>` (see
-    /// `ProtectedSlot`): a value registered as a protocol, or a transient's registration,
+    /// `ProtectedSlot`): a value registered as a protocol, or a transient's registration (a
+    /// scoped one goes to `scopedValue(found:as:key:)`),
     /// which is retained, the announcement in `hazard` (a record a `HazardGuard` handed over)
     /// withdrawn (a factory may register into
     /// this injector, whose writer waits for the readers of the old table), then run here.

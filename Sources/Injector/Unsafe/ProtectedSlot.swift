@@ -1,4 +1,4 @@
-/// A ready slot, or a transient's registration, found in a published table, which stays
+/// A ready slot, or a transient's or scoped registration, found in a published table, which stays
 /// alive (announced in this thread's hazard record, `hazard`) until the value is copied out or
 /// the registration retained. Non-copyable: the announcement is withdrawn once, by
 /// `value(as:name:in:)`, which is inlined into the resolve's caller so that a value of the
@@ -10,7 +10,7 @@ struct ProtectedSlot: ~Copyable {
     @usableFromInline let typed: Unmanaged<AnyObject>?
     /// The `Registry.ReadySlot` (with a `transient`, that registration), unretained.
     @usableFromInline let slot: Unmanaged<AnyObject>
-    /// A transient's `Registration`, unretained.
+    /// A transient's or scoped `Registration` (see `Registration.isPublishedFactory`), unretained.
     @usableFromInline let transient: Unmanaged<Registration>?
     /// This thread's hazard record, which announces the table until the slot is read (a
     /// `HazardGuard`'s, handed over: a plain word, so that the slot is discarded without
@@ -31,7 +31,7 @@ struct ProtectedSlot: ~Copyable {
     }
 
     /// The value as a `T`, the type the slot was found under (its key's, registered under
-    /// `name`), copied, or made by `injector` from a transient's factory; withdraws the
+    /// `name`), copied, or made by `injector` from a published factory; withdraws the
     /// announcement once the slot is read, before any factory runs.
     @inlinable
     consuming func value<T>(as type: T.Type, name: String?, in injector: DependencyInjector) throws(InjectionError)

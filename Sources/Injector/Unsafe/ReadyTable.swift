@@ -33,7 +33,7 @@ final class ReadyTable {
         var owner: Unmanaged<AnyObject>?
         /// A ready slot's `typed` value, if any; kept alive by `owner`.
         var typed: Unmanaged<AnyObject>?
-        /// A transient's registration (then also the `owner`).
+        /// A transient's or scoped registration (then also the `owner`).
         var transient: Unmanaged<Registration>?
     }
 
