@@ -138,12 +138,22 @@ enum TeardownOutcome {
 
 extension PendingTeardown: TeardownRecord {
     func runIfSynchronous() -> TeardownOutcome? {
-        guard case .sync(let close) = teardown else { return .asynchronous }
+        teardown.runIfSynchronous(on: value, key: key, site: site)
+    }
+}
+
+extension Registration.Teardown {
+    /// Runs this teardown on `value`, kept for `key` (registered at `site`), if it is
+    /// synchronous: `nil` when it ran, else its failure, or that it must be awaited.
+    func runIfSynchronous(on value: Any, key: DependencyKey, site: @autoclosure () -> DeclarationSite?)
+        -> TeardownOutcome?
+    {
+        guard case .sync(let close) = self else { return .asynchronous }
         do {
             try close(value)
             return nil
         } catch {
-            return .failed(TeardownError.Failure(key: key, error: error, site: site))
+            return .failed(TeardownError.Failure(key: key, error: error, site: site()))
         }
     }
 }
