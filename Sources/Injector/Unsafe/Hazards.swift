@@ -78,7 +78,9 @@ extension Hazards {
     @inline(never)
     static func announced(in word: UnsafeMutableRawPointer) -> HazardGuard {
         if let announced = announce(word) { return announced }
-        return HazardGuard(address: 0, record: UnsafeMutableRawPointer(hazard()))
+        // Nothing announced, so nothing to withdraw: the guard never writes its record, and
+        // this thread's is not looked up (a `@LazyInject`'s first read finds its word empty).
+        return HazardGuard(address: 0, record: word)
     }
 
     /// This thread's hazard, from the record it claimed on its first read.
@@ -202,7 +204,7 @@ private func giveBackRecord(_ pointer: UnsafeMutableRawPointer?) {
 struct HazardGuard: ~Copyable {
     /// The address of the announced object.
     @usableFromInline let address: UInt
-    /// This thread's hazard record.
+    /// This thread's hazard record (not written while `address` is 0: nothing is announced).
     @usableFromInline let record: UnsafeMutableRawPointer
 
     @usableFromInline
@@ -214,10 +216,11 @@ struct HazardGuard: ~Copyable {
     /// Withdraws the announcement: the object has been read.
     @inlinable
     consuming func withdraw() {
-        let record = self.record
+        let (address, record) = (self.address, self.record)
         discard self
         // Only announced where `Synchronization` is available (the check is out of `clear`,
-        // which is not optimised).
+        // which is not optimised), and only for an address (see `Hazards.announced`).
+        guard address != 0 else { return }
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Hazards.clear(record) }
     }
 
@@ -231,6 +234,7 @@ struct HazardGuard: ~Copyable {
     }
 
     deinit {
+        guard address != 0 else { return }
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Hazards.clear(record) }
     }
 }
