@@ -2,7 +2,7 @@ import Dispatch
 
 extension AsyncDependencyInjector {
     /// The async form of `DependencyInjector.instrumentedResolve`.
-    nonisolated func observedResolve<T: Sendable>(
+    nonisolated func instrumentedResolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T

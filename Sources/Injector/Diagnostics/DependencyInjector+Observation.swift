@@ -41,14 +41,23 @@ extension DependencyInjector {
         registry.update { exchange(&$0.diagnostics.instrumentation, with: inherited) }
     }
 
-    /// A resolve while this injector is instrumented: records the edge, tells the observer.
+    /// A resolve while this injector is instrumented, on the locked path: the observation
+    /// stage of the one resolve path. A value ready here is read under the lock and reported
+    /// untimed (`reportedValue`); anything else is resolved as when unobserved, timed, and
+    /// reported with its outcome: created when a factory ran for it, else cached.
     func instrumentedResolve<T>(
         _ key: DependencyKey,
         as type: T.Type,
         ifAbsent: (DependencyKey) throws(InjectionError) -> T
     ) throws(InjectionError) -> T {
+        var miss = Miss.absent
+        let registry = self.registry.lock()
+        if let slot = registry.pointee.readySlot(key, miss: &miss) {
+            return try reportedValue(of: slot, as: T.self, key: key, to: registry.pointee.diagnostics.instrumentation)
+        }
+        self.registry.unlock()
         func plainResolve() throws(InjectionError) -> T {
-            try resolve(key, as: type, after: nil, instrumented: false, ifAbsent: ifAbsent)
+            try resolve(key, as: type, after: miss, instrumented: false, ifAbsent: ifAbsent)
         }
         let context = ResolutionContext.current
         guard let observer = instrument(key, resolvedBy: context.innermost?.key) else { return try plainResolve() }
@@ -67,118 +76,86 @@ extension DependencyInjector {
         }
     }
 
-    /// `resolve(_:name:)` while resolves are observed: a value (or a transient's factory)
-    /// found in the observed table is resolved and reported without the registry lock, as
-    /// the hot path resolves it unobserved (see `PublishedTable.observedSlot`); anything else
-    /// takes the locked path, which reports it too (`instrumentedResolve`).
-    @inline(never)
-    func observedResolve<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
-        var instrumentation: Instrumentation?
-        let found = ready.observedSlot(for: ObjectIdentifier(T.self), name: name, instrumentation: &instrumentation)
-        guard let found else {
-            // What `resolveLocked` does while instrumented, without looking here again.
-            return try resolve(DependencyKey(T.self, name: name), as: T.self, after: nil, instrumented: true) {
-                key throws(InjectionError) in try unregistered(key, as: T.self)
-            }
-        }
-        // A ready value, reported from code that is not generic (see `reportReadValue`).
-        // `take()`: moved, not copied, which would cost a retain and a release.
-        if found.transient == nil, let instrumentation = instrumentation.take() {
-            do {
-                let value = try found.value(as: T.self, name: name, in: self)
-                reportReadValue(of: T.self, name: name, outcome: .cached, to: instrumentation)
-                return value
-            } catch {
-                reportReadValue(of: T.self, name: name, outcome: .failed(error), to: instrumentation)
-                throw error
-            }
-        }
-        let context = ResolutionContext.current
-        return try value(
-            of: found, as: T.self, name: name, observedBy: instrumentation, resolvedBy: context.innermost?.key,
-            after: context.path, on: context)
-    }
-
-    /// `reportReadValue(of:name:outcome:to:resolvedBy:after:in:)` for a resolve on this
-    /// thread, whose context says which factory asked and what led there, read in place. Not
-    /// generic, unlike its caller: unspecialised generic code pays for every value it moves.
-    @inline(never)
-    func reportReadValue(
-        of type: any Any.Type, name: String?, outcome: ResolutionEvent.Outcome, to instrumentation: Instrumentation
-    ) {
-        ResolutionContext.withCurrent { context in
-            // An observer's own resolves are not reported (see `notify`).
-            guard !context.isNotifyingObserver else { return }
-            reportReadValue(
-                of: type, name: name, outcome: outcome, to: instrumentation, resolvedBy: context.innermost?.key,
-                after: context.path, in: context)
-        }
-    }
-
-    /// The value of `found`, a slot of the observed table that carries `instrumentation`, as
-    /// `T` under `name`, reported to its observer: cached, or created when `found` is a
-    /// transient's factory. `resolver`: the key whose factory asked for it, if any; `path`: the
-    /// resolves that led here; `context`: this thread's. For both faces (a published factory
-    /// is synchronous).
-    func value<T>(
-        of found: consuming ProtectedSlot,
+    /// The value of `slot`, ready here under `key`, reported to `instrumentation` once what
+    /// keeps `slot` alive is let go: the registry lock when `hazard` is `nil` (the locked
+    /// path), else the announcement in that hazard record (a slot of an observed table). The
+    /// resolve is this thread's, or the task's whose `frames` are given (the actor face's).
+    func reportedValue<T>(
+        of slot: Unmanaged<Registry.ReadySlot>,
         as type: T.Type,
-        name: String?,
-        observedBy instrumentation: Instrumentation?,
-        resolvedBy resolver: @autoclosure () -> DependencyKey?,
-        after path: @autoclosure () -> [DependencyKey],
-        on context: ResolutionContext = .current
+        key: DependencyKey,
+        to instrumentation: Instrumentation?,
+        withdrawing hazard: UnsafeMutableRawPointer? = nil,
+        frames: AsyncResolutionContext.Frames? = nil
     ) throws(InjectionError) -> T {
-        // An observer's own resolves are not reported (see `notify`).
-        guard let instrumentation, !context.isNotifyingObserver else {
-            return try found.value(as: T.self, name: name, in: self)
-        }
-        if found.transient == nil {
-            do {
-                let value = try found.value(as: T.self, name: name, in: self)
-                reportReadValue(
-                    of: T.self, name: name, outcome: .cached, to: instrumentation, resolvedBy: resolver(),
-                    after: path(), in: context)
-                return value
-            } catch {
-                reportReadValue(
-                    of: T.self, name: name, outcome: .failed(error), to: instrumentation, resolvedBy: resolver(),
-                    after: path(), in: context)
-                throw error
-            }
-        }
-        let key = DependencyKey(T.self, name: name)
-        if let resolver = resolver() { recordEdge(from: resolver, to: key) }
-        guard let observer = instrumentation.observer else { return try found.value(as: T.self, name: name, in: self) }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let value: T
         do {
-            let value = try found.value(as: T.self, name: name, in: self)
-            notify(observer, of: key, resolvers: path(), outcome: .created, since: start, in: context)
-            return value
+            value = try Registry.ReadySlot.typedValue(of: slot, as: T.self, key: key)
         } catch {
-            notify(observer, of: key, resolvers: path(), outcome: .failed(error), since: start, in: context)
+            if let hazard { Hazards.withdraw(hazard) } else { registry.unlock() }
+            reportRead(of: key, outcome: .failed(error), to: instrumentation, frames: frames)
             throw error
         }
+        if let hazard { Hazards.withdraw(hazard) } else { registry.unlock() }
+        reportRead(of: key, outcome: .cached, to: instrumentation, frames: frames)
+        return value
     }
 
-    /// Tells `instrumentation` how a resolve of `type` under `name` ended that read a ready
-    /// value from the observed table (`resolver`: the key whose factory asked, if any;
-    /// `resolvers`: the resolves that led here): records the edge and tells the observer. Not
-    /// timed: nothing runs or waits there, and two clock reads would cost more than the read
-    /// itself (33 ns each on a Linux VM; one tick of Apple silicon's clock is 41.67 ns). For
-    /// both faces: the actor face's resolves say what led to them, a thread's its context.
+    /// Withdraws the announcement in the hazard `record` (a `ProtectedSlot`'s, maybe tagged),
+    /// once a value of `type` under `name` has been read from the table it announced; when
+    /// that table is observed (the tag), reports the read to the hook the table carries, after
+    /// the withdrawal (the observer may register into this injector, whose writer waits for
+    /// the table's readers). Apart, so that the inlined read stays small.
+    @usableFromInline
+    @inline(never)
+    func withdraw(_ record: UnsafeMutableRawPointer, afterReading type: any Any.Type, name: String?) {
+        guard UInt(bitPattern: record) & 1 != 0 else { return Hazards.withdraw(record) }
+        let instrumentation = PublishedTable.instrumentation(announcedIn: record)
+        Hazards.withdraw(record)
+        reportRead(of: DependencyKey(type: type, name: name), outcome: .cached, to: instrumentation, frames: nil)
+    }
+
+    /// Tells `instrumentation` how a resolve of `key` ended that read a ready value, for a
+    /// resolve of this thread (`frames`: `nil`) or of the task whose frames are given (the
+    /// actor face's). Not generic, unlike its callers: unspecialised generic code pays for
+    /// every value it moves.
+    @inline(never)
+    func reportRead(
+        of key: DependencyKey,
+        outcome: ResolutionEvent.Outcome,
+        to instrumentation: Instrumentation?,
+        frames: AsyncResolutionContext.Frames?
+    ) {
+        guard let instrumentation else { return }
+        ResolutionContext.withCurrent { context in
+            if let frames {
+                reportRead(
+                    of: key, outcome: outcome, to: instrumentation, resolvedBy: frames.innermostKey,
+                    after: frames.keys, in: context)
+            } else {
+                reportRead(
+                    of: key, outcome: outcome, to: instrumentation, resolvedBy: context.innermost?.key,
+                    after: context.path, in: context)
+            }
+        }
+    }
+
+    /// Records the edge from `resolver` (the key whose factory asked, if any) to `key`, and
+    /// tells the observer which `resolvers` led here, unless the observer itself resolved it
+    /// (see `notify`). Not timed: nothing runs or waits there, and two clock reads would cost
+    /// more than the read itself (33 ns each on a Linux VM; one tick of Apple silicon's clock
+    /// is 41.67 ns).
     @inline(__always)
-    func reportReadValue(
-        of type: any Any.Type,
-        name: String?,
+    private func reportRead(
+        of key: DependencyKey,
         outcome: ResolutionEvent.Outcome,
         to instrumentation: Instrumentation,
-        resolvedBy resolver: DependencyKey?,
+        resolvedBy resolver: @autoclosure () -> DependencyKey?,
         after resolvers: @autoclosure () -> [DependencyKey],
         in context: ResolutionContext
     ) {
-        let key = DependencyKey(type: type, name: name)
-        if let resolver { recordEdge(from: resolver, to: key) }
+        guard !context.isNotifyingObserver else { return }
+        if let resolver = resolver() { recordEdge(from: resolver, to: key) }
         guard instrumentation.observer != nil else { return }
         let event = ResolutionEvent(key: key, resolvers: resolvers(), outcome: outcome)
         context.isNotifyingObserver = true

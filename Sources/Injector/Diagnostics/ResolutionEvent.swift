@@ -42,9 +42,9 @@ public struct ResolutionEvent: Sendable, CustomStringConvertible {
     /// How long the resolve took, in nanoseconds, including the factories it ran:
     /// `if event.durationNanoseconds > 1_000_000 { … }`.
     ///
-    /// 0 for a resolve that read a ready value without a lock (a `cached` event of the
-    /// lock-free path, or its rare failure): nothing runs or waits there, and it takes less
-    /// time than two reads of the clock.
+    /// 0 for a resolve that read a value its injector held ready (a `cached` event, or its
+    /// rare failure): nothing runs or waits there, and it takes less time than two reads of
+    /// the clock.
     public let durationNanoseconds: UInt64
 
     /// How long the resolve took, including the factories it ran.

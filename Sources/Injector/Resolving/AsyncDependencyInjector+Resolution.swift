@@ -23,7 +23,7 @@ extension AsyncDependencyInjector {
         name: String? = nil
     ) async throws(InjectionError) -> T {
         // The sync face's hot path, inlined here too: no async call for a ready value.
-        if let found = core.ready.slot(for: ObjectIdentifier(T.self), name: name) {
+        if let found = core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             return try found.value(as: T.self, name: name, in: core)
         }
         return try await resolveLocked(type, name: name)
@@ -32,18 +32,6 @@ extension AsyncDependencyInjector {
     /// `resolve(_:name:)` where no published table has the value.
     @usableFromInline
     nonisolated func resolveLocked<T: Sendable>(_ type: T.Type, name: String?) async throws(InjectionError) -> T {
-        // While observed, a value of the observed table is read and reported without a lock.
-        if core.ready.isObserved {
-            var instrumentation: Instrumentation?
-            if let found = core.ready.observedSlot(
-                for: ObjectIdentifier(T.self), name: name, instrumentation: &instrumentation)
-            {
-                let frames = AsyncResolutionContext.frames
-                return try core.value(
-                    of: found, as: T.self, name: name, observedBy: instrumentation, resolvedBy: frames.innermostKey,
-                    after: frames.keys)
-            }
-        }
         let key = DependencyKey(type, name: name)
         return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
             try await unregistered(key, as: T.self)
@@ -61,15 +49,17 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> T {
         var miss = Miss.absent
         let registry = core.registry.lock()
-        if observed, registry.pointee.diagnostics.instrumentation != nil {
-            core.registry.unlock()
-            return try await observedResolve(key, as: T.self, ifAbsent: ifAbsent)
-        }
+        let instrumentation = observed ? registry.pointee.diagnostics.instrumentation : nil
         if let slot = registry.pointee.readySlot(key, miss: &miss) {
+            if instrumentation != nil {
+                return try core.reportedValue(
+                    of: slot, as: T.self, key: key, to: instrumentation, frames: AsyncResolutionContext.frames)
+            }
             defer { core.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
         core.registry.unlock()
+        if instrumentation != nil { return try await instrumentedResolve(key, as: T.self, ifAbsent: ifAbsent) }
 
         // An async transient of this injector's own that shares nothing with the rest of the
         // resolve (what servers build per request): run here, without the walk or `produce`.

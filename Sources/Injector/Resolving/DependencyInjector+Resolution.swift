@@ -44,10 +44,9 @@ extension DependencyInjector {
     }
 
     /// `resolve(_:name:)` where no published table has the value: under the lock, the walk,
-    /// the factories. While resolves are observed, the observed table first.
+    /// the factories; while resolves are observed, every resolve (`instrumentedResolve`).
     @usableFromInline
     func resolveLocked<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
-        if ready.isObserved { return try observedResolve(type, name: name) }
         // A ready value is copied out of its slot under the lock, straight into the result. No
         // `Optional<T>` (in unspecialised generic code it looks up its metadata on every call,
         // costlier than the lookup), hence the lock taken and released by hand. Every level of
@@ -403,9 +402,12 @@ extension DependencyInjector {
         key: DependencyKey
     ) throws(InjectionError) -> T {
         guard let transient else {
+            let slot = Unmanaged<Registry.ReadySlot>.fromOpaque(slot.toOpaque())
+            if let instrumentation = PublishedTable.instrumentation(announcedIn: hazard) {
+                return try reportedValue(of: slot, as: type, key: key, to: instrumentation, withdrawing: hazard)
+            }
             defer { Hazards.withdraw(hazard) }
-            return try Registry.ReadySlot.value(
-                of: Unmanaged<Registry.ReadySlot>.fromOpaque(slot.toOpaque()), as: type, key: key)
+            return try Registry.ReadySlot.value(of: slot, as: type, key: key)
         }
         let registration = transient.takeUnretainedValue()
         Hazards.withdraw(hazard)

@@ -329,6 +329,20 @@ extension Registry {
             return try DependencyInjector.cast(value, to: type, key: key)
         }
 
+        /// `value(of:as:key:)`, copied out of the `typed` box, with no cast, when `T` is the
+        /// value's own type (an observed resolve, which the published table's box does not reach).
+        static func typedValue<T>(of slot: Unmanaged<ReadySlot>, as type: T.Type, key: DependencyKey)
+            throws(InjectionError) -> T
+        {
+            guard key.typeID == ObjectIdentifier(T.self),
+                let typed = slot._withUnsafeGuaranteedRef({ $0.typed.map(Unmanaged.passUnretained) })
+            else {
+                return try value(of: slot, as: T.self, key: key)
+            }
+            // Safe: a slot has a `typed` box only when the value's type is the key's, `T`.
+            return typed._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReadyValue<T>.self).value }
+        }
+
         /// `value(as:)` of `slot`, not retained (the caller holds its table's lock).
         static func value<T>(of slot: Unmanaged<ReadySlot>, as type: T.Type, key: DependencyKey)
             throws(InjectionError) -> T

@@ -20,7 +20,14 @@ enum Hazards {
     /// Withdraws the announcement in `record`, which a `HazardGuard` handed over.
     @inlinable
     static func withdraw(_ record: UnsafeMutableRawPointer) {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { clear(record) }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { clear(untagged(record)) }
+    }
+
+    /// `record` without the tag a `ProtectedSlot` may carry in its lowest bit (see
+    /// `ProtectedSlot.hazard`).
+    @inlinable
+    static func untagged(_ record: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        record - Int(UInt(bitPattern: record) & 1)
     }
 
     /// Withdraws the announcement in `record` (a release store, so that a writer that reads
@@ -81,6 +88,12 @@ extension Hazards {
         // Nothing announced, so nothing to withdraw: the guard never writes its record, and
         // this thread's is not looked up (a `@LazyInject`'s first read finds its word empty).
         return HazardGuard(address: 0, record: word)
+    }
+
+    /// The address this thread announces in its `record` (maybe tagged; 0: none), without
+    /// the announcement's tag.
+    static func announcedAddress(in record: UnsafeMutableRawPointer) -> UInt {
+        untagged(record).assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .relaxed) & ~15
     }
 
     /// This thread's hazard, from the record it claimed on its first read.

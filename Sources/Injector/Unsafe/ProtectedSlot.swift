@@ -14,7 +14,9 @@ struct ProtectedSlot: ~Copyable {
     @usableFromInline let transient: Unmanaged<Registration>?
     /// This thread's hazard record, which announces the table until the slot is read (a
     /// `HazardGuard`'s, handed over: a plain word, so that the slot is discarded without
-    /// destroying a field, and each frame of a chain of resolves stays small).
+    /// destroying a field, and each frame of a chain of resolves stays small). Its lowest bit
+    /// is set when the table is observed (a record is 8-byte aligned): `Hazards` takes it
+    /// tagged, and `DependencyInjector.withdraw(_:afterReading:name:)` reports the read.
     @usableFromInline let hazard: UnsafeMutableRawPointer
 
     @usableFromInline
@@ -22,12 +24,13 @@ struct ProtectedSlot: ~Copyable {
         typed: Unmanaged<AnyObject>?,
         slot: Unmanaged<AnyObject>,
         transient: Unmanaged<Registration>?,
-        hazard: consuming HazardGuard
+        hazard: consuming HazardGuard,
+        isObserved: Bool = false
     ) {
         self.typed = typed
         self.slot = slot
         self.transient = transient
-        self.hazard = hazard.handOver()
+        self.hazard = hazard.handOver() + (isObserved ? 1 : 0)
     }
 
     /// The value as a `T`, the type the slot was found under (its key's, registered under
@@ -44,10 +47,30 @@ struct ProtectedSlot: ~Copyable {
             return try injector.resolve(found: slot, transient: transient, hazard: hazard, as: type, name: name)
         }
         discard self
+        return Self.value(in: typed, as: T.self, name: name, announcedIn: hazard, by: injector)
+    }
+
+    /// The value in `typed`, a `ReadyValue<T>`, copied, then the announcement in `hazard`
+    /// withdrawn (and the read reported, when the table is observed). Apart from `value(as:…)`
+    /// only for an unoptimised build, where each level of a chain of transients holds that
+    /// frame, and each value named in it takes stack (see `DeepGraphTests`); inlined otherwise.
+    @inlinable
+    @inline(__always)
+    static func value<T>(
+        in typed: Unmanaged<AnyObject>,
+        as type: T.Type,
+        name: String?,
+        announcedIn hazard: UnsafeMutableRawPointer,
+        by injector: DependencyInjector
+    ) -> T {
         // Safe: a slot has a `typed` box only when the value's type is the key's, `T`.
         let value = typed._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReadyValue<T>.self).value }
         // Only now, with the copy retained (see `Hazards.clear`).
-        Hazards.withdraw(hazard)
+        if UInt(bitPattern: hazard) & 1 == 0 {
+            Hazards.withdraw(hazard)
+        } else {
+            injector.withdraw(hazard, afterReading: T.self, name: name)
+        }
         return value
     }
 
@@ -58,6 +81,7 @@ struct ProtectedSlot: ~Copyable {
     /// caller's resolve reports). Withdraws the announcement. For a `@LazyInject` property's
     /// first read, which keeps the box (see `LazyResolution.readyValue(as:)`).
     @inlinable
+    @inline(__always)
     consuming func readyValue<T>(
         as type: T.Type,
         name: String?,
@@ -66,6 +90,10 @@ struct ProtectedSlot: ~Copyable {
         let hazard = self.hazard
         let (typed, slot, transient) = (self.typed, self.slot, self.transient)
         discard self
+        guard UInt(bitPattern: hazard) & 1 == 0 else {
+            Hazards.withdraw(hazard)
+            return nil  // read by a resolve, which is reported
+        }
         if let typed {
             // Safe: a slot has a `typed` box only when the value's type is the key's, `T`.
             let value = typed._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReadyValue<T>.self).value }

@@ -33,9 +33,9 @@ final class PublishedTable: @unchecked Sendable {
     /// The owners of removed entries, each with the address of the table it was removed from,
     /// to be released once that table's readers have moved on.
     private var removedOwners: [(table: UInt, owner: Unmanaged<AnyObject>)] = []
-    /// What the table carries while resolves are observed (or verified): the hook, which an
-    /// observed resolve reads from the table it announced (see `observedSlot`). `nil` while
-    /// nothing observes this injector.
+    /// What the table carries while resolves are observed (or verified): the hook, which a
+    /// resolve that reads a value from the table it announced reports to (see
+    /// `instrumentation(announcedIn:)`). `nil` while nothing observes this injector.
     private(set) var instrumentation: Instrumentation?
     /// The parent's table, which a resolve of a type this injector holds nothing of reads
     /// instead of this one (see `slotPassingMissesUp`); `nil` when a miss here must take the
@@ -52,13 +52,11 @@ final class PublishedTable: @unchecked Sendable {
         self.above = above
         // A line of its own: readers load it on every resolve, and a neighbour written by
         // other threads (a value's reference count, say) could make each load a cache miss.
-        // The observed table's word is on the next line. Not for an injector that passes its
-        // misses up (a request's scope, a test's child): opened per request, where an aligned
+        // Not for an injector that passes its misses up (a request's scope, a test's child): opened per request, where an aligned
         // allocation costs a tenth of the request, and read by one task more often than not.
         cell = .allocate(byteCount: 128, alignment: above == nil ? 128 : 16)
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
-            observedCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             heldTypesCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
         }
@@ -105,7 +103,9 @@ final class PublishedTable: @unchecked Sendable {
     /// only added). Apart, so that the root's resolves pay one test for it.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(never)
-    private func slotPassingMissesUp(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
+    private func slotPassingMissesUp(for type: ObjectIdentifier, name: String?, readingObserved: Bool)
+        -> ProtectedSlot?
+    {
         // Unretained: each table is kept alive by the one below it, and this one by the caller.
         // Only the holder's word is read (the probe itself needs no table object), so that no
         // reference to it is counted.
@@ -113,7 +113,9 @@ final class PublishedTable: @unchecked Sendable {
         while let above = table._withUnsafeGuaranteedRef({ $0.holdsNothing(of: type) ? $0.above : nil }) {
             table = Unmanaged.passUnretained(above)
         }
-        return Self.slot(for: type, name: name, in: table._withUnsafeGuaranteedRef { $0.cell }) { _ in }
+        return Self.slot(
+            for: type, name: name, in: table._withUnsafeGuaranteedRef { $0.cell },
+            readingObserved: readingObserved && table.toOpaque() == Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Where `decoratedTypes` is kept: beside the table's word, on its line, which only
@@ -136,18 +138,10 @@ final class PublishedTable: @unchecked Sendable {
         decoratedCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.bitwiseOr(bits, ordering: .relaxed)
     }
 
-    /// Where the table is published while resolves are observed, with `cell` empty: the hot
-    /// path (`slot`) finds nothing there and pays nothing for observation, and an observed
-    /// resolve (`observedSlot`) still reads the table without the lock.
-    private var observedCell: UnsafeMutableRawPointer { cell + 64 }
-
-    /// The word the table is published in now: `observedCell` while observed, else `cell`.
-    private var activeCell: UnsafeMutableRawPointer { instrumentation == nil ? cell : observedCell }
-
     deinit {
         // The injector is going away, so no resolve of it is reading: free without waiting.
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            if let published = UnsafeRawPointer(bitPattern: atomic(activeCell).pointee.load(ordering: .acquiring)) {
+            if let published = UnsafeRawPointer(bitPattern: atomic(cell).pointee.load(ordering: .acquiring)) {
                 Unmanaged<ReadyTable>.fromOpaque(published).release()
             }
             var table = retired.map { Unmanaged<ReadyTable>.fromOpaque($0) }
@@ -168,7 +162,7 @@ final class PublishedTable: @unchecked Sendable {
     /// The published table, under the registry lock (no reader changes it).
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private var table: ReadyTable? {
-        guard let published = UnsafeRawPointer(bitPattern: atomic(activeCell).pointee.load(ordering: .relaxed)) else {
+        guard let published = UnsafeRawPointer(bitPattern: atomic(cell).pointee.load(ordering: .relaxed)) else {
             return nil
         }
         return Unmanaged<ReadyTable>.fromOpaque(published).takeUnretainedValue()
@@ -178,52 +172,63 @@ final class PublishedTable: @unchecked Sendable {
     /// that its table stays alive until the `ProtectedSlot` is consumed; `nil` when the table
     /// has no such key, or there is no table. The table is an ancestor's when this injector
     /// holds nothing of `type` (see `slotPassingMissesUp`): a transient found there is still
-    /// made by the resolving injector, which the caller passes to the slot. Takes no lock and writes only this thread's
-    /// record. Always `nil` before `Synchronization`, where nothing is published.
-    /// Always `nil` while resolves are observed: they take `observedSlot`.
+    /// made by the resolving injector, which the caller passes to the slot. Takes no lock and
+    /// writes only this thread's record. Always `nil` before `Synchronization`, where nothing
+    /// is published. While resolves are observed, a value is found marked (see
+    /// `ProtectedSlot.hazard`): the sync face's resolve reports it, with this thread's
+    /// context; a factory is not found at all: the locked path runs and times it.
     @usableFromInline
     func slot(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
+        slot(for: type, name: name, readingObserved: true)
+    }
+
+    /// `slot(for:name:)` for the actor face, `nil` while resolves are observed: its resolves
+    /// say what led to them in their task, which its locked path reads.
+    @usableFromInline
+    func slotUnlessObserved(for type: ObjectIdentifier, name: String?) -> ProtectedSlot? {
+        slot(for: type, name: name, readingObserved: false)
+    }
+
+    @inline(__always)
+    private func slot(for type: ObjectIdentifier, name: String?, readingObserved: Bool) -> ProtectedSlot? {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
-        guard above == nil else { return slotPassingMissesUp(for: type, name: name) }
-        return Self.slot(for: type, name: name, in: cell) { _ in }
+        guard above == nil else { return slotPassingMissesUp(for: type, name: name, readingObserved: readingObserved) }
+        return Self.slot(for: type, name: name, in: cell, readingObserved: readingObserved)
     }
 
-    /// Whether resolves are observed and a table is published for them (a relaxed load, no
-    /// announcement): the locked path's first question.
-    var isObserved: Bool {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return false }
-        return atomic(observedCell).pointee.load(ordering: .relaxed) != 0
-    }
-
-    /// `slot(for:name:)` while resolves are observed, with the hook the table carries,
-    /// retained (`nil` while nothing observes). `nil` when the observed table has no such key,
-    /// or there is none.
-    func observedSlot(
-        for type: ObjectIdentifier, name: String?, instrumentation: inout Instrumentation?
-    ) -> ProtectedSlot? {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
-        return Self.slot(for: type, name: name, in: observedCell) { instrumentation = $0.instrumentation }
-    }
-
-    /// The ready slot for `type` under `name` in the table published in `word`; `read` sees
-    /// that table while it is announced.
+    /// The ready slot for `type` under `name` in the table published in `word`; `nil` when
+    /// that table is observed, unless `readingObserved` (the resolving injector's own table:
+    /// another's observer is not told of this injector's resolves).
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @inline(__always)
     private static func slot(
-        for type: ObjectIdentifier, name: String?, in word: UnsafeMutableRawPointer, read: (ReadyTable) -> Void
+        for type: ObjectIdentifier, name: String?, in word: UnsafeMutableRawPointer, readingObserved: Bool
     ) -> ProtectedSlot? {
         // A large name is hashed before the announcement, which then lasts only for the probe.
         let largeNameHash = ReadyTable.largeNameHash(name)
         guard let hazard = Hazards.announce(word),
             let table = UnsafeRawPointer(bitPattern: hazard.address),
             let entry = Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({
-                read($0)
-                return $0.entry(for: type, name: name, largeNameHash: largeNameHash)
+                $0.entry(for: type, name: name, largeNameHash: largeNameHash)
             }),
             let owner = entry.pointee.owner
         else { return nil }  // a guard dropped here withdraws its announcement
-        return ProtectedSlot(
-            typed: entry.pointee.typed, slot: owner, transient: entry.pointee.transient, hazard: hazard)
+        let (typed, transient) = (entry.pointee.typed, entry.pointee.transient)
+        guard Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({ $0.isObserved }) else {
+            return ProtectedSlot(typed: typed, slot: owner, transient: transient, hazard: hazard)
+        }
+        guard readingObserved, transient == nil else { return nil }
+        return ProtectedSlot(typed: typed, slot: owner, transient: nil, hazard: hazard, isObserved: true)
+    }
+
+    /// The observation hook of the table this thread announced in its hazard `record` (the
+    /// table of a slot being read, see `slot(for:name:)`), retained; `nil` when that table is
+    /// not observed.
+    static func instrumentation(announcedIn record: UnsafeMutableRawPointer) -> Instrumentation? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let table = UnsafeRawPointer(bitPattern: Hazards.announcedAddress(in: record))
+        else { return nil }
+        return Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.instrumentation }
     }
 
     /// Under the registry lock: a write added `published` under `key`. Inserted in place; the
@@ -255,14 +260,14 @@ final class PublishedTable: @unchecked Sendable {
     }
 
     /// Under the registry lock: resolves are observed through `instrumentation` from now on
-    /// (`nil`: no longer). The table is copied to carry it, and published in the word that
-    /// matches (see `observedCell`); the old one is freed by `reclaim` after the unlock. A
+    /// (`nil`: no longer). The table is copied to carry it, and published in its place; the
+    /// old one is freed by `reclaim` after the unlock. A
     /// resolve running meanwhile may or may not be observed, as with any hook installed while
     /// resolves run.
     func observe(through instrumentation: Instrumentation?) {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         let current = table
-        let replaced = atomic(activeCell).pointee.exchange(0, ordering: .sequentiallyConsistent)
+        let replaced = atomic(cell).pointee.exchange(0, ordering: .sequentiallyConsistent)
         self.instrumentation = instrumentation
         publishHeldTypes()
         if let current { publish(ReadyTable(copying: current, instrumentation: instrumentation)) }
@@ -273,7 +278,7 @@ final class PublishedTable: @unchecked Sendable {
     /// retired.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func publish(_ table: ReadyTable) {
-        let replaced = atomic(activeCell).pointee.exchange(
+        let replaced = atomic(cell).pointee.exchange(
             UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()), ordering: .sequentiallyConsistent)
         if let replaced = UnsafeRawPointer(bitPattern: replaced) {
             retire(Unmanaged<ReadyTable>.fromOpaque(replaced))

@@ -51,9 +51,13 @@ final class ReadyTable {
     private(set) var live = 0
     /// The next table in a `PublishedTable` list of replaced tables.
     var nextRetired: Unmanaged<ReadyTable>?
-    /// The observation hook while resolves are observed (see `PublishedTable.observedSlot`):
-    /// fixed for the table's life, so that a reader that announced the table may read it.
+    /// The observation hook while resolves are observed (see
+    /// `PublishedTable.instrumentation(announcedIn:)`): fixed for the table's life, so that a
+    /// reader that announced the table may read it.
     let instrumentation: Instrumentation?
+    /// Whether it carries `instrumentation`: a stored flag, which a reader tests with no
+    /// reference counted.
+    let isObserved: Bool
 
     /// A slot's stride: its key word, then its entry.
     private static var stride: Int {
@@ -66,6 +70,7 @@ final class ReadyTable {
     private init(capacity: Int, instrumentation: Instrumentation?) {
         self.capacity = capacity
         self.instrumentation = instrumentation
+        isObserved = instrumentation != nil
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         slots = .allocate(byteCount: capacity * Self.stride, alignment: max(16, MemoryLayout<Entry>.alignment))
         for index in 0..<capacity {

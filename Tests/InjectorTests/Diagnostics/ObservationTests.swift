@@ -213,6 +213,22 @@ import Testing
         #expect(events.values == ["Swift.Int"])
     }
 
+    @Test func anObserverMayReplaceTheValueItIsToldAbout() throws {
+        // A ready value is reported after the read lets go of the table it was read from, so
+        // the observer may write to the injector.
+        let injector = DependencyInjector()
+        injector.register(1)
+        let events = Collected<String>()
+        injector.observe { [weak injector] event in
+            events.append("\(event.key)")
+            if events.values.count == 1 { injector?.register(2) }
+        }
+
+        #expect(try injector.resolve(Int.self) == 1)
+        #expect(try injector.resolve(Int.self) == 2)
+        #expect(events.values == ["Swift.Int", "Swift.Int"])
+    }
+
     @Test func theObserverIsCalledSafelyFromManyThreadsAndInOrderOnEach() {
         let threads = 8
         let perThread = 200
