@@ -28,6 +28,10 @@ extension InjectionError: CustomStringConvertible {
                 "To fix: break the cycle: let one of these types resolve the next one later "
                     + "(with @LazyInject, or by resolving inside a method) instead of in its factory.",
             ]
+        case .factoryFailed(let key, let path, let explained as any ExplainedFailure):
+            lines = ["Injector could not resolve \(key): \(explained.problem)."]
+            lines += Self.pathLine(path)
+            lines.append("To fix: \(explained.fix).")
         case .factoryFailed(let key, let path, let underlying):
             lines = ["Injector could not resolve \(key): its factory threw \(String(reflecting: underlying))."]
             lines += Self.pathLine(path)
@@ -206,7 +210,7 @@ extension InjectionError: CustomStringConvertible {
         if case .registeredBelowBuilder(let builder)? = suggestions.first {
             return "let \(builder.typeName) live no longer than what it needs (see the suggestion above)."
         }
-        if key.name == nil, let collection = key.type as? any ServiceCollectionType.Type {
+        if key.name == nil, let collection = key.type as? any ServiceCollection.Type {
             // Registering the array itself would replace the collection (see `register(into:)`):
             // what is missing is an element, or the declaration that lets it be empty.
             return "add an element to \(key), e.g. `injector.\(collection.elementRegistration) { r in … }`, "
@@ -249,4 +253,14 @@ extension InjectionError: CustomStringConvertible {
                 + "(`declareScoped(\(key.typeExpression))` declares a value that each scope provides)."
         }
     }
+}
+
+/// An error thrown by a factory the library made (a collection's), whose fix is not in that
+/// factory: the message of ``InjectionError/factoryFailed(_:path:underlying:)`` states its
+/// problem and its fix instead of "its factory threw".
+protocol ExplainedFailure: Error {
+    /// What is wrong, completing "Injector could not resolve `key`: ".
+    var problem: String { get }
+    /// What to do, completing "To fix: ".
+    var fix: String { get }
 }

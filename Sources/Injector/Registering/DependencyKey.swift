@@ -67,9 +67,9 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
 
     /// `type`'s name as messages print it: module-qualified, readable (see `readable(_:)`), an
     /// existential spelled `any P`, as code under `ExistentialAny` must spell it, and an array or
-    /// dictionary as code spells it, `[any P]`, `[K: V]` (see `ServiceCollectionType`).
+    /// dictionary as code spells it, `[any P]`, `[K: V]` (see `ServiceCollection.spelledName`).
     static func name(of type: any Any.Type) -> String {
-        if let collection = type as? any ServiceCollectionType.Type { return collection.spelledName }
+        if let collection = type as? any ServiceCollection.Type, let spelled = collection.spelledName { return spelled }
         let name = readable(String(reflecting: type))
         return isExistential(type) ? "any " + name : name
     }

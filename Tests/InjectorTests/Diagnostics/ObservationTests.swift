@@ -21,7 +21,7 @@ import Testing
     func resolvesWithArgumentsAndKeyPathsReachTheObserver(face: Face) async throws {
         let injector = face.makeInjector()
         await injector.register(Box<Int>.self, arguments: { (value: Int) in Box(value: value) })
-        await injector.register(\.retryLimit, 5)
+        injector.setValue(\.retryLimit, 5)
         let events = Collected<ResolutionEvent>()
         await injector.observe { events.append($0) }
 

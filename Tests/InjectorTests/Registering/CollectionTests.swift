@@ -185,6 +185,51 @@ final class CountedMiddleware: Middleware {
         #expect(await app.verificationError() != nil)
     }
 
+    // `key:` of an array is a `Never?`: `register(into: [any Middleware].self, key: "x")` does
+    // not compile. A map's entry without one compiles, and fails the map, whole.
+    @Test(arguments: Face.allCases)
+    func anEntryWithoutAKeyFailsTheMapAndVerifyNamingItsRegistration(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(into: [String: any Middleware].self, key: "/users") { _ in Labelled(label: "users") }
+        let keyless = await app.register(into: [String: any Middleware].self, key: nil, line: 40) { _ in
+            Labelled(label: "keyless")
+        }
+
+        let error = await app.resolveError([String: any Middleware].self)
+        guard case .factoryFailed(let key, _, let underlying)? = error,
+            let missing = underlying as? MissingCollectionKey
+        else {
+            Issue.record("expected factoryFailed with MissingCollectionKey, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey([String: any Middleware].self))
+        #expect(missing.collection == key)
+        #expect(missing.site.fileID == "InjectorTests/CollectionTests.swift" && missing.site.line == 40)
+        #expect(
+            error?.description == """
+                Injector could not resolve [Swift.String: any InjectorTests.Middleware]: the element registered at \
+                InjectorTests/CollectionTests.swift:40 has no key, and every element of a map needs one.
+                To fix: pass its key where it is registered: \
+                `injector.register(into: [Swift.String: any InjectorTests.Middleware].self, key: …) { r in … }`.
+                """)
+        #expect(
+            missing.description == """
+                the element registered at InjectorTests/CollectionTests.swift:40 has no key, and every element \
+                of a map needs one (pass its key where it is registered: \
+                `injector.register(into: [Swift.String: any InjectorTests.Middleware].self, key: …) { r in … }`)
+                """)
+        let verification = await app.verificationError()
+        #expect(verification?.failures.map(\.description) == error.map { [$0.description] })
+
+        // The entry is a registration like any other: taking it out mends the map, and a
+        // parent's map never sees a child's.
+        let child = app.child()
+        await child.register(into: [String: any Middleware].self, key: nil) { _ in Labelled(label: "child") }
+        #expect(await child.resolveError([String: any Middleware].self) != nil)
+        await app.unregister((any Middleware).self, name: keyless.name)
+        #expect(try await app.resolve([String: any Middleware].self).mapValues(\.label) == ["/users": "users"])
+    }
+
     @Test(arguments: Face.allCases)
     func theDiagnosticsSeeTheCollectionAndEachElement(face: Face) async throws {
         let app = face.makeInjector()
@@ -327,6 +372,26 @@ private struct FailingReplacingModule: DependencyModule {
         #expect(try app.resolve([any Middleware].self).map(\.label) == ["kept"])
     }
 
+    @Test func aTypeOfOnesOwnThatAdoptsServiceCollectionFailsSayingTheInjectorGathersArraysAndMaps() async {
+        struct Plugins: ServiceCollection {
+            typealias Contribution = any Middleware
+            typealias ContributionKey = Never
+        }
+        let expected = """
+            Injector could not resolve InjectorTests.CollectionEdgeTests.Plugins (private): it adopts \
+            ServiceCollection, but the injector gathers arrays and dictionaries only.
+            To fix: register into an array or a dictionary instead: `register(into: [T].self)`, \
+            `register(into: [Key: T].self, key: …)`.
+            """
+        let app = DependencyInjector()
+        app.register(into: Plugins.self) { _ in Labelled(label: "plugin") }
+        #expect(await FaceInjector(.sync(app)).resolveError(Plugins.self)?.description == expected)
+        #expect(throws: VerificationError.self) { try app.verify() }
+        let server = AsyncDependencyInjector()
+        await server.declareCollection(Plugins.self)
+        #expect(await FaceInjector(.async(server)).resolveError(Plugins.self)?.description == expected)
+    }
+
     @Test func theGraphOfAReplacingChildHasNoEdgeToItsParentsElements() {
         let app = DependencyInjector()
         app.register(into: [any Middleware].self) { _ in Labelled(label: "app") }
@@ -377,11 +442,12 @@ extension FaceInjector {
         }
     }
 
-    /// Registers an entry made at the caller's `fileID:line`, and returns its key.
+    /// Registers an entry made at the caller's `fileID:line` (under `key`, which the map's
+    /// resolve fails without), and returns its key.
     @discardableResult
     func register<Key: Hashable & Sendable, T: Sendable>(
         into map: [Key: T].Type,
-        key: Key,
+        key: Key?,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ make: @escaping @Sendable (FaceInjector) throws -> T

@@ -78,9 +78,9 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
         switch self {
         case .nothing: break
         case .throwingFactory: await injector.register(\.serverName) { throw SampleError(code: 1) }
-        case .value: await injector.register(\.serverName, "registered")
+        case .value: injector.setValue(\.serverName, "registered")
         case .factory: await injector.register(\.serverName) { "made" }
-        case .explicitNil: await injector.register(\.serverName, nil)
+        case .explicitNil: injector.setValue(\.serverName, nil)
         case .factoryOfNil: await injector.register(\.serverName) { nil }
         }
     }
@@ -97,9 +97,9 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
     @Test(arguments: Face.allCases)
     func aRegistrationThroughTheKeyPathOverridesTheDefault(face: Face) async {
         let parent = face.makeInjector()
-        await parent.register(\.networkProvider, MockNetwork(name: "mock"))
+        parent.setValue(\.networkProvider, MockNetwork(name: "mock"))
         let child = parent.child()
-        await child.register(\.retryLimit, 7)
+        child.setValue(\.retryLimit, 7)
 
         #expect(await child.resolve(\.networkProvider).name == "mock")
         #expect(await child.resolve(\.retryLimit) == 7)
@@ -112,7 +112,7 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
         #expect(before.network.name == "live")
         #expect(before.retries == 3)
 
-        injector.register(\.networkProvider, MockNetwork(name: "mock"))
+        injector.register(\.networkProvider) { _ in MockNetwork(name: "mock") }
         injector.values.retryLimit = 7
 
         let after = DependencyInjector.$current.withValue(injector) { FeedScreen() }
@@ -163,7 +163,7 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
 
     @Test func anOverrideInOneTaskDoesNotReachAParallelOne() async {
         let app = DependencyInjector()
-        async let overridden = app.withOverrides({ $0.register(\.networkProvider, MockNetwork(name: "mock")) }) {
+        async let overridden = app.withOverrides({ $0.values.networkProvider = MockNetwork(name: "mock") }) {
             await Task.yield()
             return FeedScreen().network.name
         }

@@ -106,7 +106,7 @@ extension InjectedValues {
                     _ = try DependencyInjector.current.resolve(String.self)
                 }
             case .keyPath:
-                injector.register(\.retries, 5)
+                injector.values.retries = 5
                 return { _ = injector.resolve(\.retries) }
             case .providerHandle:
                 let makeService = injector.provider(for: Service.self)

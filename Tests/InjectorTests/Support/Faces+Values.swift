@@ -56,11 +56,12 @@ extension FaceInjector {
         }
     }
 
-    /// Registers `value` for the key behind `keyPath`.
-    func register<Value: Sendable>(_ keyPath: KeyPath<InjectedValues, Value>, _ value: Value) async {
+    /// Registers `value` for the key behind `keyPath`, through `values` (the actor face's
+    /// through its synchronous view, the same injector: it has no value form of its own).
+    func setValue<Value: Sendable>(_ keyPath: WritableKeyPath<InjectedValues, Value>, _ value: Value) {
         switch base {
-        case .sync(let injector): injector.register(keyPath, value)
-        case .async(let injector): await injector.register(keyPath, value)
+        case .sync(let injector): injector.values[keyPath: keyPath] = value
+        case .async(let injector): injector.synchronous.values[keyPath: keyPath] = value
         }
     }
 

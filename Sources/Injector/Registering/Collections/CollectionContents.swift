@@ -157,7 +157,7 @@ extension DependencyInjector {
     func map<K: Hashable, T>(_ key: DependencyKey, of type: T.Type, keyedBy: K.Type) throws -> [K: T] {
         var values: [K: T] = [:]
         for level in collectionElements(key) {
-            try Self.checkUnique(level, in: key)
+            try Self.checkKeys(level, in: key)
             for element in level {
                 guard let mapKey = element.mapKey?.base as? K else { continue }
                 values[mapKey] = try resolve(T.self, name: element.key.name)
@@ -166,11 +166,11 @@ extension DependencyInjector {
         return values
     }
 
-    /// Throws when two elements of one injector's map have the same key.
-    static func checkUnique(_ elements: [CollectionContents.Element], in map: DependencyKey) throws {
+    /// Throws when an element of one injector's map has no key, or two have the same key.
+    static func checkKeys(_ elements: [CollectionContents.Element], in map: DependencyKey) throws {
         var seen: [AnyHashable: RegistrationSite] = [:]
         for element in elements {
-            guard let mapKey = element.mapKey else { continue }
+            guard let mapKey = element.mapKey else { throw MissingCollectionKey(collection: map, site: element.site) }
             if let first = seen.updateValue(element.site, forKey: mapKey) {
                 throw DuplicateCollectionKey(
                     collection: map, key: String(reflecting: mapKey.base), sites: [first, element.site])
@@ -178,54 +178,79 @@ extension DependencyInjector {
         }
     }
 
-    /// Registers what `element` makes (given its key, scope and site) as an element of the
-    /// collection `collection` (under `mapKey` in a map), and the collection's own
-    /// registration, which `gathering` makes, when this injector needs one (see
-    /// `CollectionContents.needsGathering`): an asynchronous one (`isAsync`, the actor
-    /// face's) replaces a synchronous one, so that the actor awaits every element.
-    func storeElement<T>(
-        of type: T.Type,
-        in collection: DependencyKey,
-        mapKey: AnyHashable?,
+    /// Registers what `element` makes (given its key, scope and site) as an element of
+    /// `collection` (under `mapKey` in a map: without one, the map's resolve fails with
+    /// ``MissingCollectionKey``), and the collection's own registration, which `gathering`
+    /// makes (given the collection's key and a site), when this injector needs one (see
+    /// `CollectionContents.needsGathering`): an asynchronous one (`isAsync`, the actor face's)
+    /// replaces a synchronous one, so that the actor awaits every element.
+    func storeElement<C: ServiceCollection>(
+        into collection: C.Type,
+        mapKey: C.ContributionKey?,
         scope: Scope?,
         isAsync: Bool,
         fileID: StaticString,
         line: UInt,
         element: (DependencyKey, Scope, RegistrationSite) -> Registration,
-        gathering: @escaping (RegistrationSite) -> Registration
+        gathering: (DependencyKey, RegistrationSite) -> Registration
     ) -> Registration {
+        let collectionKey = DependencyKey(collection)
         // Reserved under the lock, so that two registrations racing into one collection get
         // two numbers, hence two keys.
         let number = registry.withLock { registry in
-            registry.collections[collection, default: CollectionContents()].nextNumber()
+            registry.collections[collectionKey, default: CollectionContents()].nextNumber()
         }
         let depth = sequence(first: self, next: \.parent).dropFirst().reduce(0) { count, _ in count + 1 }
-        let keyedBy = (collection.type as? any ServiceCollectionType.Type)?.keyType
         let registration = store(scope: scope, fileID: fileID, line: line) { scope, site in
-            let name = CollectionContents.elementName(number: number, keyedBy: keyedBy, depth: depth, at: site)
-            return element(DependencyKey(type, name: name), scope, site)
+            let name = CollectionContents.elementName(number: number, keyedBy: C.keyType, depth: depth, at: site)
+            return element(DependencyKey(C.Contribution.self, name: name), scope, site)
         }
-        let contents = CollectionContents.Element(key: registration.key, mapKey: mapKey, site: registration.site)
+        let contents = CollectionContents.Element(
+            key: registration.key, mapKey: mapKey.map { AnyHashable($0) }, site: registration.site)
         let needsGathering = registry.withLock { registry in
-            registry.collections[collection, default: CollectionContents()].elements.append(contents)
-            return registry.collections[collection]?.needsGathering(in: registry, isAsync: isAsync) ?? true
+            registry.collections[collectionKey, default: CollectionContents()].elements.append(contents)
+            return registry.collections[collectionKey]?.needsGathering(in: registry, isAsync: isAsync) ?? true
         }
-        if needsGathering { storeGathering(collection, declaring: nil, site: registration.site, making: gathering) }
+        if needsGathering {
+            storeGathering(collectionKey, declaring: nil, site: registration.site) { site in
+                Self.collectionRegistration(C.self, key: collectionKey, site: site, gathering: gathering)
+            }
+        }
         return registration
     }
 
-    /// Declares the collection `collection` in this injector, `inheriting` as it says: stores
-    /// a new registration of it, which `gathering` makes (refused, as any registration, when
-    /// the injector is sealed).
-    func declare(
-        _ collection: DependencyKey,
+    /// Declares `collection` in this injector, `inheriting` as it says: stores a new
+    /// registration of it, which `gathering` makes (given the collection's key and a site;
+    /// refused, as any registration, when the injector is sealed).
+    func declare<C: ServiceCollection>(
+        _ collection: C.Type,
         inheriting: CollectionInheritance,
         fileID: StaticString,
         line: UInt,
-        gathering: (RegistrationSite) -> Registration
+        gathering: (DependencyKey, RegistrationSite) -> Registration
     ) {
+        let key = DependencyKey(collection)
         let site = RegistrationSite(fileID: fileID, line: line, module: Installation.current(into: self)?.module)
-        storeGathering(collection, declaring: inheriting, site: site, making: gathering)
+        storeGathering(key, declaring: inheriting, site: site) { site in
+            Self.collectionRegistration(C.self, key: key, site: site, gathering: gathering)
+        }
+    }
+
+    /// The registration of `collection` (under `key`): what `gathering` makes for an array or
+    /// a map; for a type of one's own that adopts ``ServiceCollection``, one whose resolve
+    /// says that the injector gathers arrays and maps only.
+    private static func collectionRegistration<C: ServiceCollection>(
+        _ collection: C.Type,
+        key: DependencyKey,
+        site: RegistrationSite,
+        gathering: (DependencyKey, RegistrationSite) -> Registration
+    ) -> Registration {
+        guard C.isArray || C.isMap else {
+            let error = UngatheredCollection(type: key)
+            return TypedRegistration<Never>(
+                { _ in throw error }, key: key, scope: .transient, site: site, completion: nil, inTests: .allowed)
+        }
+        return gathering(key, site)
     }
 
     /// Stores the collection's own registration that `make` makes, and notes it (with the

@@ -1,5 +1,5 @@
 /// What a child's collection makes of its ancestors' elements (see
-/// ``DependencyInjector/declareCollection(_:inheriting:fileID:line:)-([T].,_,_,_)``).
+/// ``DependencyInjector/declareCollection(_:inheriting:fileID:line:)``).
 ///
 /// ```swift
 /// app.register(into: [any Middleware].self) { _ in Logging() }

@@ -1,12 +1,15 @@
 extension DependencyInjector {
-    /// Registers a factory whose value is an element of the collection `[T]`: each module adds
-    /// its own, and nobody keeps a central list (middleware, analytics sinks, plugins).
+    /// Registers a factory whose value is an element of the collection `[T]`, or, with `key`,
+    /// the entry under `key` of the map `[Key: T]`: each module adds its own, and nobody keeps
+    /// a central list (middleware, analytics sinks, plugins; routes by path).
     ///
     /// ```swift
     /// app.register(into: [any Middleware].self) { _ in RequestLogging() }
     /// app.register(into: [any Middleware].self, scope: .singleton) { r in try Auth(keys: r.resolve()) }
+    /// app.register(into: [String: any Route].self, key: "/users") { _ in UsersRoute() }
     ///
     /// let middleware = try app.resolve([any Middleware].self)  // [RequestLogging, Auth]
+    /// let routes = try app.resolve([String: any Route].self)  // ["/users": UsersRoute]
     /// ```
     ///
     /// The collection holds the elements in the order they were registered, an ancestor's
@@ -18,59 +21,36 @@ extension DependencyInjector {
     /// the injector that resolves it, so a test scope's overrides reach their dependencies.
     /// `@Inject var middleware: [any Middleware]` injects it.
     ///
+    /// An array's elements take no `key` (its type is `Never?`). Every entry of a map needs
+    /// one: an entry registered without it, or two under one key in one injector, make the
+    /// map's resolve (and ``verify()``) fail with ``MissingCollectionKey`` or
+    /// ``DuplicateCollectionKey``, which name the registrations; a descendant's entry replaces
+    /// an ancestor's under the same key (an override).
+    ///
     /// A collection that no injector contributes to is not registered: its resolve throws
     /// ``InjectionError/notRegistered(_:path:suggestions:)``, so a module left out is an
     /// error, not an empty array. One that may be empty is declared:
-    /// ``declareCollection(_:inheriting:fileID:line:)-([T].,_,_,_)``.
+    /// ``declareCollection(_:inheriting:fileID:line:)``.
     @discardableResult
-    public func register<T>(
-        into collection: [T].Type,
+    public func register<C: ServiceCollection>(
+        into collection: C.Type,
+        key: C.ContributionKey? = nil,
         scope: Scope? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (DependencyInjector) throws -> T
-    ) -> Registered<T> {
-        let key = DependencyKey(collection)
+        factory: @escaping @Sendable (DependencyInjector) throws -> C.Contribution
+    ) -> Registered<C.Contribution> where C.ContributionKey: Sendable {
         let registration = storeElement(
-            of: T.self, in: key, mapKey: nil, scope: scope, isAsync: false, fileID: fileID, line: line,
-            element: { key, scope, site in TypedRegistration(factory, key: key, scope: scope, site: site) },
-            gathering: { site in Self.gathering(key, of: T.self, site: site) })
+            into: collection, mapKey: key, scope: scope, isAsync: false, fileID: fileID, line: line,
+            element: { elementKey, scope, site in
+                TypedRegistration(factory, key: elementKey, scope: scope, site: site)
+            },
+            gathering: { collectionKey, site in Self.gathering(collectionKey, as: C.self, site: site) })
         return Registered(injector: self, registration: registration)
     }
 
-    /// Registers a factory whose value is the element under `key` of the map `[Key: T]`:
-    /// each module adds its own entries (routes, handlers by name, features by flag).
-    ///
-    /// ```swift
-    /// app.register(into: [String: any Route].self, key: "/users") { _ in UsersRoute() }
-    /// app.register(into: [String: any Route].self, key: "/orders") { r in try OrdersRoute(db: r.resolve()) }
-    ///
-    /// let routes = try app.resolve([String: any Route].self)
-    /// ```
-    ///
-    /// The rules are those of ``register(into:scope:fileID:line:factory:)``. Two elements under
-    /// one key in one injector make the map's resolve (and ``verify()``) fail with
-    /// ``DuplicateCollectionKey``, which names both registrations; a descendant's element
-    /// replaces an ancestor's under the same key (an override).
-    @discardableResult
-    public func register<Key: Hashable & Sendable, T>(
-        into map: [Key: T].Type,
-        key: Key,
-        scope: Scope? = nil,
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
-        factory: @escaping @Sendable (DependencyInjector) throws -> T
-    ) -> Registered<T> {
-        let mapKey = DependencyKey(map)
-        let registration = storeElement(
-            of: T.self, in: mapKey, mapKey: AnyHashable(key), scope: scope, isAsync: false, fileID: fileID, line: line,
-            element: { key, scope, site in TypedRegistration(factory, key: key, scope: scope, site: site) },
-            gathering: { site in Self.gathering(mapKey, of: T.self, keyedBy: Key.self, site: site) })
-        return Registered(injector: self, registration: registration)
-    }
-
-    /// Declares the collection `[T]`, which then resolves even with no element (to `[]`), and
-    /// says what it makes of the ancestors' elements.
+    /// Declares the collection `[T]` or the map `[Key: T]`, which then resolves even with no
+    /// element (to `[]`, `[:]`), and says what it makes of the ancestors' elements.
     ///
     /// ```swift
     /// app.declareCollection([any AnalyticsSink].self)  // no sink is fine
@@ -83,53 +63,35 @@ extension DependencyInjector {
     ///
     /// Dagger's `@Multibinds`: a module that is left out is then an empty collection, which
     /// only a declaration allows.
-    public func declareCollection<T>(
-        _ collection: [T].Type,
+    public func declareCollection<C: ServiceCollection>(
+        _ collection: C.Type,
         inheriting: CollectionInheritance = .adding,
         fileID: StaticString = #fileID,
         line: UInt = #line
-    ) {
-        let key = DependencyKey(collection)
-        declare(key, inheriting: inheriting, fileID: fileID, line: line) { site in
-            Self.gathering(key, of: T.self, site: site)
+    ) where C.ContributionKey: Sendable {
+        declare(collection, inheriting: inheriting, fileID: fileID, line: line) { key, site in
+            Self.gathering(key, as: C.self, site: site)
         }
     }
 
-    /// Declares the map `[Key: T]`; see ``declareCollection(_:inheriting:fileID:line:)-([T].,_,_,_)``.
+    /// The registration of the collection `key` (a `C`), a transient that gathers its
+    /// elements. Allowed in strict test scopes: it makes nothing of its own, and each element
+    /// is screened as the registration it is.
     ///
-    /// ```swift
-    /// app.declareCollection([String: any Route].self)
-    /// ```
-    public func declareCollection<Key: Hashable & Sendable, T>(
-        _ map: [Key: T].Type,
-        inheriting: CollectionInheritance = .adding,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
-    ) {
-        let key = DependencyKey(map)
-        declare(key, inheriting: inheriting, fileID: fileID, line: line) { site in
-            Self.gathering(key, of: T.self, keyedBy: Key.self, site: site)
-        }
-    }
-
-    /// The registration of the collection `key`, a transient that gathers its elements.
-    /// Allowed in strict test scopes: it makes nothing of its own, and each element is
-    /// screened as the registration it is.
-    private static func gathering<T>(_ key: DependencyKey, of type: T.Type, site: RegistrationSite) -> Registration {
-        TypedRegistration<[T]>(
-            { r in try r.collection(key, of: T.self) }, key: key, scope: .transient, site: site, completion: nil,
-            inTests: .allowed)
-    }
-
-    /// The registration of the map `key`, a transient that gathers its elements.
-    private static func gathering<Key: Hashable & Sendable, T>(
+    /// Its value type is `[C.Contribution]` or `[C.ContributionKey: C.Contribution]`: `C`
+    /// itself, since only an array or a map gets here (see `collectionRegistration`).
+    private static func gathering<C: ServiceCollection>(
         _ key: DependencyKey,
-        of type: T.Type,
-        keyedBy: Key.Type,
+        as collection: C.Type,
         site: RegistrationSite
-    ) -> Registration {
-        TypedRegistration<[Key: T]>(
-            { r in try r.map(key, of: T.self, keyedBy: Key.self) }, key: key, scope: .transient, site: site,
-            completion: nil, inTests: .allowed)
+    ) -> Registration where C.ContributionKey: Sendable {
+        if C.isArray {
+            return TypedRegistration<[C.Contribution]>(
+                { r in try r.collection(key, of: C.Contribution.self) }, key: key, scope: .transient, site: site,
+                completion: nil, inTests: .allowed)
+        }
+        return TypedRegistration<[C.ContributionKey: C.Contribution]>(
+            { r in try r.map(key, of: C.Contribution.self, keyedBy: C.ContributionKey.self) }, key: key,
+            scope: .transient, site: site, completion: nil, inTests: .allowed)
     }
 }

@@ -27,26 +27,13 @@ extension AsyncDependencyInjector {
         return InjectedValues(resolved: value)[keyPath: keyPath]
     }
 
-    /// Registers `value` for the key behind `keyPath`, in this injector only.
-    ///
-    /// ```swift
-    /// await test.register(\.networkProvider, MockNetwork())
-    /// ```
-    public nonisolated func register<Value: Sendable>(
-        _ keyPath: KeyPath<InjectedValues, Value>,
-        _ value: Value,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
-    ) async {
-        core.register(keyPath, value, fileID: fileID, line: line)
-    }
-
     /// Registers an async factory for the key behind `keyPath`, for `scope`.
     ///
     /// ```swift
     /// await injector.register(\.networkProvider, scope: .singleton) { r in
     ///     try await LiveNetwork(session: r.resolve())
     /// }
+    /// await test.register(\.networkProvider) { _ in MockNetwork() }  // a value of the test's
     /// ```
     ///
     /// If the factory throws, resolving the key path yields the key's default value. Without

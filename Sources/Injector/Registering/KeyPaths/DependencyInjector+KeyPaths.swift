@@ -28,25 +28,11 @@ extension DependencyInjector {
         return InjectedValues(injector: self, readAt: site)[keyPath: keyPath]
     }
 
-    /// Registers `value` for the key behind `keyPath`, in this injector only.
-    ///
-    /// ```swift
-    /// test.register(\.networkProvider, MockNetwork())
-    /// ```
-    public func register<Value>(
-        _ keyPath: KeyPath<InjectedValues, Value>,
-        _ value: Value,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
-    ) {
-        guard let key = InjectedValues.key(for: keyPath) else { return }
-        store(instance: value, for: key, fileID: fileID, line: line)
-    }
-
     /// Registers a factory for the key behind `keyPath`, for `scope`.
     ///
     /// ```swift
     /// injector.register(\.networkProvider, scope: .singleton) { r in try LiveNetwork(session: r.resolve()) }
+    /// test.register(\.networkProvider) { _ in MockNetwork() }  // or: test.values.networkProvider = MockNetwork()
     /// ```
     ///
     /// If the factory throws, resolving the key path yields the key's default value. Without

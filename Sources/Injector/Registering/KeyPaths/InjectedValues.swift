@@ -9,7 +9,7 @@
 /// }
 ///
 /// let network = injector.resolve(\.networkProvider)
-/// injector.register(\.networkProvider, MockNetwork())
+/// injector.values.networkProvider = MockNetwork()
 /// ```
 ///
 /// A key-path dependency is an ordinary registration, keyed by its ``InjectionKey`` type, so

@@ -18,7 +18,7 @@
 /// ```
 ///
 /// Tests override it through the injector, never a static:
-/// `withOverrides({ $0.register(\.networkProvider, MockNetwork()) }) { … }`.
+/// `withOverrides({ $0.values.networkProvider = MockNetwork() }) { … }`.
 public protocol InjectionKey {
     /// The type of the dependency.
     associatedtype Value
