@@ -140,7 +140,7 @@ func lazyInjectReads() -> Scenario {
                     for _ in 0..<n { blackHole(LazyScreen().logger) }
                 }
             },
-            .measured("later read", baseline: resolve) { n in
+            .measured("later read", baseline: resolve, target: Target(reference: resolve, limit: 1.2)) { n in
                 for _ in 0..<n { blackHole(screen.logger) }
             },
         ]

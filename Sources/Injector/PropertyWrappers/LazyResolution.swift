@@ -61,7 +61,7 @@ final class LazyResolution: Sendable {
     /// so that the table's box is read with `Value` known.
     @inlinable
     func readyValue<Value>(as type: Value.Type) -> Value? {
-        guard let found = injector.ready.slot(for: ObjectIdentifier(Value.self), name: name),
+        guard let found = injector.publishedSlot(for: Value.self, name: name),
             let (value, box) = found.readyValue(as: Value.self, name: name, in: injector)
         else { return nil }
         let kept = self.kept

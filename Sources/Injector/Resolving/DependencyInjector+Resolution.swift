@@ -33,6 +33,16 @@ extension DependencyInjector {
         return try resolveLockedForWrapper(type, name: name)
     }
 
+    /// The slot of `type` under `name` in the published table, for `@LazyInject`'s first
+    /// read, which holds this injector in a property: read through the injector, which the
+    /// property keeps alive, the table is not retained for the lookup, as it was when read
+    /// through the property (two atomic operations, a tenth of an owner's init and first read).
+    @usableFromInline
+    @inline(never)
+    func publishedSlot<T>(for type: T.Type, name: String?) -> ProtectedSlot? {
+        ready.slot(for: ObjectIdentifier(T.self), name: name)
+    }
+
     /// `resolveLocked` for `resolveForWrapper`, marked on the thread when no builder runs.
     @usableFromInline
     func resolveLockedForWrapper<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
