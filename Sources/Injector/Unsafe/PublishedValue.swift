@@ -14,8 +14,10 @@ import Synchronization
 struct PublishedValue {
     /// The word (an `Atomic<UInt>` where `Synchronization` is available), in the owner's storage.
     @usableFromInline let word: UnsafeMutableRawPointer
-    /// Before `Synchronization`: the lock that guards `word`; `nil` where atomics exist.
-    let lock: Locked<Void>?
+    /// Before `Synchronization`: the lock that guards `word`; `nil` where atomics exist. The
+    /// owner's, which outlives this value: not retained, so that each read of a kept value
+    /// pays no reference counting for it.
+    unowned(unsafe) let lock: Locked<Void>?
 
     /// The value whose word is `owner`'s first stored property, a `UInt`, which nothing else
     /// touches. Its address is fixed while `owner` lives (an object never moves), as
