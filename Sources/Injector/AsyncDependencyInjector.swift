@@ -60,12 +60,7 @@ public actor AsyncDependencyInjector {
     /// > task-group children, but not `Task.detached`.
     @TaskLocal public static var current: AsyncDependencyInjector = .shared
 
-    /// The injector this one falls back to for keys it does not hold itself.
-    ///
-    /// ```swift
-    /// let child = injector.child()
-    /// assert(child.parent === injector)
-    /// ```
+    /// The injector this one falls back to; see ``DependencyInjector/parent``.
     public nonisolated let parent: AsyncDependencyInjector?
 
     /// The injector this face works on (its ancestors are the cores of this face's), so both
@@ -90,15 +85,8 @@ public actor AsyncDependencyInjector {
     /// are this injector's own.
     public nonisolated var synchronous: DependencyInjector { core }
 
-    /// Creates an empty injector, independent of ``shared``.
-    ///
-    /// ```swift
-    /// let injector = AsyncDependencyInjector()
-    /// let services = AsyncDependencyInjector(defaultScope: .singleton)
-    /// ```
-    ///
-    /// - Parameter defaultScope: The scope of registrations that name none (see
-    ///   ``DependencyInjector/defaultScope``).
+    /// Creates an empty injector, independent of ``shared``; see
+    /// ``DependencyInjector/init(defaultScope:)``.
     public init(defaultScope: Scope = .transient) {
         parent = nil
         core = DependencyInjector(defaultScope: defaultScope)
@@ -124,16 +112,8 @@ public actor AsyncDependencyInjector {
         self.core = core
     }
 
-    /// Creates an injector that sees this one's registrations and can override them locally,
-    /// sharing its ancestors' singletons.
-    ///
-    /// ```swift
-    /// let test = injector.child()
-    /// await test.register(MockMailer() as any Mailer)  // the parent is untouched
-    /// ```
-    ///
-    /// The rules are ``DependencyInjector/child()``'s: an ancestor's singleton is the
-    /// ancestor's; an ancestor's transient is built by the resolving injector.
+    /// Creates an injector that sees this one's registrations and can override them locally;
+    /// see ``DependencyInjector/child()``.
     public nonisolated func child() -> AsyncDependencyInjector {
         child(singletons: .shared)
     }
@@ -171,17 +151,13 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.scratchScope())
     }
 
-    /// A test scope under this injector (see `TestScope`), `strict` if asked.
-    /// A preview scope under this injector, whose registrations above it answer with their
-    /// preview stand-ins; see ``DependencyInjector/previewScope()``.
-    ///
-    /// ```swift
-    /// let demo = server.previewScope()  // a demo mode, chosen from a launch argument
-    /// ```
+    /// A preview scope under this injector, where registrations answer with their preview
+    /// stand-ins; see ``DependencyInjector/previewScope()``.
     public nonisolated func previewScope() -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(.preview))
     }
 
+    /// A test scope under this injector (see `TestScope`), `strict` if asked.
     package nonisolated func testChild(strict: Bool, allowing: [any Any.Type]) -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(TestScope(isStrict: strict, allowing: allowing)))
     }

@@ -1,19 +1,10 @@
 extension AsyncDependencyInjector {
     /// Resolves every registration once, off to the side, awaiting async factories, and
-    /// reports every problem at once, each with its resolution path.
+    /// reports every problem at once; see ``DependencyInjector/verify()``.
     ///
     /// ```swift
-    /// try await services.verify()  // at start-up, or in one test
+    /// try await services.verify()
     /// ```
-    ///
-    /// It follows the rules of ``DependencyInjector/verify()``: no singleton of this injector
-    /// (or its ancestors) is created, each key is resolved once, and edges go to ``graph()``.
-    ///
-    /// > Important: Every factory runs, once per resolve: side effects of factories (opening
-    /// > connections) happen, and the values are dropped when `verify` returns, their
-    /// > teardowns run.
-    ///
-    /// - Throws: ``VerificationError`` listing every failure.
     public nonisolated func verify() async throws(VerificationError) {
         let scratch = scratchScope()
         var verification = Verification(of: core, in: scratch.core)
@@ -37,39 +28,29 @@ extension AsyncDependencyInjector {
         try verification.finish()
     }
 
-    /// The dependencies seen so far, as a graph you can inspect or render with Graphviz.
+    /// The dependencies seen so far, as a graph; see ``DependencyInjector/graph()``.
     ///
     /// ```swift
-    /// try await services.verify()
     /// print(await services.graph().dot)
     /// ```
-    ///
-    /// As with ``DependencyInjector/graph()``: nodes are the keys this injector can resolve,
-    /// edges the resolves factories made while it (or an ancestor) was verified or observed.
-    /// Call ``verify()`` first for the whole graph.
     public func graph() -> DependencyGraph {
         core.graph()
     }
 
-    /// Calls `observer` after every resolve made through this injector, with the key, the
-    /// outcome (cache hit, created, or the error) and the time it took (0 for a value read
-    /// ready without a lock: see ``ResolutionEvent/durationNanoseconds``).
+    /// Calls `observer` after every resolve made through this injector; see
+    /// ``DependencyInjector/observe(_:)``.
     ///
     /// ```swift
-    /// await services.observe { event in
-    ///     if event.durationNanoseconds > 5_000_000 { logger.warning("slow: \(event)") }
-    /// }
+    /// await services.observe { event in logger.debug("\(event)") }
     /// ```
     ///
-    /// The rules of ``DependencyInjector/observe(_:)`` apply (events arrive as resolves
-    /// finish, possibly from several tasks at once; later children inherit the observer; a new
-    /// one replaces the old). Waiting for a singleton another resolve creates is a cache hit.
-    /// Registrations a sealed injector refuses are reported too.
+    /// Events may arrive from several tasks at once. Waiting for a singleton another resolve
+    /// creates is a cache hit. Registrations a sealed injector refuses are reported too.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         core.observe(observer)
     }
 
-    /// Removes the observer that ``observe(_:)`` installed on this injector.
+    /// Removes the observer that ``observe(_:)`` installed; see ``DependencyInjector/stopObserving()``.
     ///
     /// ```swift
     /// await services.stopObserving()
@@ -78,17 +59,13 @@ extension AsyncDependencyInjector {
         core.stopObserving()
     }
 
-    /// Every key this injector can resolve, each once, sorted by key, as
-    /// ``DependencyInjector/registrations`` lists them; each ``RegistrationInfo/owner`` is an
-    /// ``RegistrationInfo/Owner/asyncInjector(_:)``.
+    /// Every key this injector can resolve, each once; see ``DependencyInjector/registrations``.
+    /// Each ``RegistrationInfo/owner`` is an ``RegistrationInfo/Owner/asyncInjector(_:)``, and
+    /// an async factory is a ``RegistrationInfo/Kind/factory(_:)`` with its scope.
     ///
     /// ```swift
-    /// for info in await services.registrations where !info.isCreated {
-    ///     print("not created yet: \(info.key)")
-    /// }
+    /// for info in await services.registrations where !info.isCreated { print(info.key) }
     /// ```
-    ///
-    /// An async factory is a ``RegistrationInfo/Kind/factory(_:)`` with its scope. A snapshot.
     public var registrations: [RegistrationInfo] {
         core.registrations { .asyncInjector(face(of: $0)) }
     }

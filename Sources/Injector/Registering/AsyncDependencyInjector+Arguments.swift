@@ -62,16 +62,12 @@ extension AsyncDependencyInjector {
         )
     }
 
-    /// Resolves a registration whose factory takes run-time arguments, passing `arguments`.
+    /// Resolves a registration whose factory takes run-time arguments, passing `arguments`;
+    /// see ``DependencyInjector/resolve(_:name:arguments:_:)``.
     ///
     /// ```swift
     /// let session = try await injector.resolve(UserSession.self, arguments: userID)
-    /// let report = try await injector.resolve(Report.self, arguments: 2026, Format.pdf)
     /// ```
-    ///
-    /// - Throws: ``InjectionError/argumentMismatch(_:path:expected:given:)`` when the
-    ///   registration takes other argument types (or none), and the errors of
-    ///   ``resolve(_:name:)``.
     public nonisolated func resolve<T: Sendable, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,

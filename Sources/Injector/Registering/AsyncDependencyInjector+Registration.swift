@@ -32,16 +32,12 @@ extension AsyncDependencyInjector {
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 
-    /// Registers an existing value under `type` (by default its static type), as a singleton.
+    /// Registers an existing value under the type you register it *as*, as a singleton; see
+    /// ``DependencyInjector/register(_:as:name:fileID:line:)``.
     ///
     /// ```swift
-    /// await injector.register(PostgresConfig(host: "localhost"))
     /// await injector.register(SMTPMailer() as any Mailer)
-    /// await injector.register("https://example.com", name: "baseURL")
     /// ```
-    ///
-    /// > Important: The key is the type you register *as*, exactly as with
-    /// > ``DependencyInjector/register(_:as:name:fileID:line:)``.
     public func register<T: Sendable>(
         _ instance: T,
         as type: T.Type = T.self,
@@ -52,18 +48,18 @@ extension AsyncDependencyInjector {
         core.register(instance, as: type, name: name, fileID: fileID, line: line)
     }
 
-    /// Removes this injector's registration of `type` under `name`, and any singleton it made.
+    /// Removes this injector's registration of `type` under `name`; see
+    /// ``DependencyInjector/unregister(_:name:)``.
     ///
     /// ```swift
     /// await injector.unregister(Database.self)
     /// ```
-    ///
-    /// Removing a key that is not registered does nothing. Ancestors are not touched.
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
         core.unregister(type, name: name)
     }
 
-    /// Whether `type` under `name` is registered in this injector or one of its ancestors.
+    /// Whether `type` under `name` is registered here or in an ancestor; see
+    /// ``DependencyInjector/isRegistered(_:name:)``.
     ///
     /// ```swift
     /// if await !injector.isRegistered(Database.self) { … }

@@ -10,14 +10,10 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// The rules are ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)``'s: scopes nest
-    /// (innermost first), leaving one restores ``current``, child tasks inherit it but
-    /// `Task.detached` does not, and the scope keeps its own singletons: its ancestors' are
-    /// built afresh inside it, with the overrides, and dropped with it.
-    ///
-    /// It is a test scope, `strict` if asked, as ``DependencyInjector``'s is: test doubles
-    /// (``AsyncRegistered/inTests(fileID:line:_:)``) stand in for the ancestors'
-    /// registrations, and a strict scope refuses the others unless they are allowed.
+    /// It is a test scope, `strict` if asked, with the rules of
+    /// ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)``: child tasks
+    /// inherit it, `Task.detached` does not; test doubles
+    /// (``AsyncRegistered/inTests(fileID:line:_:)``) stand in for the ancestors' registrations.
     ///
     /// Only `AsyncDependencyInjector.current` is bound (nest a `DependencyInjector.withOverrides`
     /// for both, or use the `InjectorTesting` trait, which scopes both).

@@ -4,12 +4,7 @@ extension AsyncDependencyInjector {
     /// ``DependencyInjector/register(into:key:scope:fileID:line:factory:)``.
     ///
     /// ```swift
-    /// await server.register(into: [any Middleware].self) { _ in RequestLogging() }
-    /// await server.register(into: [any Middleware].self, scope: .singleton) { r in
-    ///     try await Auth(keys: r.resolve())
-    /// }
-    /// await server.register(into: [String: any Route].self, key: "/users") { _ in UsersRoute() }
-    /// let middleware = try await server.resolve([any Middleware].self)
+    /// await server.register(into: [any Middleware].self) { r in try await Auth(keys: r.resolve()) }
     /// ```
     @discardableResult
     public func register<C: ServiceCollection>(
@@ -34,7 +29,6 @@ extension AsyncDependencyInjector {
     ///
     /// ```swift
     /// await server.declareCollection([any AnalyticsSink].self)
-    /// await server.declareCollection([String: any Route].self)
     /// ```
     public func declareCollection<C: ServiceCollection>(
         _ collection: C.Type,

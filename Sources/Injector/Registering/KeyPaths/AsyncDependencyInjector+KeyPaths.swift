@@ -1,13 +1,10 @@
 extension AsyncDependencyInjector {
-    /// The key-path dependency: the registered value, or the key's default value.
+    /// The key-path dependency: the registered value, its factory awaited, or the key's default
+    /// value; see ``DependencyInjector/resolve(_:fileID:filePath:line:)``.
     ///
     /// ```swift
     /// let network = await injector.resolve(\.networkProvider)
     /// ```
-    ///
-    /// It never fails: without a registration, or if its (awaited) factory throws, it is the
-    /// default (in a test scope, a failing factory is recorded on the test, at this call:
-    /// leave `fileID`, `filePath` and `line` to their defaults).
     public nonisolated func resolve<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         fileID: StaticString = #fileID,
@@ -27,17 +24,12 @@ extension AsyncDependencyInjector {
         return InjectedValues(resolved: value)[keyPath: keyPath]
     }
 
-    /// Registers an async factory for the key behind `keyPath`, for `scope`.
+    /// Registers an async factory for the key behind `keyPath`, for `scope`; see
+    /// ``DependencyInjector/register(_:scope:fileID:line:factory:)``.
     ///
     /// ```swift
-    /// await injector.register(\.networkProvider, scope: .singleton) { r in
-    ///     try await LiveNetwork(session: r.resolve())
-    /// }
-    /// await test.register(\.networkProvider) { _ in MockNetwork() }  // a value of the test's
+    /// await injector.register(\.networkProvider) { r in try await LiveNetwork(session: r.resolve()) }
     /// ```
-    ///
-    /// If the factory throws, resolving the key path yields the key's default value. Without
-    /// a `scope`, the injector's (or the installing module's) default scope applies.
     public nonisolated func register<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         scope: Scope? = nil,

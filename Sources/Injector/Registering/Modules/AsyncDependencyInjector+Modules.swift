@@ -4,12 +4,9 @@ extension AsyncDependencyInjector {
     ///
     /// ```swift
     /// try await server.install(PersistenceModule(), MailModule())
-    /// await server.module(providing: Database.self)  // "MyServer.PersistenceModule"
     /// ```
     ///
-    /// A module type already installed is skipped (one being installed is waited for, without
-    /// blocking a thread), the last module to register a key wins, and a failure undoes every
-    /// registration the installation made.
+    /// A module type that another `install` is installing is waited for without blocking a thread.
     public func install(_ modules: any AsyncDependencyModule...) async throws(InjectionError) {
         try await install(modules)
     }
@@ -57,8 +54,12 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// The module-qualified name of the module whose registration of `type` under `name`
-    /// this injector (or the nearest ancestor that has one) uses, or `nil`.
+    /// The module-qualified name of the module that registered `type` under `name`, or `nil`;
+    /// see ``DependencyInjector/module(providing:name:)``.
+    ///
+    /// ```swift
+    /// await server.module(providing: Database.self)  // "MyServer.PersistenceModule"
+    /// ```
     public func module<T>(providing type: T.Type, name: String? = nil) async -> String? {
         core.module(providing: type, name: name)
     }

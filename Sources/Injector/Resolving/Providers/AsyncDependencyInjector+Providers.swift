@@ -1,10 +1,9 @@
 extension AsyncDependencyInjector {
-    /// A handle that resolves `type` under `name` from this injector each time it is called.
+    /// A handle that resolves `type` under `name` from this injector each time it is called;
+    /// see ``DependencyInjector/provider(for:name:)``.
     ///
     /// ```swift
-    /// let makeSession = injector.provider(for: UserSession.self)
-    /// let first = try await makeSession()
-    /// let second = try await makeSession()  // a new one, if UserSession is transient
+    /// let session = try await injector.provider(for: UserSession.self)()
     /// ```
     public nonisolated func provider<T: Sendable>(for type: T.Type = T.self, name: String? = nil)
         -> AsyncProviderHandle<T>
