@@ -43,9 +43,6 @@ extension AsyncDependencyInjector {
     /// ```swift
     /// await services.observe { event in logger.debug("\(event)") }
     /// ```
-    ///
-    /// Events may arrive from several tasks at once. Waiting for a singleton another resolve
-    /// creates is a cache hit. Registrations a sealed injector refuses are reported too.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         core.observe(observer)
     }

@@ -2,8 +2,8 @@ import Dispatch
 
 extension DependencyInjector {
     /// Calls `observer` after every resolve made through this injector, with the key, the
-    /// outcome (cache hit, created, or the error) and the time it took (0 for a value read
-    /// ready without a lock: see ``ResolutionEvent/durationNanoseconds``).
+    /// outcome (cache hit, created, or the error) and the time it took (0 for a value the
+    /// injector held ready: see ``ResolutionEvent/durationNanoseconds``).
     ///
     /// ```swift
     /// injector.observe { event in
@@ -14,11 +14,13 @@ extension DependencyInjector {
     /// Events arrive as resolves finish (a factory's resolves before the resolve that ran it),
     /// on the resolving thread, with no lock held; `observer` may be called from several
     /// threads at once, and is not told of its own resolves. A new one replaces the old.
+    /// Waiting for a singleton another resolve creates is a cache hit. A registration a sealed
+    /// injector refuses is reported too (``ResolutionEvent/Outcome/refused``).
     ///
     /// Children created after this call inherit the observer; earlier children and ancestors
     /// are not affected. A child can install its own or call ``stopObserving()``. While no
-    /// observer is installed (the default), a ready resolve pays nothing for this; while one
-    /// is, ready values are still read without a lock, then reported.
+    /// observer is installed (the default), a ready resolve pays one test of a flag for this;
+    /// while one is, ready values are still read without a lock, then reported.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         let instrumentation = Instrumentation(observer: observer)
         registry.update { exchange(&$0.diagnostics.instrumentation, with: instrumentation) }
