@@ -135,7 +135,7 @@ final class AsyncSingletonCreation: Sendable {
         Self.runs.update { runs in runs.byKey[key] === self ? runs.byKey.removeValue(forKey: key) : nil }
         finish(outcome)
         // After the creation ends, so that no resolve waiting for it waits for user code.
-        await keeper.tearDownAwaiting(keeping.letGo)
+        if !keeping.letGo.isEmpty { await keeper.tearDownAwaiting(keeping.letGo) }
     }
 
     /// How many creations may run nested on one thread's stack (see `start`): each level takes
