@@ -78,27 +78,25 @@ extension DependencyInjector {
         }
     }
 
-    /// The value of `slot`, ready here under `key`, reported to `instrumentation` once what
-    /// keeps `slot` alive is let go: the registry lock when `hazard` is `nil` (the locked
-    /// path), else the announcement in that hazard record (a slot of an observed table). The
-    /// resolve is this thread's, or the task's whose `frames` are given (the actor face's).
+    /// Under the registry lock, which it lets go: the value of `slot`, ready here under `key`,
+    /// reported to `instrumentation` once the lock is let go. The resolve is this thread's, or
+    /// the task's whose `frames` are given (the actor face's).
     func reportedValue<T>(
         of slot: Unmanaged<Registry.ReadySlot>,
         as type: T.Type,
         key: DependencyKey,
         to instrumentation: Instrumentation?,
-        withdrawing hazard: UnsafeMutableRawPointer? = nil,
         frames: AsyncResolutionContext.Frames? = nil
     ) throws(InjectionError) -> T {
         let value: T
         do {
             value = try Registry.ReadySlot.typedValue(of: slot, as: T.self, key: key)
         } catch {
-            if let hazard { Hazards.withdraw(hazard) } else { registry.unlock() }
+            registry.unlock()
             reportRead(of: key, outcome: .failed(error), to: instrumentation, frames: frames)
             throw error
         }
-        if let hazard { Hazards.withdraw(hazard) } else { registry.unlock() }
+        registry.unlock()
         reportRead(of: key, outcome: .cached, to: instrumentation, frames: frames)
         return value
     }

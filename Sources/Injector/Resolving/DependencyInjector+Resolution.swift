@@ -412,12 +412,9 @@ extension DependencyInjector {
         key: DependencyKey
     ) throws(InjectionError) -> T {
         guard let transient else {
-            let slot = Unmanaged<Registry.ReadySlot>.fromOpaque(slot.toOpaque())
-            if let instrumentation = PublishedTable.instrumentation(announcedIn: hazard) {
-                return try reportedValue(of: slot, as: type, key: key, to: instrumentation, withdrawing: hazard)
-            }
             defer { Hazards.withdraw(hazard) }
-            return try Registry.ReadySlot.value(of: slot, as: type, key: key)
+            return try Registry.ReadySlot.value(
+                of: Unmanaged<Registry.ReadySlot>.fromOpaque(slot.toOpaque()), as: type, key: key)
         }
         let registration = transient.takeUnretainedValue()
         Hazards.withdraw(hazard)

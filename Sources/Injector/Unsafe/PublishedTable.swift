@@ -217,13 +217,15 @@ final class PublishedTable: @unchecked Sendable {
         guard Unmanaged<ReadyTable>.fromOpaque(table)._withUnsafeGuaranteedRef({ $0.isObserved }) else {
             return ProtectedSlot(typed: typed, slot: owner, transient: transient, hazard: hazard)
         }
-        guard readingObserved, transient == nil else { return nil }
+        // A factory, or a value with no box of its key's type (rare: a value forwarded under
+        // another key, say), takes the locked path, which reports it.
+        guard readingObserved, transient == nil, typed != nil else { return nil }
         return ProtectedSlot(typed: typed, slot: owner, transient: nil, hazard: hazard, isObserved: true)
     }
 
     /// The observation hook of the table this thread announced in its hazard `record` (the
-    /// table of a slot being read, see `slot(for:name:)`), retained; `nil` when that table is
-    /// not observed.
+    /// table of a marked slot being read, see `slot(for:name:)`), retained; `nil` when that
+    /// table is not observed.
     static func instrumentation(announcedIn record: UnsafeMutableRawPointer) -> Instrumentation? {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
             let table = UnsafeRawPointer(bitPattern: Hazards.announcedAddress(in: record))

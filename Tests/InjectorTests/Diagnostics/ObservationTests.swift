@@ -79,27 +79,31 @@ import Testing
         await injector.register("registered while observed")
         await injector.register(Service.self, scope: .singleton) { Service(label: "kept") }
         await injector.register(Box<Int>.self) { Box(value: 2) }
+        // Registered as a protocol: read without the box of its own type, reported all the same.
+        await injector.register(EnglishGreeter() as any Greeter)
 
         for _ in 0..<2 {
             #expect(try await injector.resolve(Int.self) == 1)
             #expect(try await injector.resolve(String.self) == "registered while observed")
             #expect(try await injector.resolve(Service.self).label == "kept")
             #expect(try await injector.resolve(Box<Int>.self).value == 2)
+            #expect(try await injector.resolve((any Greeter).self).greet() == "Hello")
         }
         let singletonCreated = "Service: created via Service"
+        let greeter = "Greeter: cached via Greeter"
         #expect(
             events.values.map(Self.summary) == [
                 "Int: cached via Int", "String: cached via String", singletonCreated, "Box<Int>: created via Box<Int>",
-                "Int: cached via Int", "String: cached via String", "Service: cached via Service",
-                "Box<Int>: created via Box<Int>",
+                greeter, "Int: cached via Int", "String: cached via String", "Service: cached via Service",
+                "Box<Int>: created via Box<Int>", greeter,
             ])
         // A value read ready, without a lock, is not timed: two clock reads would cost more.
-        #expect(events.values.filter(\.isCacheHit).map(\.durationNanoseconds) == [0, 0, 0, 0, 0])
+        #expect(events.values.filter(\.isCacheHit).map(\.durationNanoseconds) == [0, 0, 0, 0, 0, 0, 0])
 
         await injector.stopObserving()
         #expect(try await injector.resolve(Int.self) == 1)
         #expect(try await injector.resolve(Service.self).label == "kept")
-        #expect(events.values.count == 8)
+        #expect(events.values.count == 10)
 
         await injector.observe { events.append($0) }
         #expect(try await injector.resolve(Service.self).label == "kept")
@@ -213,6 +217,20 @@ import Testing
         #expect(events.values == ["Swift.Int"])
     }
 
+    /// A value registered as its superclass has no box of the registered type in the published
+    /// table: the resolve reads it as the registered type all the same, and reports it.
+    @Test func aValueOfASubclassOfTheRegisteredTypeIsReportedLikeAnyOther() throws {
+        let injector = DependencyInjector()
+        injector.register(Vehicle.self, scope: .singleton) { _ in Bicycle() }
+        _ = try injector.resolve(Vehicle.self)
+        let events = Collected<ResolutionEvent>()
+        injector.observe { events.append($0) }
+
+        #expect(try injector.resolve(Vehicle.self) is Bicycle)
+        #expect(events.values.map(Self.summary) == ["Vehicle: cached via Vehicle"])
+        #expect(events.values.map(\.durationNanoseconds) == [0])
+    }
+
     @Test func anObserverMayReplaceTheValueItIsToldAbout() throws {
         // A ready value is reported after the read lets go of the table it was read from, so
         // the observer may write to the injector.
@@ -253,3 +271,7 @@ import Testing
         }
     }
 }
+
+/// A registered type and a subclass of it, which the factory returns.
+private class Vehicle: @unchecked Sendable {}
+private final class Bicycle: Vehicle, @unchecked Sendable {}
