@@ -31,6 +31,10 @@ extension DependencyInjector {
     /// ```swift
     /// injector.stopObserving()
     /// ```
+    ///
+    /// A resolve that begins after this returns is not reported. One already running on
+    /// another thread may still be, after this returns, as with any hook removed while
+    /// resolves run.
     public func stopObserving() {
         registry.update { exchange(&$0.diagnostics.instrumentation, with: nil) }
     }
@@ -55,7 +59,10 @@ extension DependencyInjector {
         var miss = Miss.absent
         let registry = self.registry.lock()
         if let slot = registry.pointee.readySlot(key, miss: &miss) {
-            return try reportedValue(of: slot, as: T.self, key: key, to: registry.pointee.diagnostics.instrumentation)
+            // Retained here: the hook is told after the unlock, when `stopObserving` may have
+            // let go of the registry's and the table's.
+            let instrumentation = registry.pointee.diagnostics.instrumentation
+            return try reportedValue(of: slot, as: T.self, key: key, to: instrumentation)
         }
         self.registry.unlock()
         func plainResolve() throws(InjectionError) -> T {
@@ -104,8 +111,9 @@ extension DependencyInjector {
     /// Withdraws the announcement in the hazard `record` (a `ProtectedSlot`'s, maybe tagged),
     /// once a value of `type` under `name` has been read from the table it announced; when
     /// that table is observed (the tag), reports the read to the hook the table carries, after
-    /// the withdrawal (the observer may register into this injector, whose writer waits for
-    /// the table's readers). Apart, so that the inlined read stays small.
+    /// the withdrawal: the observer is user code, which may run long or register into this
+    /// injector, and an announcement held meanwhile would keep the table, and what writes took
+    /// out of it, from being freed. Apart, so that the inlined read stays small.
     @usableFromInline
     @inline(never)
     func withdraw(_ record: UnsafeMutableRawPointer, afterReading type: any Any.Type, name: String?) {

@@ -238,7 +238,9 @@ struct HazardGuard: ~Copyable {
     }
 
     /// The record, for a reader that withdraws the announcement itself later
-    /// (`Hazards.withdraw(_:)`): a plain word, cheaper to hand down a chain of calls.
+    /// (`Hazards.withdraw(_:)`): a plain word, cheaper to hand down a chain of calls. Only for
+    /// a guard of an announcement (from `announce(_:)`): one with nothing announced (from
+    /// `announced(in:)`, address 0) names the published word itself, not a record.
     @inlinable
     consuming func handOver() -> UnsafeMutableRawPointer {
         let record = self.record
