@@ -117,7 +117,7 @@ extension DependencyInjector {
     @usableFromInline
     @inline(never)
     func withdraw(_ record: UnsafeMutableRawPointer, afterReading type: any Any.Type, name: String?) {
-        guard UInt(bitPattern: record) & 1 != 0 else { return Hazards.withdraw(record) }
+        guard Hazards.isTagged(record) else { return Hazards.withdraw(record) }
         let instrumentation = PublishedTable.instrumentation(announcedIn: record)
         Hazards.withdraw(record)
         reportRead(of: DependencyKey(type: type, name: name), outcome: .cached, to: instrumentation, frames: nil)

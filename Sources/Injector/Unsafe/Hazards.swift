@@ -23,8 +23,20 @@ enum Hazards {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { clear(untagged(record)) }
     }
 
-    /// `record` without the tag a `ProtectedSlot` may carry in its lowest bit (see
-    /// `ProtectedSlot.hazard`).
+    /// `record` tagged in its lowest bit when `isTagged` (a record is 8-byte aligned): a
+    /// `ProtectedSlot`'s mark of an observed table (see `ProtectedSlot.hazard`).
+    @inlinable
+    static func tagged(_ record: UnsafeMutableRawPointer, if isTagged: Bool) -> UnsafeMutableRawPointer {
+        record + (isTagged ? 1 : 0)
+    }
+
+    /// Whether `record` carries the tag (see `tagged(_:if:)`).
+    @inlinable
+    static func isTagged(_ record: UnsafeMutableRawPointer) -> Bool {
+        UInt(bitPattern: record) & 1 != 0
+    }
+
+    /// `record` without its tag, if any (see `tagged(_:if:)`).
     @inlinable
     static func untagged(_ record: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         record - Int(UInt(bitPattern: record) & 1)

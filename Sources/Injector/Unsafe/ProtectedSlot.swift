@@ -30,7 +30,7 @@ struct ProtectedSlot: ~Copyable {
         self.typed = typed
         self.slot = slot
         self.transient = transient
-        self.hazard = hazard.handOver() + (isObserved ? 1 : 0)
+        self.hazard = Hazards.tagged(hazard.handOver(), if: isObserved)
     }
 
     /// The value as a `T`, the type the slot was found under (its key's, registered under
@@ -66,10 +66,10 @@ struct ProtectedSlot: ~Copyable {
         // Safe: a slot has a `typed` box only when the value's type is the key's, `T`.
         let value = typed._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReadyValue<T>.self).value }
         // Only now, with the copy retained (see `Hazards.clear`).
-        if UInt(bitPattern: hazard) & 1 == 0 {
-            Hazards.withdraw(hazard)
-        } else {
+        if Hazards.isTagged(hazard) {
             injector.withdraw(hazard, afterReading: T.self, name: name)
+        } else {
+            Hazards.withdraw(hazard)
         }
         return value
     }
@@ -90,7 +90,7 @@ struct ProtectedSlot: ~Copyable {
         let hazard = self.hazard
         let (typed, slot, transient) = (self.typed, self.slot, self.transient)
         discard self
-        guard UInt(bitPattern: hazard) & 1 == 0 else {
+        guard !Hazards.isTagged(hazard) else {
             Hazards.withdraw(hazard)
             return nil  // read by a resolve, which is reported
         }

@@ -52,8 +52,9 @@ final class PublishedTable: @unchecked Sendable {
         self.above = above
         // A line of its own: readers load it on every resolve, and a neighbour written by
         // other threads (a value's reference count, say) could make each load a cache miss.
-        // Not for an injector that passes its misses up (a request's scope, a test's child): opened per request, where an aligned
-        // allocation costs a tenth of the request, and read by one task more often than not.
+        // Not for an injector that passes its misses up (a request's scope, a test's child):
+        // opened per request, where an aligned allocation costs a tenth of the request, and
+        // read by one task more often than not.
         cell = .allocate(byteCount: 128, alignment: above == nil ? 128 : 16)
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
@@ -263,9 +264,8 @@ final class PublishedTable: @unchecked Sendable {
 
     /// Under the registry lock: resolves are observed through `instrumentation` from now on
     /// (`nil`: no longer). The table is copied to carry it, and published in its place; the
-    /// old one is freed by `reclaim` after the unlock. A
-    /// resolve running meanwhile may or may not be observed, as with any hook installed while
-    /// resolves run.
+    /// old one is freed by `reclaim` after the unlock. A resolve running meanwhile may or may
+    /// not be observed, as with any hook installed while resolves run.
     func observe(through instrumentation: Instrumentation?) {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         let current = table
