@@ -372,6 +372,38 @@ private struct FailingReplacingModule: DependencyModule {
         #expect(try app.resolve([any Middleware].self).map(\.label) == ["kept"])
     }
 
+    @Test func anObservedInjectorReportsEachElementItMakes() throws {
+        let app = DependencyInjector()
+        let first = app.register(into: [any Middleware].self) { _ in Labelled(label: "first") }
+        let second = app.register(into: [any Middleware].self) { _ in Labelled(label: "second") }
+        _ = try app.resolve([any Middleware].self)  // gathered before the observer comes
+        let events = Collected<ResolutionEvent>()
+        app.observe { events.append($0) }
+        #expect(try app.resolve([any Middleware].self).map(\.label) == ["first", "second"])
+        let elements = events.values.filter { $0.key.type == (any Middleware).self }
+        #expect(elements.map(\.key) == [first.key, second.key])
+        #expect(elements.allSatisfy { if case .created = $0.outcome { true } else { false } })
+    }
+
+    @Test func anElementThatAsksForItsOwnCollectionIsACycle() {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "plain") }
+        let looping = app.register(into: [any Middleware].self) { r in
+            Labelled(label: "looping, after \(try r.resolve([any Middleware].self).count)")
+        }
+        let collection = DependencyKey([any Middleware].self)
+        do {
+            _ = try app.resolve([any Middleware].self)
+            Issue.record("expected circularDependency")
+        } catch {
+            guard case .circularDependency(let path) = error else {
+                Issue.record("expected circularDependency, got \(error)")
+                return
+            }
+            #expect(path == [collection, looping.key, collection])
+        }
+    }
+
     @Test func aTypeOfOnesOwnThatAdoptsServiceCollectionFailsSayingTheInjectorGathersArraysAndMaps() async {
         struct Plugins: ServiceCollection {
             typealias Contribution = any Middleware

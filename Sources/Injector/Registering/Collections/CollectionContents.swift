@@ -4,7 +4,8 @@
 /// Each element is a registration of its own, of the element type under a name no other
 /// registration has, so that it keeps its own scope (a singleton element is made once), shows
 /// in `registrations`, `graph()` and `verify()`, and is resolved, through the injector that
-/// resolves the collection, as any key is. The collection's own registration, under its key,
+/// resolves the collection, as any key is (its own transient elements run in place, as the
+/// resolve of their keys would run them). The collection's own registration, under its key,
 /// is a transient whose factory gathers the elements (see
 /// `DependencyInjector.collectionElements(_:)`).
 struct CollectionContents {
@@ -39,24 +40,43 @@ struct CollectionContents {
         didSet { gathered = nil }
     }
 
-    /// What a resolve gathers here (`inheritance(in:)`, `present(in:)`), as worked out at the
-    /// registry's `slotWrites` it names: most resolves follow no write, and read it instead of
-    /// looking up every element. Dropped when the contents change.
-    private var gathered: (slotWrites: Int, inheritance: CollectionInheritance, elements: [Element])?
+    /// One injector's part of a collection as a resolve gathers it: what it makes of its
+    /// ancestors' elements, its present elements, and for each, its registration when that is
+    /// a transient (else `nil`), which a resolve through this injector runs in place (see
+    /// `DependencyInjector.collection(_:of:)`): no lookup of the element's name.
+    struct Gathered {
+        let inheritance: CollectionInheritance
+        let elements: [Element]
+        var transients: [Registration?]
+    }
 
-    /// What a resolve of the collection `key` gathers in `registry` (this injector's): the
-    /// inheritance and the present elements; `nil` when it has no part of the collection.
-    static func gathered(
-        _ key: DependencyKey,
-        in registry: inout Registry
-    ) -> (inheritance: CollectionInheritance, elements: [Element])? {
+    /// What a resolve gathers here, as worked out at the registry's `slotWrites` it names: most
+    /// resolves follow no write, and read it instead of looking up every element. Dropped when
+    /// the contents change; a write to the registry (a re-registration, an unregistration)
+    /// makes it stale.
+    private var gathered: (slotWrites: Int, contents: Gathered)?
+
+    /// What a resolve of the collection `key` gathers in `registry` (this injector's); `nil`
+    /// when it has no part of the collection. What it worked out before, if stale, goes to
+    /// `stale`, for the caller to release after the unlock: it may hold the last reference to
+    /// a registration since replaced, whose factory's captures would be released under the lock.
+    static func gathered(_ key: DependencyKey, in registry: inout Registry, stale: inout Gathered?) -> Gathered? {
         guard let contents = registry.collections[key] else { return nil }
-        if let gathered = contents.gathered, gathered.slotWrites == registry.slotWrites {
-            return (gathered.inheritance, gathered.elements)
+        if let gathered = contents.gathered {
+            if gathered.slotWrites == registry.slotWrites { return gathered.contents }
+            stale = gathered.contents
         }
-        let gathered = (registry.slotWrites, contents.inheritance(in: registry), contents.present(in: registry))
-        registry.collections[key]?.gathered = gathered
-        return (gathered.1, gathered.2)
+        let elements = contents.present(in: registry)
+        let gathered = Gathered(
+            inheritance: contents.inheritance(in: registry), elements: elements,
+            transients: elements.map { element in
+                guard case .factory(let registration, _)? = registry[element.key], registration.isTransient else {
+                    return nil
+                }
+                return registration
+            })
+        registry.collections[key]?.gathered = (registry.slotWrites, gathered)
+        return gathered
     }
 
     /// What the collection makes of its ancestors' elements in `registry` (this injector's).
@@ -117,39 +137,71 @@ extension DependencyInjector {
     /// by injector, outermost first: the nearest injector's that has the collection, and its
     /// ancestors' while each ``CollectionInheritance/adding``.
     func collectionElements(_ key: DependencyKey) -> [[CollectionContents.Element]] {
-        var levels: [[CollectionContents.Element]] = []
+        gatheredLevels(key).map(\.elements)
+    }
+
+    /// What a resolve of the collection `key` through this injector gathers, by injector,
+    /// outermost first (see `collectionElements(_:)`). Only this injector's own part keeps its
+    /// transients, and only while it is not observed: an element of another injector is
+    /// resolved through this one, by its key (this injector's overrides, a test scope's
+    /// screen), and an observed resolve of an element is reported as any resolve.
+    private func gatheredLevels(_ key: DependencyKey) -> [CollectionContents.Gathered] {
+        var levels: [CollectionContents.Gathered] = []
         for holder in sequence(first: self, next: \.parent) {
-            guard let (inheritance, elements) = holder.registry.withLock({ CollectionContents.gathered(key, in: &$0) })
-            else { continue }
-            levels.append(elements)
-            if inheritance == .replacing { break }
+            let isOwn = holder === self
+            var stale: CollectionContents.Gathered?
+            let found = holder.registry.withLock { registry -> CollectionContents.Gathered? in
+                guard var gathered = CollectionContents.gathered(key, in: &registry, stale: &stale) else { return nil }
+                if !isOwn || registry.diagnostics.instrumentation != nil { gathered.transients = [] }
+                return gathered
+            }
+            withExtendedLifetime(stale) {}  // released here, after the unlock
+            guard let found else { continue }
+            levels.append(found)
+            if found.inheritance == .replacing { break }
         }
         levels.reverse()
         return levels
     }
 
-    /// The collection `key` (`[T]`): each element resolved through this injector, into the
-    /// array's storage (an unspecialised `append` looks up the array type at each element).
+    /// The collection `key` (`[T]`): each element made by this injector, into the array's
+    /// storage (an unspecialised `append` looks up the array type at each element).
     func collection<T>(_ key: DependencyKey, of type: T.Type) throws(InjectionError) -> [T] {
-        let levels = collectionElements(key)
-        let total = levels.reduce(0) { $0 + $1.count }
+        let levels = gatheredLevels(key)
+        let total = levels.reduce(0) { $0 + $1.elements.count }
         // Not for none: with no capacity, the initialiser writes the count into the storage
         // that every empty array shares (a race, which the thread sanitizer reports).
         if total == 0 { return [] }
         var failure: InjectionError?
         let values = [T](unsafeUninitializedCapacity: total) { buffer, count in
-            for element in levels.joined() {
-                do throws(InjectionError) {
-                    buffer.initializeElement(at: count, to: try resolve(T.self, name: element.key.name))
-                    count += 1
-                } catch {
-                    failure = error
-                    return
+            for level in levels {
+                for index in level.elements.indices {
+                    do throws(InjectionError) {
+                        buffer.initializeElement(at: count, to: try element(index, of: level, as: T.self))
+                        count += 1
+                    } catch {
+                        failure = error
+                        return
+                    }
                 }
             }
         }
         if let failure { throw failure }
         return values
+    }
+
+    /// The element at `index` of `level`, made by this injector: its transient run in place,
+    /// as a resolve of its key here would run it, when the level has it and no decorator may
+    /// wrap it; else resolved by its key.
+    private func element<T>(_ index: Int, of level: CollectionContents.Gathered, as type: T.Type)
+        throws(InjectionError) -> T
+    {
+        if index < level.transients.count,
+            let transient = level.transients[index]?.typed(making: T.self, undecoratedBy: self)
+        {
+            return try make(transient)
+        }
+        return try resolve(T.self, name: level.elements[index].key.name)
     }
 
     /// The map `key` (`[K: T]`): each element resolved through this injector, a descendant's
