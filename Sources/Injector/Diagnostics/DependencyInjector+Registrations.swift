@@ -57,7 +57,7 @@ extension DependencyInjector {
                     }
                     // Below a keeper, an inherited value exists once the keeper has made its copy.
                     if let keeper = keepers.keeper(of: registration), keeper !== current {
-                        isCreated = keeper.keptValue(of: answer, heldBy: current) != nil
+                        isCreated = keeper.keptValue(of: answer) != nil
                     }
                     // Decorated by the injector that makes the value (see `decoratedIfAny(_:madeFor:in:isCurrent:)`).
                     let maker = registration.scope.isKept ? keepers.keeper(of: registration) ?? current : self

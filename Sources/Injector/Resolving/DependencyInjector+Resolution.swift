@@ -298,7 +298,7 @@ extension DependencyInjector {
             // Kept by an opened scope below the holder: the scope's own creation (see `KeptValues`).
             if keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues {
                 do {
-                    return try keeper.scopedValue(of: registration, heldBy: holder, in: scoped, context: context)
+                    return try keeper.scopedValue(of: registration, in: scoped, context: context)
                 } catch {
                     throw explained(error, building: registration, keptBy: keeper)
                 }
@@ -306,7 +306,7 @@ extension DependencyInjector {
             fallthrough
         case .singleton, .weak, .eagerSingleton, .named:
             // A copy kept below the holder is read without the process-wide creation lock.
-            if keeper !== holder, let value = keeper.keptValue(of: registration, heldBy: holder) { return value }
+            if keeper !== holder, let value = keeper.keptValue(of: registration) { return value }
             do {
                 return try SingletonCreation.shared.value(
                     of: registration, heldBy: holder, keptBy: keeper, context: context)

@@ -78,7 +78,7 @@ extension DependencyInjector {
                     return
                 }
                 guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }
-                keeper.tearDown(keeper.dropValue(of: key, heldBy: holder))
+                keeper.tearDown(keeper.dropValues(of: key, heldBy: holder))
                 return
             case .instance?:
                 throw .notResettable(key, scope: nil)
@@ -100,14 +100,12 @@ extension DependencyInjector {
         }
     }
 
-    /// Drops what this injector keeps for `key` held by `holder` (itself or an ancestor);
-    /// returns its teardown, if any. The value is released after the lock.
-    func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
-        let teardown =
-            holder === self
-            ? registry.updateReturning { $0.dropValue(of: key) }?.teardown
-            : keptValues?.withLock { $0.dropValue(of: key, heldBy: holder) }?.teardown
-        return teardown.map { [$0] } ?? []
+    /// Drops what this injector keeps for `key` held by `holder`: its own value when it is the
+    /// holder, else its copies of an ancestor's (see `KeptValues`); returns their teardowns.
+    /// The values are released after the lock.
+    func dropValues(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
+        if holder === self { return registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [] }
+        return keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? []
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.

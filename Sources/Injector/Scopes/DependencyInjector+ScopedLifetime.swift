@@ -47,7 +47,8 @@ extension DependencyInjector {
         keptBy keeper: DependencyInjector,
         in context: ResolutionContext = .current
     ) throws(InjectionError) {
-        let holder = context.innermostKept ?? AsyncResolutionContext.frames.innermostKept
+        let holder =
+            context.innermostKept ?? (AsyncWrapperCapture.anyRuns ? AsyncResolutionContext.frames.innermostKept : nil)
         // An argument cache (`register(_:caching:)`) keeps its values past the request too.
         if let holder, holder.isKeptPastOpenedScopes, !isRegistered(holder, within: keeper) {
             throw .captiveDependency(
@@ -115,24 +116,23 @@ extension AsyncDependencyInjector {
 }
 
 extension DependencyInjector {
-    /// The value of `registration`, a `.scoped` one held by `holder`, an ancestor, that this
-    /// opened scope keeps: created now by this thread if need be, once for the scope however
-    /// many threads ask at once. `nil` when `registration` is no longer the one `holder`
-    /// stores (replaced or removed meanwhile): the caller looks the key up again.
+    /// The value of `registration`, a `.scoped` one of an ancestor's, that this opened scope
+    /// keeps: created now by this thread if need be, once for the scope however many threads
+    /// ask at once.
     ///
     /// The creation claims its place in the scope's own list (`KeptValues`), so that the
     /// common case, no other thread creating it, takes this scope's lock alone. A thread that
     /// finds another creating the value waits in `SingletonCreation`, which registers the
     /// creator for its cycle check, as it does for a singleton's creator; the creator wakes it.
+    /// A registration replaced meanwhile still gets its value: the resolve found it before.
     @inline(never)
     func scopedValue(
         of registration: Registration,
-        heldBy holder: DependencyInjector,
         in scoped: Locked<KeptValues>,
         context: ResolutionContext
-    ) throws(InjectionError) -> Any? {
+    ) throws(InjectionError) -> Any {
         while true {
-            switch scoped.withLock({ $0.claim(registration, heldBy: holder, by: context) }) {
+            switch scoped.withLock({ $0.claim(registration, by: context) }) {
             case .ready(let value):
                 return value
             case .cycle:
@@ -144,15 +144,10 @@ extension DependencyInjector {
                     for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
                     of: registration.key, context: context
                 ) {
-                    scoped.withLock { $0.awaitedCreator(of: claim, by: registration, heldBy: holder) }
+                    scoped.withLock { $0.awaitedCreator(of: claim, by: registration) }
                 }
-                // Re-registered while we waited: the value just made may be the old one's.
-                guard holder.stores(registration) else { return nil }
             case .claimed:
-                // The caller found `registration` stored just now (the walk, or
-                // `ancestor(storing:)`), or it was checked after the wait below. One replaced
-                // meanwhile makes a value that the new registration's first resolve replaces.
-                return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
+                return try createScopedValue(of: registration, in: scoped, context: context)
             }
         }
     }
@@ -160,39 +155,18 @@ extension DependencyInjector {
     /// The value of `registration`, a `.scoped` one that this injector's resolve of `key`
     /// found in an ancestor's published table (see `PublishedTable.slotPassingMissesUp`), as a
     /// `T`: this opened scope keeps it, so the walk's answer is known without the walk. Any
-    /// other case (this injector opens no scope, the registration was replaced meanwhile, the
-    /// resolve shares values) takes the walk.
+    /// other case (this injector opens no scope, the resolve shares values) takes the walk.
     @inline(never)
     func scopedValue<T>(found registration: Registration, as type: T.Type, key: DependencyKey)
         throws(InjectionError) -> T
     {
         let context = ResolutionContext.current
-        if opensScope, let scoped = keptValues, !context.isSharing, let holder = ancestor(storing: registration) {
+        if opensScope, let scoped = keptValues, !context.isSharing {
             try checkScoped(registration, keptBy: self, in: context)
-            if let value = try scopedValue(of: registration, heldBy: holder, in: scoped, context: context) {
-                return try Self.cast(value, to: T.self, key: key)
-            }
+            return try Self.cast(scopedValue(of: registration, in: scoped, context: context), to: T.self, key: key)
         }
         return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
             try unregistered(key, as: T.self)
-        }
-    }
-
-    /// The nearest ancestor that stores `registration`, if any.
-    private func ancestor(storing registration: Registration) -> DependencyInjector? {
-        var ancestor = parent
-        while let injector = ancestor {
-            if injector.stores(registration) { return injector }
-            ancestor = injector.parent
-        }
-        return nil
-    }
-
-    /// Whether this injector still stores `registration` under its key.
-    func stores(_ registration: Registration) -> Bool {
-        registry.withLock { registry in
-            guard case .factory(let current, _)? = registry[registration.key] else { return false }
-            return registration.isStored(as: current)
         }
     }
 
@@ -200,7 +174,6 @@ extension DependencyInjector {
     /// keeps its value; wakes the threads that wait for it, succeeded or failed.
     private func createScopedValue(
         of registration: Registration,
-        heldBy holder: DependencyInjector,
         in scoped: Locked<KeptValues>,
         context: ResolutionContext
     ) throws(InjectionError) -> Any {
@@ -209,21 +182,19 @@ extension DependencyInjector {
         do {
             value = try run(registration, in: context)
         } catch {
-            if scoped.withLock({ $0.release(claimOf: registration, heldBy: holder) }) {
+            if scoped.withLock({ $0.release(claimOf: registration) }) {
                 SingletonCreation.shared.finish(creation)
             }
             throw error
         }
-        let (replaced, isAwaited, isClosed) = scoped.withLock { scoped -> (KeptValues.Kept?, Bool, Bool) in
-            guard !scoped.isClosed else {
-                return (nil, scoped.release(claimOf: registration, heldBy: holder), true)
-            }
-            let (replaced, isAwaited) = scoped.keep(value, producedBy: registration, heldBy: holder, claimed: true)
-            return (replaced, isAwaited, false)
+        let (keeping, isClosed) = scoped.withLock { scoped -> (KeptValues.Keeping, Bool) in
+            guard !scoped.isClosed else { return (.init(isAwaited: scoped.release(claimOf: registration)), true) }
+            return (scoped.keep(value, producedBy: registration, claimed: true), false)
         }
-        if isAwaited { SingletonCreation.shared.finish(creation) }
+        if keeping.isAwaited { SingletonCreation.shared.finish(creation) }
         // After the claim ends, so that no resolve waiting for the value waits for user code.
-        if let teardown = replaced?.teardown { tearDown([teardown]) }
+        if let teardown = keeping.replaced?.teardown { tearDown([teardown]) }
+        if keeping.sharesKey { tearDown(letGoOfReplaced(by: registration)) }
         if isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
         return value
     }

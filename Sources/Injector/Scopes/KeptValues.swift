@@ -1,15 +1,19 @@
 /// The values an injector keeps for registrations its ancestors hold: an opened scope's values
 /// of their `.scoped` registrations, and a test scope's own copies of their singletons (and
 /// weak instances), built with the test's registrations (`ChildSingletons.own`). The one store
-/// of kept values besides each registry's (principle 13): one key of one ancestor is one slot,
-/// with its value, and the creation of a scoped value running now, which claims its slot.
+/// of kept values besides each registry's (principle 13): one registration is one slot, with
+/// its value, and the creation of a scoped value running now, which claims its slot.
 ///
-/// Each value is kept with its registration and used only while the ancestor still holds
-/// that registration, so re-registering a key is seen at once. One slot per key and ancestor:
-/// the copy of a nearer ancestor's override does not replace the copy of a farther one's.
+/// A slot is found by its registration's identity, which the resolve has in hand from its
+/// lookup: no ancestor is asked which registration it holds. A re-registered key is seen at
+/// once (its new registration has no slot yet), and the copy of a nearer ancestor's override
+/// never replaces the copy of a farther one's. When a value is kept for a key that has
+/// another registration's value here, the ancestors are asked whether that one is still
+/// stored: the value of one replaced or removed since is let go then (see
+/// `DependencyInjector.letGoOfReplaced(by:)`).
 ///
 /// A request keeps a handful of values and lives for microseconds, so this is a short list
-/// searched in order, not a dictionary: hashing a key and a holder cost more than the search.
+/// searched in order, not a dictionary: hashing a key costs more than the search.
 /// A claim lets the first resolve create a scoped value under this injector's lock alone,
 /// without the process-wide `SingletonCreation` lock; only a resolve that finds the value
 /// being created by another thread goes there, to wait and to take part in the cycle check
@@ -77,11 +81,12 @@ struct KeptValues {
         }
     }
 
-    /// One key of one ancestor: its kept value, its running creation, or both (a value of a
-    /// replaced registration while the new one's value is created).
+    /// One registration's kept value, its running creation, or both (a weak value gone while
+    /// the next is created). The registration lives while the slot does: its value keeps it,
+    /// or the thread that claimed its creation does, so its identity names one registration.
     fileprivate struct Slot {
+        let registration: ObjectIdentifier
         let key: DependencyKey
-        let holder: ObjectIdentifier
         var kept: Kept?
         var claim: Claim?
     }
@@ -99,33 +104,26 @@ struct KeptValues {
         self.openedAt = openedAt
     }
 
-    /// Where `registration`'s key held by `holder` is.
-    private func index(of registration: Registration, heldBy holder: DependencyInjector) -> Int? {
-        index(of: registration.key, heldBy: holder)
-    }
-
-    /// Where `key` held by `holder` is, searched in place (no slot copied).
-    private func index(of key: DependencyKey, heldBy holder: DependencyInjector) -> Int? {
-        let holder = ObjectIdentifier(holder)
+    /// Where `registration`'s slot is, searched in place (no slot copied).
+    private func index(of registration: Registration) -> Int? {
+        let registration = ObjectIdentifier(registration)
         var index = slots.startIndex
         while index < slots.endIndex {
-            if slots[index].holder == holder, slots[index].key == key { return index }
+            if slots[index].registration == registration { return index }
             index += 1
         }
         return nil
     }
 
     /// The value kept for `registration`, `.closed` when none is and none will be.
-    func kept(_ registration: Registration, heldBy holder: DependencyInjector) -> SingletonCreation.Start? {
-        if let value = value(of: registration, heldBy: holder) { return .ready(value) }
+    func kept(_ registration: Registration) -> SingletonCreation.Start? {
+        if let value = value(of: registration) { return .ready(value) }
         return isClosed ? .closed : nil
     }
 
-    func value(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
-        guard let index = index(of: registration, heldBy: holder), let kept = slots[index].kept,
-            kept.registration === registration
-        else { return nil }
-        return kept.value
+    func value(of registration: Registration) -> Any? {
+        guard let index = index(of: registration) else { return nil }
+        return slots[index].kept?.value
     }
 
     /// What a resolve on the thread of `context` finds for `registration`'s value.
@@ -142,23 +140,16 @@ struct KeptValues {
         case closed
     }
 
-    /// The kept value of `registration` (held by `holder`), or a claim on its creation for the
-    /// thread of `context`.
-    mutating func claim(
-        _ registration: Registration,
-        heldBy holder: DependencyInjector,
-        by context: ResolutionContext
-    ) -> Claimed {
+    /// The kept value of `registration`, or a claim on its creation for the thread of `context`.
+    mutating func claim(_ registration: Registration, by context: ResolutionContext) -> Claimed {
         let claim = Claim(creator: context, registration: ObjectIdentifier(registration))
-        guard let index = index(of: registration, heldBy: holder) else {
+        guard let index = index(of: registration) else {
             if isClosed { return .closed }
-            append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: nil, claim: claim))
+            append(Slot(registration: claim.registration, key: registration.key, kept: nil, claim: claim))
             claims += 1
             return .claimed
         }
-        if let kept = slots[index].kept, kept.registration === registration, let value = kept.value {
-            return .ready(value)
-        }
+        if let value = slots[index].kept?.value { return .ready(value) }
         if let running = slots[index].claim { return running.creator === context ? .cycle : .running(running) }
         if isClosed { return .closed }
         slots[index].claim = claim
@@ -168,11 +159,9 @@ struct KeptValues {
 
     /// The thread creating the value `claim` names, if it still is, marked as awaited, so that
     /// it wakes its waiters when it is done.
-    mutating func awaitedCreator(of claim: Claim, by registration: Registration, heldBy holder: DependencyInjector)
-        -> ResolutionContext?
-    {
-        guard let index = index(of: registration, heldBy: holder), let running = slots[index].claim,
-            running.registration == claim.registration, running.creator === claim.creator
+    mutating func awaitedCreator(of claim: Claim, by registration: Registration) -> ResolutionContext? {
+        guard let index = index(of: registration), let running = slots[index].claim,
+            running.creator === claim.creator
         else { return nil }
         slots[index].claim?.isAwaited = true
         return claim.creator
@@ -180,30 +169,63 @@ struct KeptValues {
 
     /// Keeps `value` as what `registration` produced, unless closed, ending this thread's claim
     /// if `claimed`. Returns what it replaces (for the caller to tear down and release after
-    /// the unlock), and whether a thread waits for the claim's end.
-    mutating func keep(
-        _ value: Any,
-        producedBy registration: Registration,
-        heldBy holder: DependencyInjector,
-        claimed: Bool = false
-    ) -> (replaced: Kept?, isAwaited: Bool) {
+    /// the unlock), whether a thread waits for the claim's end, and whether another
+    /// registration's value is kept for the key.
+    mutating func keep(_ value: Any, producedBy registration: Registration, claimed: Bool = false) -> Keeping {
         let kept = isClosed ? nil : Kept(keeping: value, producedBy: registration)
-        guard let index = index(of: registration, heldBy: holder) else {
-            if let kept { append(Slot(key: registration.key, holder: ObjectIdentifier(holder), kept: kept)) }
-            return (nil, false)
+        guard let index = index(of: registration) else {
+            if let kept {
+                append(Slot(registration: ObjectIdentifier(registration), key: registration.key, kept: kept))
+            }
+            return Keeping(sharesKey: kept != nil && sharesKey(with: registration))
         }
         let isAwaited = claimed ? endClaim(at: index) : false
         guard let kept else {
             removeIfEmpty(at: index)
-            return (nil, isAwaited)
+            return Keeping(isAwaited: isAwaited)
         }
-        return (exchange(&slots[index].kept, with: kept), isAwaited)
+        return Keeping(
+            replaced: exchange(&slots[index].kept, with: kept), isAwaited: isAwaited,
+            sharesKey: sharesKey(with: registration))
+    }
+
+    /// What keeping a value let go of and must tell (see `keep`).
+    struct Keeping {
+        /// The value it replaced: the registration's earlier one (a weak one gone).
+        var replaced: Kept?
+        /// Whether a thread waits for the claim that ended.
+        var isAwaited = false
+        /// Whether another registration's value is kept for the key: maybe one replaced since.
+        var sharesKey = false
+    }
+
+    /// Whether a registration other than `registration` has a value kept for its key.
+    private func sharesKey(with registration: Registration) -> Bool {
+        let identity = ObjectIdentifier(registration)
+        return slots.contains { $0.key == registration.key && $0.registration != identity && $0.kept != nil }
+    }
+
+    /// The registrations other than `registration` whose values are kept for its key.
+    func others(sharingKeyWith registration: Registration) -> [Registration] {
+        slots.compactMap { slot in
+            guard slot.key == registration.key, let kept = slot.kept, kept.registration !== registration else {
+                return nil
+            }
+            return kept.registration
+        }
+    }
+
+    /// Forgets the value kept for `registration`, which it returns.
+    mutating func dropValue(of registration: Registration) -> Kept? {
+        guard let index = index(of: registration) else { return nil }
+        defer { removeIfEmpty(at: index) }
+        return exchange(&slots[index].kept, with: nil)
     }
 
     /// Ends this thread's claim on `registration`'s value, whose factory failed; returns
     /// whether a thread waits for it.
-    mutating func release(claimOf registration: Registration, heldBy holder: DependencyInjector) -> Bool {
-        guard let index = index(of: registration, heldBy: holder) else { return false }
+    mutating func release(claimOf registration: Registration) -> Bool {
+        guard let index = index(of: registration) else { return false }
         let isAwaited = endClaim(at: index)
         removeIfEmpty(at: index)
         return isAwaited
@@ -226,20 +248,23 @@ struct KeptValues {
         if slots[index].kept == nil, slots[index].claim == nil { slots.remove(at: index) }
     }
 
-    /// Forgets the value kept for `key` held by `holder` (a reset of that key), which it
-    /// returns. A running creation goes on.
-    mutating func dropValue(of key: DependencyKey, heldBy holder: DependencyInjector) -> Kept? {
-        guard let index = index(of: key, heldBy: holder) else { return nil }
-        defer { removeIfEmpty(at: index) }
-        return exchange(&slots[index].kept, with: nil)
+    /// Forgets the values kept for `key` (a reset of that key, a decorator added for it),
+    /// whichever registration made them, which it returns. Running creations go on.
+    mutating func dropValues(of key: DependencyKey) -> Dropped {
+        dropKept(where: { $0.registration.key == key })
     }
 
     /// Forgets every kept value whose registration's scope `resets` (a reset of that scope),
     /// which it returns. Running creations go on.
     mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> Dropped {
+        dropKept(where: { resets($0.registration.scope) })
+    }
+
+    /// Forgets every kept value that `drops`, which it returns. Running creations go on.
+    private mutating func dropKept(where drops: (Kept) -> Bool) -> Dropped {
         var dropped: [Slot] = []
-        for index in slots.indices where slots[index].kept.map({ resets($0.registration.scope) }) == true {
-            dropped.append(Slot(key: slots[index].key, holder: slots[index].holder, kept: slots[index].kept))
+        for index in slots.indices where slots[index].kept.map(drops) == true {
+            dropped.append(slots[index])
             slots[index].kept = nil
         }
         slots.removeAll { $0.kept == nil && $0.claim == nil }
@@ -252,7 +277,7 @@ struct KeptValues {
     mutating func close() -> Dropped {
         isClosed = true
         guard claims > 0 else { return Dropped(slots: exchange(&slots, with: [])) }
-        return dropValues { _ in true }
+        return dropKept(where: { _ in true })
     }
 
     /// Values let go by a reset or a close: released with this, after the unlock.
@@ -276,33 +301,55 @@ struct KeptValues {
 }
 
 extension DependencyInjector {
-    /// What this injector keeps for `registration`, held by `holder`, an ancestor.
-    func keptValue(of registration: Registration, heldBy holder: DependencyInjector) -> Any? {
-        keptValues?.withLock { $0.value(of: registration, heldBy: holder) }
+    /// What this injector keeps for `registration`, which an ancestor holds.
+    func keptValue(of registration: Registration) -> Any? {
+        keptValues?.withLock { $0.value(of: registration) }
     }
 
-    /// What this injector keeps for `registration`, held by `holder`, an ancestor, for a
-    /// creation about to start: the value, `.closed` once its `close()` has begun (nothing
-    /// is built for a closed keeper), or `nil`.
-    func kept(_ registration: Registration, heldBy holder: DependencyInjector) -> SingletonCreation.Start? {
-        keptValues?.withLock { $0.kept(registration, heldBy: holder) }
+    /// What this injector keeps for `registration`, which an ancestor holds, for a creation
+    /// about to start: the value, `.closed` once its `close()` has begun (nothing is built for
+    /// a closed keeper), or `nil`.
+    func kept(_ registration: Registration) -> SingletonCreation.Start? {
+        keptValues?.withLock { $0.kept(registration) }
     }
 
-    /// Keeps `value`, made by `registration` held by `holder`, an ancestor, unless this
-    /// injector is closed; the teardown of a value it replaces is for the caller to run.
-    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
-        -> SingletonCreation.Keeping
-    {
+    /// Keeps `value`, made by `registration`, which an ancestor holds, unless this injector is
+    /// closed; the teardown of a value it replaces is for the caller to run.
+    func keep(_ value: Any, producedBy registration: Registration) -> SingletonCreation.Keeping {
         var keeping = SingletonCreation.Keeping()
         guard let keptValues else { return keeping }
         // What keeping replaces leaves the lock whole, registration included: released there,
         // the last reference to a replaced registration would release its factory's captures.
-        let replaced: KeptValues.Kept?
-        (replaced, keeping.isClosed) = keptValues.withLock { kept in
-            (kept.keep(value, producedBy: registration, heldBy: holder).replaced, kept.isClosed)
+        let kept: KeptValues.Keeping
+        (kept, keeping.isClosed) = keptValues.withLock { values in
+            (values.keep(value, producedBy: registration), values.isClosed)
         }
-        if let teardown = replaced?.teardown { keeping.letGo.append(teardown) }
+        if let teardown = kept.replaced?.teardown { keeping.letGo.append(teardown) }
+        if kept.sharesKey { keeping.letGo += letGoOfReplaced(by: registration) }
         return keeping
+    }
+
+    /// Lets go of the values kept here for the key of `registration` (whose value was just
+    /// kept) by other registrations that no ancestor stores any more: replaced or removed
+    /// since, their values were for a resolve of the key, which now gets `registration`'s.
+    /// The values of an ancestor's override and of a farther one's stay. Their teardowns, for
+    /// the caller to run after the unlock.
+    func letGoOfReplaced(by registration: Registration) -> [PendingTeardown] {
+        guard let keptValues, let parent else { return [] }
+        let others = keptValues.withLock { $0.others(sharingKeyWith: registration) }
+        let replaced = others.filter { other in !sequence(first: parent, next: \.parent).contains { $0.stores(other) } }
+        guard !replaced.isEmpty else { return [] }
+        let dropped = keptValues.withLock { values in replaced.compactMap { values.dropValue(of: $0) } }
+        return dropped.compactMap(\.teardown)
+    }
+
+    /// Whether this injector stores `registration` under its key (or stands it in for its
+    /// test double or preview).
+    private func stores(_ registration: Registration) -> Bool {
+        registry.withLock { registry in
+            guard case .factory(let current, _)? = registry[registration.key] else { return false }
+            return registration.isStored(as: current)
+        }
     }
 }
 

@@ -200,7 +200,7 @@ final class SingletonCreation: Sendable {
             return registry.isClosed ? .closed : nil
         }
         guard holder !== keeper, held == nil else { return held }
-        return keeper.kept(registration, heldBy: holder)
+        return keeper.kept(registration)
     }
 
     /// Keeps `value` in `keeper`'s cache (`holder`'s registry, or the keeper's own copies);
@@ -244,7 +244,7 @@ final class SingletonCreation: Sendable {
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
     ) -> Keeping {
-        guard holder === keeper else { return keeper.keep(value, producedBy: registration, heldBy: holder) }
+        guard holder === keeper else { return keeper.keep(value, producedBy: registration) }
         // `updateReturning`: a table the value's insertion outgrew is freed after the unlock.
         let (replaced, isClosed) = keeper.registry.updateReturning { registry in
             registry.isClosed ? (nil, true) : (registry.cache(value, producedBy: registration), false)

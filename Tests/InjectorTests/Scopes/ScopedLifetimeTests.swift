@@ -278,4 +278,28 @@ import Testing
         #expect(closed.values == [1, 2])
         #expect(throws: InjectionError.self) { try app.resolve(Transaction.self) }  // outside any scope
     }
+
+    /// A child of an opened scope that registers its own scoped value of a key: the scope keeps
+    /// a value of each registration, the app's for resolves through the scope, the child's for
+    /// resolves through the child, and neither replaces the other.
+    @Test func anOverrideBelowAScopeAndTheAppsRegistrationEachKeepTheirValueInIt() throws {
+        let app = DependencyInjector()
+        let closed = Collected<Int>()
+        app.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 1) }
+            .teardown { closed.append($0.request) }
+        let request = app.openScope()
+        let child = request.child()
+        child.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 2) }
+            .teardown { closed.append($0.request) }
+
+        let apps = try request.resolve(Transaction.self)
+        let childs = try child.resolve(Transaction.self)
+        #expect(apps.request == 1)
+        #expect(childs.request == 2)
+        #expect(try request.resolve(Transaction.self) === apps)
+        #expect(try child.resolve(Transaction.self) === childs)
+        #expect(closed.values.isEmpty)
+        try request.close()
+        #expect(closed.values == [2, 1])
+    }
 }

@@ -74,7 +74,9 @@ extension DependencyInjector {
         installation?.recordDecorator(of: key)
         // Made before the decorator, here or as this injector's copy of an ancestor's (a `.own`
         // child's singleton, an opened scope's scoped value): the next resolve makes a decorated one.
-        tearDown(sequence(first: self, next: \.parent).flatMap { dropValue(of: key, heldBy: $0) })
+        var letGo = dropValues(of: key, heldBy: self)
+        if let parent { letGo += dropValues(of: key, heldBy: parent) }
+        tearDown(letGo)
     }
 
     /// Whether this injector or an ancestor may have decorators for `key`: a load per injector
