@@ -33,8 +33,7 @@ extension DependencyInjector {
         let deferred: [PendingTeardown]
         if teardowns.isEmpty, let kept {
             // All a request's scope commonly keeps: run from the slots, no record made for each.
-            let run = PendingTeardown.runSynchronous(kept.toTearDown)
-            (failures, deferred) = (run.failures, run.deferred.compactMap(\.teardown))
+            (failures, deferred) = kept.runTeardowns()
         } else {
             (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
         }

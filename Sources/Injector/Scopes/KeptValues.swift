@@ -73,12 +73,6 @@ struct KeptValues {
             guard case .strong(let value) = held else { return nil }
             return PendingTeardown(of: value, producedBy: registration, order: order)
         }
-
-        /// Whether the value has a teardown to run.
-        var hasTeardown: Bool {
-            guard case .strong = held else { return false }
-            return registration.teardown != nil
-        }
     }
 
     /// One registration's kept value, its running creation, or both (a weak value gone while
@@ -184,9 +178,11 @@ struct KeptValues {
             removeIfEmpty(at: index)
             return Keeping(isAwaited: isAwaited)
         }
-        return Keeping(
-            replaced: exchange(&slots[index].kept, with: kept), isAwaited: isAwaited,
-            sharesKey: sharesKey(with: registration))
+        let replaced = exchange(&slots[index].kept, with: kept)
+        // The slots with values stay in the order the values were kept, creation order: a
+        // close runs their teardowns from the last back, with no sort.
+        if index != slots.endIndex - 1 { slots.append(slots.remove(at: index)) }
+        return Keeping(replaced: replaced, isAwaited: isAwaited, sharesKey: sharesKey(with: registration))
     }
 
     /// What keeping a value let go of and must tell (see `keep`).
@@ -285,17 +281,28 @@ struct KeptValues {
         fileprivate let slots: [Slot]
 
         /// The teardowns of the values, in the order they were kept.
-        var teardowns: [PendingTeardown] { toTearDown.compactMap(\.teardown) }
+        var teardowns: [PendingTeardown] { slots.compactMap { $0.kept?.teardown } }
 
-        /// The values with a teardown to run, in the order they were kept: run from here,
-        /// with no `PendingTeardown` made for each, when nothing else is torn down with them.
-        var toTearDown: [Kept] {
-            var kept: [Kept] = []
-            kept.reserveCapacity(slots.count)
-            for index in slots.indices {
-                if let value = slots[index].kept, value.hasTeardown { kept.append(value) }
+        /// Runs the synchronous teardowns of the values from their slots, latest first (the
+        /// slots are in creation order, see `keep`), with no `PendingTeardown` made for each:
+        /// what a close runs when nothing else is torn down with them. Returns the failures,
+        /// and the asynchronous teardowns, latest first, for the caller to await.
+        func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown]) {
+            var failures: [TeardownError.Failure] = []
+            var deferred: [PendingTeardown] = []
+            for slot in slots.reversed() {
+                guard let kept = slot.kept, case .strong(let value) = kept.held,
+                    let teardown = kept.registration.teardown
+                else { continue }
+                let registration = kept.registration
+                switch teardown.runIfSynchronous(on: value, key: registration.key, site: registration.site.declarationSite)
+                {
+                case nil: break
+                case .failed(let failure)?: failures.append(failure)
+                case .asynchronous?: if let pending = kept.teardown { deferred.append(pending) }
+                }
             }
-            return kept
+            return (failures, deferred)
         }
     }
 }
@@ -353,9 +360,3 @@ extension DependencyInjector {
     }
 }
 
-extension KeptValues.Kept: TeardownRecord {
-    func runIfSynchronous() -> TeardownOutcome? {
-        guard case .strong(let value) = held, let teardown = registration.teardown else { return nil }
-        return teardown.runIfSynchronous(on: value, key: registration.key, site: registration.site.declarationSite)
-    }
-}

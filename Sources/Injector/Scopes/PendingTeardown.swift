@@ -58,16 +58,16 @@ final class PendingTeardown: @unchecked Sendable {
 
     /// Runs the synchronous ones of `teardowns`, latest first; the failures, and the
     /// asynchronous ones, which must be awaited (`runAll`), latest first too.
-    static func runSynchronous<Record: TeardownRecord>(_ teardowns: [Record]) -> (
-        failures: [TeardownError.Failure], deferred: [Record]
+    static func runSynchronous(_ teardowns: [PendingTeardown]) -> (
+        failures: [TeardownError.Failure], deferred: [PendingTeardown]
     ) {
         var failures: [TeardownError.Failure] = []
-        var deferred: [Record] = []
-        for record in latestFirst(teardowns) {
-            switch record.runIfSynchronous() {
+        var deferred: [PendingTeardown] = []
+        for pending in latestFirst(teardowns) {
+            switch pending.teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
             case nil: break
             case .failed(let failure)?: failures.append(failure)
-            case .asynchronous?: deferred.append(record)
+            case .asynchronous?: deferred.append(pending)
             }
         }
         return (failures, deferred)
@@ -91,7 +91,7 @@ final class PendingTeardown: @unchecked Sendable {
 
     /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
     /// as it kept them): then no sort.
-    static func latestFirst<Record: TeardownRecord>(_ teardowns: [Record]) -> ReversedCollection<[Record]> {
+    static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
         var isInOrder = true
         var index = 1
         while isInOrder, index < teardowns.count {
@@ -118,28 +118,10 @@ extension Entry {
     }
 }
 
-/// A value whose teardown is to run, in creation order: one let go (`PendingTeardown`), or
-/// one a closing scope still keeps (`KeptValues.Kept`, run from its slot with no record made
-/// for it). One runner for both (`PendingTeardown.runSynchronous`).
-protocol TeardownRecord {
-    /// Its place in creation order: teardowns run latest first.
-    var order: UInt64 { get }
-
-    /// Runs the teardown if it is synchronous: `nil` when it ran, else its failure, or that
-    /// it is asynchronous (for the caller to await).
-    func runIfSynchronous() -> TeardownOutcome?
-}
-
-/// What `TeardownRecord.runIfSynchronous()` could not finish.
+/// What `Registration.Teardown.runIfSynchronous(on:key:site:)` could not finish.
 enum TeardownOutcome {
     case failed(TeardownError.Failure)
     case asynchronous
-}
-
-extension PendingTeardown: TeardownRecord {
-    func runIfSynchronous() -> TeardownOutcome? {
-        teardown.runIfSynchronous(on: value, key: key, site: site)
-    }
 }
 
 extension Registration.Teardown {
