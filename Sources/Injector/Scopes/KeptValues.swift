@@ -295,7 +295,8 @@ struct KeptValues {
                     let teardown = kept.registration.teardown
                 else { continue }
                 let registration = kept.registration
-                switch teardown.runIfSynchronous(on: value, key: registration.key, site: registration.site.declarationSite)
+                switch teardown.runIfSynchronous(
+                    on: value, key: registration.key, site: registration.site.declarationSite)
                 {
                 case nil: break
                 case .failed(let failure)?: failures.append(failure)
@@ -359,4 +360,3 @@ extension DependencyInjector {
         }
     }
 }
-
