@@ -32,5 +32,6 @@ extension AsyncDependencyInjector {
         guard registration.scope.isKept else { return true }
         return SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) == nil
             && AsyncSingletonCreation.running(registration, keptBy: keeper) == nil
+            && keeper.keptValues?.withLock({ $0.isCreating(registration) }) != true
     }
 }

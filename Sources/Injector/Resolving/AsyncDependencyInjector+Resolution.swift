@@ -111,17 +111,27 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector
     ) async throws(InjectionError) -> Any? {
         let frames = AsyncResolutionContext.frames
-        switch try request(registration, heldBy: holder, keptBy: keeper, after: frames) {
-        case nil:
-            return try await runTransient(registration, after: frames)
-        case .ready(let value)?:
-            return value
-        case .wait(let creation, let createHere)?:
-            do {
-                if let createHere { await createHere() }
-                return try await creation.value(waitingFrom: frames)
-            } catch {
-                throw core.explained(error, building: registration, keptBy: keeper)
+        while true {
+            switch try request(registration, heldBy: holder, keptBy: keeper, after: frames) {
+            case nil:
+                return try await runTransient(registration, after: frames)
+            case .ready(let value)?:
+                return value
+            case .wait(let creation, let createHere)?:
+                do {
+                    if let createHere { await createHere() }
+                    return try await creation.value(waitingFrom: frames)
+                } catch {
+                    throw core.explained(error, building: registration, keptBy: keeper)
+                }
+            case .create(let creation, let scoped)?:
+                do {
+                    return try await createScoped(registration, as: creation, in: scoped, keptBy: keeper, after: frames)
+                } catch {
+                    throw core.explained(error, building: registration, keptBy: keeper)
+                }
+            case .askAgain?:
+                await Task.yield()
             }
         }
     }
@@ -148,13 +158,95 @@ extension AsyncDependencyInjector {
         }
         guard registration.scope.isKept else { return nil }
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
-        if registration.isScoped { try core.checkScoped(registration, keptBy: keeper) }
+        if registration.isScoped {
+            try core.checkScoped(registration, keptBy: keeper)
+            if keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues {
+                return try scopedRequest(registration, in: scoped, after: frames)
+            }
+        }
         do {
             return try AsyncSingletonCreation.request(
                 of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)
         } catch {
             throw core.explained(error, building: registration, keptBy: keeper)
         }
+    }
+
+    /// What a resolve of `registration`, a `.scoped` one of an ancestor's, finds in the opened
+    /// scope that keeps its values (`scoped`): the value, a creation for this task to run, or
+    /// another task's to await. The place is claimed as the sync face claims it
+    /// (`DependencyInjector.scopedValue(of:in:context:)`), under the scope's lock alone: no
+    /// process-wide rendezvous, and the creation is made only when this task claims the place.
+    private nonisolated func scopedRequest(
+        _ registration: Registration,
+        in scoped: Locked<KeptValues>,
+        after frames: AsyncResolutionContext.Frames
+    ) throws(InjectionError) -> AsyncSingletonCreation.Request {
+        var started: AsyncSingletonCreation?
+        let claimed = scoped.withLock { values in
+            values.claim(registration) {
+                let creation = AsyncSingletonCreation(of: registration)
+                started = creation
+                return creation
+            }
+        }
+        switch claimed {
+        case .ready(let value):
+            return .ready(value)
+        case .claimed:
+            // `started` is set: the place was free, so the claim made the creation.
+            guard let started else { return .askAgain }
+            return .create(started, in: scoped)
+        case .running(let claim):
+            guard case .task(let creation) = claim.creator else { return .askAgain }
+            return .wait(creation, createHere: nil)
+        case .cycle:  // a thread's cycle; this task's frames were checked before
+            throw .circularDependency(path: frames.keys + [registration.key])
+        case .closed:
+            throw .closed(registration.key, path: frames.keys + [registration.key])
+        }
+    }
+
+    /// Runs `registration`'s factory in this task, whose resolve claimed its place in the
+    /// opened scope `keeper` (in `scoped`) as `creation`; keeps the value there, or lets go of
+    /// the place when the factory fails, and hands the outcome to the resolves that await
+    /// `creation`. A value made after the scope began to close is torn down, and `closed`
+    /// thrown, as on the sync face.
+    private nonisolated func createScoped(
+        _ registration: Registration,
+        as creation: AsyncSingletonCreation,
+        in scoped: Locked<KeptValues>,
+        keptBy keeper: DependencyInjector,
+        after frames: AsyncResolutionContext.Frames
+    ) async throws(InjectionError) -> any Sendable {
+        let (inside, run) = frames.appending(registration, creation: creation)
+        var outcome = await face(of: keeper).run(registration, frames: inside)
+        inside.end(run)
+        guard case .success(let value) = outcome else {
+            _ = scoped.withLock { $0.release(claimOf: registration) }
+            creation.finish(outcome)
+            return try outcome.get()
+        }
+        let kept = scoped.withLock { values -> KeptValues.Keeping? in
+            guard !values.isClosed else {
+                _ = values.release(claimOf: registration)
+                return nil
+            }
+            return values.keep(value, producedBy: registration, claimed: true)
+        }
+        guard let kept else {
+            // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
+            await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
+            outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
+            creation.finish(outcome)
+            return try outcome.get()
+        }
+        creation.finish(outcome)
+        // After the waiters are woken, so that none waits for user code.
+        var letGo = kept.replaced?.teardown.map { [$0] } ?? []
+        if kept.sharesKey { letGo += keeper.letGoOfReplaced(by: registration) }
+        await keeper.tearDownAwaiting(letGo)
+        return value
     }
 
     /// How many resolves wait for the running creation of `type` under `name` (for tests).

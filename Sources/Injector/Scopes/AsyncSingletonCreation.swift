@@ -1,7 +1,9 @@
 /// One run of a singleton's (or weak instance's, or scoped value's) async factory, shared by
 /// every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
 /// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
-/// value's runs in the task of the resolve that started it (see `request(of:…)`).
+/// value's runs in the task of the resolve that started it: one of an ancestor's registration,
+/// kept by an opened scope, claims its place in the scope's `KeptValues` with it (see
+/// `AsyncDependencyInjector.scopedRequest`); one of the scope's own, here (`request(of:…)`).
 final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
@@ -20,9 +22,10 @@ final class AsyncSingletonCreation: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    private init(registration: Registration, number: Number) {
+    /// A run of `registration`'s factory, numbered in `CreationOrder`.
+    init(of registration: Registration) {
         self.registration = registration
-        self.number = number
+        number = CreationOrder.next()
     }
 
     /// The creations running now, process-wide like `SingletonCreation.shared`.
@@ -32,8 +35,6 @@ final class AsyncSingletonCreation: Sendable {
         /// By keeper and registration, whose identities hold while an entry is here: the
         /// creation keeps its registration, and the task that removes the entry keeps both.
         var byKey: [SingletonCreation.Key: AsyncSingletonCreation] = [:]
-        /// How many creations have started, which numbers the next one.
-        var started: Number = 0
     }
 
     /// The creation of `registration`'s value for `keeper` running now, if any.
@@ -48,6 +49,12 @@ final class AsyncSingletonCreation: Sendable {
         /// Runs `createHere` in this task if there is one (a scoped value's creation), then
         /// waits for `creation`'s value (`value(waitingFrom:)`).
         case wait(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
+        /// Runs the factory in this task, whose resolve claimed the value's place in an opened
+        /// scope's kept values with `creation` (see `AsyncDependencyInjector.scopedRequest`).
+        case create(AsyncSingletonCreation, in: Locked<KeptValues>)
+        /// A thread holds the place, for a moment: it cannot run the async factory, and is
+        /// about to let go. Ask again.
+        case askAgain
     }
 
     /// How a resolve gets the value `registration` (held by `holder`) produced for `keeper`: the
@@ -75,8 +82,7 @@ final class AsyncSingletonCreation: Sendable {
                 return .cached(cached)
             }
             if let running = runs.byKey[key] { return .join(running) }
-            let creation = AsyncSingletonCreation(registration: registration, number: runs.started)
-            runs.started += 1
+            let creation = AsyncSingletonCreation(of: registration)
             runs.byKey[key] = creation
             return .start(creation)
         }

@@ -124,13 +124,15 @@ extension DependencyInjector {
     /// common case, no other thread creating it, takes this scope's lock alone. A thread that
     /// finds another creating the value waits in `SingletonCreation`, which registers the
     /// creator for its cycle check, as it does for a singleton's creator; the creator wakes it.
-    /// A registration replaced meanwhile still gets its value: the resolve found it before.
+    /// `nil` when `registration` was replaced or removed while this thread waited for its
+    /// value: the caller looks the key up again. The actor face claims the same places (see
+    /// `AsyncDependencyInjector.scopedRequest`).
     @inline(never)
     func scopedValue(
         of registration: Registration,
         in scoped: Locked<KeptValues>,
         context: ResolutionContext
-    ) throws(InjectionError) -> Any {
+    ) throws(InjectionError) -> Any? {
         while true {
             switch scoped.withLock({ $0.claim(registration, by: context) }) {
             case .ready(let value):
@@ -140,12 +142,20 @@ extension DependencyInjector {
             case .closed:
                 throw .closed(registration.key, path: context.path + [registration.key])
             case .running(let claim):
+                // A task's creation runs an async factory, which this thread could not run
+                // either: it is the actor face's to await.
+                guard claim.thread != nil else {
+                    throw .factoryFailed(
+                        registration.key, path: context.path + [registration.key], underlying: RequiresAwait())
+                }
                 try SingletonCreation.shared.wait(
                     for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
                     of: registration.key, context: context
                 ) {
                     scoped.withLock { $0.awaitedCreator(of: claim, by: registration) }
                 }
+                // Re-registered while we waited: the value just made may be the old one's.
+                guard parent?.isStoredHereOrAbove(registration) == true else { return nil }
             case .claimed:
                 return try createScopedValue(of: registration, in: scoped, context: context)
             }
@@ -155,7 +165,8 @@ extension DependencyInjector {
     /// The value of `registration`, a `.scoped` one that this injector's resolve of `key`
     /// found in an ancestor's published table (see `PublishedTable.slotPassingMissesUp`), as a
     /// `T`: this opened scope keeps it, so the walk's answer is known without the walk. Any
-    /// other case (this injector opens no scope, the resolve shares values) takes the walk.
+    /// other case (this injector opens no scope, the resolve shares values, the registration
+    /// was replaced while the resolve waited) takes the walk.
     @inline(never)
     func scopedValue<T>(found registration: Registration, as type: T.Type, key: DependencyKey)
         throws(InjectionError) -> T
@@ -163,7 +174,9 @@ extension DependencyInjector {
         let context = ResolutionContext.current
         if opensScope, let scoped = keptValues, !context.isSharing {
             try checkScoped(registration, keptBy: self, in: context)
-            return try Self.cast(scopedValue(of: registration, in: scoped, context: context), to: T.self, key: key)
+            if let value = try scopedValue(of: registration, in: scoped, context: context) {
+                return try Self.cast(value, to: T.self, key: key)
+            }
         }
         return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
             try unregistered(key, as: T.self)

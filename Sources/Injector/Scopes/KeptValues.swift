@@ -20,13 +20,26 @@
 /// (see `DependencyInjector.scopedValue(of:heldBy:in:context:)`). A singleton's copy is
 /// created through `SingletonCreation`, as the holder's own singleton is.
 struct KeptValues {
-    /// A value being created by a thread (whose context it is), for the registration whose
-    /// identity it holds; `isAwaited` once a thread waits for it in `SingletonCreation`, which
-    /// the creator must then wake.
+    /// A value being created, for the registration whose identity it holds, by a thread's
+    /// resolve or by a task's (the actor face's); `isAwaited` once a thread waits for a
+    /// thread's creation in `SingletonCreation`, which the creator must then wake.
     struct Claim {
-        let creator: ResolutionContext
+        let creator: Creator
         let registration: ObjectIdentifier
         var isAwaited = false
+
+        /// Who creates a value: a thread (its context), or a task running an async factory,
+        /// whose waiters await the creation.
+        enum Creator {
+            case thread(ResolutionContext)
+            case task(AsyncSingletonCreation)
+        }
+
+        /// The thread creating the value, if a thread is.
+        var thread: ResolutionContext? {
+            guard case .thread(let context) = creator else { return nil }
+            return context
+        }
     }
 
     /// A kept value, the registration that made it, and its place in creation order (for a
@@ -57,7 +70,7 @@ struct KeptValues {
                 return nil
             }
             self.registration = registration
-            order = registration.teardown == nil ? 0 : PendingTeardown.nextOrder()
+            order = registration.teardown == nil ? 0 : CreationOrder.next()
         }
 
         /// The value, while it lives.
@@ -120,13 +133,13 @@ struct KeptValues {
         return slots[index].kept?.value
     }
 
-    /// What a resolve on the thread of `context` finds for `registration`'s value.
+    /// What a resolve finds for `registration`'s value.
     enum Claimed {
         /// The value, kept.
         case ready(Any)
-        /// The place is this thread's now: it creates the value, then calls `keep` or `release`.
+        /// The place is the resolve's now: it creates the value, then calls `keep` or `release`.
         case claimed
-        /// Another thread is creating it, claimed as `claim` says.
+        /// Another resolve is creating it, claimed as `claim` says.
         case running(Claim)
         /// This thread is creating it already: the factory asked for its own value.
         case cycle
@@ -134,19 +147,38 @@ struct KeptValues {
         case closed
     }
 
-    /// The kept value of `registration`, or a claim on its creation for the thread of `context`.
+    /// The kept value of `registration`, or a claim on its creation for the thread of
+    /// `context`, which finds a `cycle` if it claimed it already.
     mutating func claim(_ registration: Registration, by context: ResolutionContext) -> Claimed {
-        let claim = Claim(creator: context, registration: ObjectIdentifier(registration))
+        claim(registration, asking: context) { .thread(context) }
+    }
+
+    /// `claim(_:by:)` for a task's resolve (the actor face's): the creation that its waiters
+    /// await, which `start` makes only when the place is free. The task checks its own frames
+    /// for a cycle before it asks.
+    mutating func claim(_ registration: Registration, startingIn start: () -> AsyncSingletonCreation) -> Claimed {
+        claim(registration, asking: nil) { .task(start()) }
+    }
+
+    private mutating func claim(
+        _ registration: Registration,
+        asking thread: ResolutionContext?,
+        creator: () -> Claim.Creator
+    ) -> Claimed {
         guard let index = index(of: registration) else {
             if isClosed { return .closed }
+            let claim = Claim(creator: creator(), registration: ObjectIdentifier(registration))
             append(Slot(registration: claim.registration, key: registration.key, kept: nil, claim: claim))
             claims += 1
             return .claimed
         }
         if let value = slots[index].kept?.value { return .ready(value) }
-        if let running = slots[index].claim { return running.creator === context ? .cycle : .running(running) }
+        if let running = slots[index].claim {
+            if let thread, running.thread === thread { return .cycle }
+            return .running(running)
+        }
         if isClosed { return .closed }
-        slots[index].claim = claim
+        slots[index].claim = Claim(creator: creator(), registration: ObjectIdentifier(registration))
         claims += 1
         return .claimed
     }
@@ -154,11 +186,16 @@ struct KeptValues {
     /// The thread creating the value `claim` names, if it still is, marked as awaited, so that
     /// it wakes its waiters when it is done.
     mutating func awaitedCreator(of claim: Claim, by registration: Registration) -> ResolutionContext? {
-        guard let index = index(of: registration), let running = slots[index].claim,
-            running.creator === claim.creator
+        guard let creator = claim.thread, let index = index(of: registration), let running = slots[index].claim,
+            running.thread === creator
         else { return nil }
         slots[index].claim?.isAwaited = true
-        return claim.creator
+        return creator
+    }
+
+    /// Whether a resolve is creating `registration`'s value now.
+    func isCreating(_ registration: Registration) -> Bool {
+        index(of: registration).map { slots[$0].claim != nil } ?? false
     }
 
     /// Keeps `value` as what `registration` produced, unless closed, ending this thread's claim
@@ -345,10 +382,15 @@ extension DependencyInjector {
     func letGoOfReplaced(by registration: Registration) -> [PendingTeardown] {
         guard let keptValues, let parent else { return [] }
         let others = keptValues.withLock { $0.others(sharingKeyWith: registration) }
-        let replaced = others.filter { other in !sequence(first: parent, next: \.parent).contains { $0.stores(other) } }
+        let replaced = others.filter { !parent.isStoredHereOrAbove($0) }
         guard !replaced.isEmpty else { return [] }
         let dropped = keptValues.withLock { values in replaced.compactMap { values.dropValue(of: $0) } }
         return dropped.compactMap(\.teardown)
+    }
+
+    /// Whether this injector or an ancestor stores `registration`: not replaced or removed.
+    func isStoredHereOrAbove(_ registration: Registration) -> Bool {
+        sequence(first: self, next: \.parent).contains { $0.stores(registration) }
     }
 
     /// Whether this injector stores `registration` under its key (or stands it in for its

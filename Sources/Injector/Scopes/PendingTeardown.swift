@@ -30,31 +30,12 @@ final class PendingTeardown: @unchecked Sendable {
         site: DeclarationSite? = nil,
         order: UInt64? = nil
     ) {
-        self.order = order ?? Self.nextOrder()
+        self.order = order ?? CreationOrder.next()
         self.key = key
         self.value = value
         self.teardown = teardown
         self.site = site
     }
-
-    /// The next number in creation order, for a value kept now.
-    static func nextOrder() -> UInt64 {
-        created.incremented().map(UInt64.init) ?? createdBeforeAtomics()
-    }
-
-    /// Keeps the numbering of every injector in one sequence: creation order across them.
-    /// Counted without a lock: a request keeps a value with a teardown per scoped object.
-    private static let created = AtomicCount()
-
-    /// The next number where `created` cannot count (before `Synchronization`), under a lock.
-    private static func createdBeforeAtomics() -> UInt64 {
-        counter.withLock { counter in
-            counter += 1
-            return counter
-        }
-    }
-
-    private static let counter = Locked<UInt64>(0)
 
     /// Runs the synchronous ones of `teardowns`, latest first; the failures, and the
     /// asynchronous ones, which must be awaited (`runAll`), latest first too.
