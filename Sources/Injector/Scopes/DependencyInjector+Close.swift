@@ -175,7 +175,12 @@ extension AsyncDependencyInjector {
             let (teardowns, kept, tasks) = core.closeKeeping()
             for task in tasks { await task.value }
             failures += core.takeTeardownFailures()
-            failures += await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
+            if teardowns.isEmpty, let kept {
+                // All a request's scope commonly keeps: run from the slots, no record made for each.
+                failures += await kept.runAllTeardowns()
+            } else {
+                failures += await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
+            }
         }
         if !failures.isEmpty { throw TeardownError(failures: failures) }
     }

@@ -320,10 +320,10 @@ struct KeptValues {
         /// The teardowns of the values, in the order they were kept.
         var teardowns: [PendingTeardown] { slots.compactMap { $0.kept?.teardown } }
 
-        /// Runs the synchronous teardowns of the values from their slots, latest first (the
-        /// slots are in creation order, see `keep`), with no `PendingTeardown` made for each:
-        /// what a close runs when nothing else is torn down with them. Returns the failures,
-        /// and the asynchronous teardowns, latest first, for the caller to await.
+        /// Runs the synchronous teardowns of the values from their slots, latest first, with
+        /// no `PendingTeardown` made for each: what a close runs when nothing else is torn down
+        /// with them. Returns the failures, and the asynchronous teardowns, latest first, for
+        /// the caller to await.
         func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown]) {
             var failures: [TeardownError.Failure] = []
             var deferred: [PendingTeardown] = []
@@ -341,6 +341,28 @@ struct KeptValues {
                 }
             }
             return (failures, deferred)
+        }
+
+        /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn.
+        func runAllTeardowns() async -> [TeardownError.Failure] {
+            var failures: [TeardownError.Failure] = []
+            for slot in slots.reversed() {
+                guard let kept = slot.kept, case .strong(let value) = kept.held,
+                    let teardown = kept.registration.teardown
+                else { continue }
+                do {
+                    switch teardown {
+                    case .sync(let close): try close(value)
+                    case .async(let close): try await close(value)
+                    }
+                } catch {
+                    let registration = kept.registration
+                    failures.append(
+                        TeardownError.Failure(
+                            key: registration.key, error: error, site: registration.site.declarationSite))
+                }
+            }
+            return failures
         }
     }
 }
