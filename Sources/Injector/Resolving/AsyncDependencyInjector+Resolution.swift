@@ -124,9 +124,9 @@ extension AsyncDependencyInjector {
                 } catch {
                     throw core.explained(error, building: registration, keptBy: keeper)
                 }
-            case .create(let creation, let scoped)?:
+            case .create(let number, let scoped)?:
                 do {
-                    return try await createScoped(registration, as: creation, in: scoped, keptBy: keeper, after: frames)
+                    return try await createScoped(registration, as: number, in: scoped, keptBy: keeper, after: frames)
                 } catch {
                     throw core.explained(error, building: registration, keptBy: keeper)
                 }
@@ -176,30 +176,21 @@ extension AsyncDependencyInjector {
     /// scope that keeps its values (`scoped`): the value, a creation for this task to run, or
     /// another task's to await. The place is claimed as the sync face claims it
     /// (`DependencyInjector.scopedValue(of:in:context:)`), under the scope's lock alone: no
-    /// process-wide rendezvous, and the creation is made only when this task claims the place.
+    /// process-wide rendezvous, and what waiters await is made only when one waits.
     private nonisolated func scopedRequest(
         _ registration: Registration,
         in scoped: Locked<KeptValues>,
         after frames: AsyncResolutionContext.Frames
     ) throws(InjectionError) -> AsyncSingletonCreation.Request {
-        var started: AsyncSingletonCreation?
-        let claimed = scoped.withLock { values in
-            values.claim(registration) {
-                let creation = AsyncSingletonCreation(of: registration)
-                started = creation
-                return creation
-            }
-        }
-        switch claimed {
+        let number = CreationOrder.next()
+        switch scoped.withLock({ $0.claim(registration, asTask: number) }) {
         case .ready(let value):
             return .ready(value)
         case .claimed:
-            // `started` is set: the place was free, so the claim made the creation.
-            guard let started else { return .askAgain }
-            return .create(started, in: scoped)
+            return .create(number, in: scoped)
         case .running(let claim):
-            guard case .task(let creation) = claim.creator else { return .askAgain }
-            return .wait(creation, createHere: nil)
+            guard let awaited = claim.awaited else { return .askAgain }  // a thread's, ending
+            return .wait(awaited, createHere: nil)
         case .cycle:  // a thread's cycle; this task's frames were checked before
             throw .circularDependency(path: frames.keys + [registration.key])
         case .closed:
@@ -208,40 +199,36 @@ extension AsyncDependencyInjector {
     }
 
     /// Runs `registration`'s factory in this task, whose resolve claimed its place in the
-    /// opened scope `keeper` (in `scoped`) as `creation`; keeps the value there, or lets go of
-    /// the place when the factory fails, and hands the outcome to the resolves that await
-    /// `creation`. A value made after the scope began to close is torn down, and `closed`
-    /// thrown, as on the sync face.
+    /// opened scope `keeper` (in `scoped`) as the creation numbered `number`; keeps the value
+    /// there, or lets go of the place when the factory fails, and hands the outcome to the
+    /// resolves that await the creation, if any. A value made after the scope began to close
+    /// is torn down, and `closed` thrown, as on the sync face.
     private nonisolated func createScoped(
         _ registration: Registration,
-        as creation: AsyncSingletonCreation,
+        as number: AsyncSingletonCreation.Number,
         in scoped: Locked<KeptValues>,
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames
     ) async throws(InjectionError) -> any Sendable {
-        let (inside, run) = frames.appending(registration, creation: creation)
+        let (inside, run) = frames.appending(registration, creation: number)
         var outcome = await face(of: keeper).run(registration, frames: inside)
         inside.end(run)
         guard case .success(let value) = outcome else {
-            _ = scoped.withLock { $0.release(claimOf: registration) }
-            creation.finish(outcome)
+            scoped.withLock { $0.release(claimOf: registration) }?.awaited?.finish(outcome)
             return try outcome.get()
         }
-        let kept = scoped.withLock { values -> KeptValues.Keeping? in
-            guard !values.isClosed else {
-                _ = values.release(claimOf: registration)
-                return nil
-            }
-            return values.keep(value, producedBy: registration, claimed: true)
+        let (kept, isClosed) = scoped.withLock { values -> (KeptValues.Keeping, Bool) in
+            guard !values.isClosed else { return (.init(ended: values.release(claimOf: registration)), true) }
+            return (values.keep(value, producedBy: registration, claimed: true), false)
         }
-        guard let kept else {
+        if isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
             await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
             outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
-            creation.finish(outcome)
+            kept.ended?.awaited?.finish(outcome)
             return try outcome.get()
         }
-        creation.finish(outcome)
+        kept.ended?.awaited?.finish(outcome)
         // After the waiters are woken, so that none waits for user code.
         var letGo = kept.replaced?.teardown.map { [$0] } ?? []
         if kept.sharesKey { letGo += keeper.letGoOfReplaced(by: registration) }
@@ -249,12 +236,16 @@ extension AsyncDependencyInjector {
         return value
     }
 
-    /// How many resolves wait for the running creation of `type` under `name` (for tests).
+    /// How many resolves wait for the running creation of `type` under `name` (for tests): a
+    /// singleton's this injector keeps, or a scoped value's this opened scope keeps.
     func waitersForCreation<T>(of type: T.Type, name: String? = nil) -> Int {
         guard case .factory(let registration, _)? = core.lookup(DependencyKey(type, name: name))?.entry else {
             return 0
         }
-        return AsyncSingletonCreation.running(registration, keptBy: core)?.waiterCount ?? 0
+        let creation =
+            AsyncSingletonCreation.running(registration, keptBy: core)
+            ?? core.keptValues?.withLock { $0.awaited(registration) }
+        return creation?.waiterCount ?? 0
     }
 
     /// Runs a transient's async factory in the current task, after `frames` (checked for a cycle).

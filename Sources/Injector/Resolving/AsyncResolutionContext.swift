@@ -55,11 +55,13 @@ extension AsyncResolutionContext {
         /// What the factories of this top-level resolve share, while it runs.
         var shared: Resolve? { resolve }
 
-        /// These frames with a run of `registration` (making `creation`, if any) inside the
+        /// These frames with a run of `registration` (the creation numbered `creation`, if any) inside the
         /// innermost, and the run's number, which the caller ends (`end(_:)`) when the factory
         /// returns. After the top-level resolve has ended (in a task that one of its factories
         /// started), the run begins a top-level resolve of its own. These frames are not copied.
-        func appending(_ registration: Registration, creation: AsyncSingletonCreation? = nil) -> (Frames, Resolve.Run) {
+        func appending(_ registration: Registration, creation: AsyncSingletonCreation.Number? = nil) -> (
+            Frames, Resolve.Run
+        ) {
             let (resolve, run) = Resolve.begin(within: resolve)
             let depth = count + 1
             var registrations: RegistrationSet?
@@ -74,7 +76,7 @@ extension AsyncResolutionContext {
                 }
                 registrations = RegistrationSet.inserting(registration, into: above)
             }
-            let frame = Frame(registration: registration, creation: creation?.number, resolve: resolve, run: run)
+            let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
             let node = Node(frame, parent: innermost, depth: depth, registrations: registrations)
             return (Frames(innermost: node, resolve: resolve), run)
         }

@@ -22,10 +22,10 @@ final class AsyncSingletonCreation: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    /// A run of `registration`'s factory, numbered in `CreationOrder`.
-    init(of registration: Registration) {
+    /// A run of `registration`'s factory, numbered in `CreationOrder` unless it has a number.
+    init(of registration: Registration, number: Number = CreationOrder.next()) {
         self.registration = registration
-        number = CreationOrder.next()
+        self.number = number
     }
 
     /// The creations running now, process-wide like `SingletonCreation.shared`.
@@ -50,8 +50,9 @@ final class AsyncSingletonCreation: Sendable {
         /// waits for `creation`'s value (`value(waitingFrom:)`).
         case wait(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
         /// Runs the factory in this task, whose resolve claimed the value's place in an opened
-        /// scope's kept values with `creation` (see `AsyncDependencyInjector.scopedRequest`).
-        case create(AsyncSingletonCreation, in: Locked<KeptValues>)
+        /// scope's kept values, as the creation numbered so (see
+        /// `AsyncDependencyInjector.scopedRequest`).
+        case create(Number, in: Locked<KeptValues>)
         /// A thread holds the place, for a moment: it cannot run the async factory, and is
         /// about to let go. Ask again.
         case askAgain
@@ -99,7 +100,7 @@ final class AsyncSingletonCreation: Sendable {
         case .start(let creation):
             // The task copies this task's task-locals, so the creation's path continues the
             // requester's (errors show the whole chain, and a cycle back into it is found).
-            let (inside, run) = frames.appending(registration, creation: creation)
+            let (inside, run) = frames.appending(registration, creation: creation.number)
             let create: @Sendable () async -> Void = {
                 let outcome = await face.run(registration, frames: inside)
                 inside.end(run)

@@ -195,16 +195,16 @@ extension DependencyInjector {
         do {
             value = try run(registration, in: context)
         } catch {
-            if scoped.withLock({ $0.release(claimOf: registration) }) {
+            if scoped.withLock({ $0.release(claimOf: registration) })?.isAwaited == true {
                 SingletonCreation.shared.finish(creation)
             }
             throw error
         }
         let (keeping, isClosed) = scoped.withLock { scoped -> (KeptValues.Keeping, Bool) in
-            guard !scoped.isClosed else { return (.init(isAwaited: scoped.release(claimOf: registration)), true) }
+            guard !scoped.isClosed else { return (.init(ended: scoped.release(claimOf: registration)), true) }
             return (scoped.keep(value, producedBy: registration, claimed: true), false)
         }
-        if keeping.isAwaited { SingletonCreation.shared.finish(creation) }
+        if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
         // After the claim ends, so that no resolve waiting for the value waits for user code.
         if let teardown = keeping.replaced?.teardown { tearDown([teardown]) }
         if keeping.sharesKey { tearDown(letGoOfReplaced(by: registration)) }

@@ -24,21 +24,28 @@ struct KeptValues {
     /// resolve or by a task's (the actor face's); `isAwaited` once a thread waits for a
     /// thread's creation in `SingletonCreation`, which the creator must then wake.
     struct Claim {
-        let creator: Creator
+        var creator: Creator
         let registration: ObjectIdentifier
         var isAwaited = false
 
         /// Who creates a value: a thread (its context), or a task running an async factory,
-        /// whose waiters await the creation.
+        /// under its number in the wait graph; `awaited` is what the task's waiters await, made
+        /// by the first of them (most creations have none), which the creator finishes.
         enum Creator {
             case thread(ResolutionContext)
-            case task(AsyncSingletonCreation)
+            case task(number: AsyncSingletonCreation.Number, awaited: AsyncSingletonCreation?)
         }
 
         /// The thread creating the value, if a thread is.
         var thread: ResolutionContext? {
             guard case .thread(let context) = creator else { return nil }
             return context
+        }
+
+        /// What the waiters of a task's creation await, if any waits.
+        var awaited: AsyncSingletonCreation? {
+            guard case .task(_, let awaited) = creator else { return nil }
+            return awaited
         }
     }
 
@@ -153,16 +160,17 @@ struct KeptValues {
         claim(registration, asking: context) { .thread(context) }
     }
 
-    /// `claim(_:by:)` for a task's resolve (the actor face's): the creation that its waiters
-    /// await, which `start` makes only when the place is free. The task checks its own frames
-    /// for a cycle before it asks.
-    mutating func claim(_ registration: Registration, startingIn start: () -> AsyncSingletonCreation) -> Claimed {
-        claim(registration, asking: nil) { .task(start()) }
+    /// `claim(_:by:)` for a task's resolve (the actor face's), whose creation would take
+    /// `number`. A task that finds another task's creation gets what to await, made now if it
+    /// is the first to wait. The task checks its own frames for a cycle before it asks.
+    mutating func claim(_ registration: Registration, asTask number: AsyncSingletonCreation.Number) -> Claimed {
+        claim(registration, asking: nil, awaiting: true) { .task(number: number, awaited: nil) }
     }
 
     private mutating func claim(
         _ registration: Registration,
         asking thread: ResolutionContext?,
+        awaiting: Bool = false,
         creator: () -> Claim.Creator
     ) -> Claimed {
         guard let index = index(of: registration) else {
@@ -173,8 +181,13 @@ struct KeptValues {
             return .claimed
         }
         if let value = slots[index].kept?.value { return .ready(value) }
-        if let running = slots[index].claim {
+        if var running = slots[index].claim {
             if let thread, running.thread === thread { return .cycle }
+            if awaiting, case .task(let number, nil) = running.creator {
+                let awaited = AsyncSingletonCreation(of: registration, number: number)
+                running.creator = .task(number: number, awaited: awaited)
+                slots[index].claim = running
+            }
             return .running(running)
         }
         if isClosed { return .closed }
@@ -198,6 +211,11 @@ struct KeptValues {
         index(of: registration).map { slots[$0].claim != nil } ?? false
     }
 
+    /// What the resolves waiting for a task's creation of `registration`'s value await, if any.
+    func awaited(_ registration: Registration) -> AsyncSingletonCreation? {
+        index(of: registration).flatMap { slots[$0].claim?.awaited }
+    }
+
     /// Keeps `value` as what `registration` produced, unless closed, ending this thread's claim
     /// if `claimed`. Returns what it replaces (for the caller to tear down and release after
     /// the unlock), whether a thread waits for the claim's end, and whether another
@@ -210,24 +228,24 @@ struct KeptValues {
             }
             return Keeping(sharesKey: kept != nil && sharesKey(with: registration))
         }
-        let isAwaited = claimed ? endClaim(at: index) : false
+        let ended = claimed ? endClaim(at: index) : nil
         guard let kept else {
             removeIfEmpty(at: index)
-            return Keeping(isAwaited: isAwaited)
+            return Keeping(ended: ended)
         }
         let replaced = exchange(&slots[index].kept, with: kept)
         // The slots with values stay in the order the values were kept, creation order: a
         // close runs their teardowns from the last back, with no sort.
         if index != slots.endIndex - 1 { slots.append(slots.remove(at: index)) }
-        return Keeping(replaced: replaced, isAwaited: isAwaited, sharesKey: sharesKey(with: registration))
+        return Keeping(replaced: replaced, ended: ended, sharesKey: sharesKey(with: registration))
     }
 
     /// What keeping a value let go of and must tell (see `keep`).
     struct Keeping {
         /// The value it replaced: the registration's earlier one (a weak one gone).
         var replaced: Kept?
-        /// Whether a thread waits for the claim that ended.
-        var isAwaited = false
+        /// The claim that ended, whose waiters the creator wakes.
+        var ended: Claim?
         /// Whether another registration's value is kept for the key: maybe one replaced since.
         var sharesKey = false
     }
@@ -255,13 +273,13 @@ struct KeptValues {
         return exchange(&slots[index].kept, with: nil)
     }
 
-    /// Ends this thread's claim on `registration`'s value, whose factory failed; returns
-    /// whether a thread waits for it.
-    mutating func release(claimOf registration: Registration) -> Bool {
-        guard let index = index(of: registration) else { return false }
-        let isAwaited = endClaim(at: index)
+    /// Ends the claim on `registration`'s value, whose factory failed (or made it after the
+    /// close began); returns the claim, whose waiters the creator wakes.
+    mutating func release(claimOf registration: Registration) -> Claim? {
+        guard let index = index(of: registration) else { return nil }
+        let ended = endClaim(at: index)
         removeIfEmpty(at: index)
-        return isAwaited
+        return ended
     }
 
     /// Adds `slot`; the first makes room for a request's few values, without a growth (a
@@ -271,10 +289,10 @@ struct KeptValues {
         slots.append(slot)
     }
 
-    private mutating func endClaim(at index: Int) -> Bool {
-        guard let claim = exchange(&slots[index].claim, with: nil) else { return false }
+    private mutating func endClaim(at index: Int) -> Claim? {
+        guard let claim = exchange(&slots[index].claim, with: nil) else { return nil }
         claims -= 1
-        return claim.isAwaited
+        return claim
     }
 
     private mutating func removeIfEmpty(at index: Int) {

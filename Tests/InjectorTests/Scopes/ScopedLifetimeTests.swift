@@ -279,6 +279,33 @@ import Testing
         #expect(throws: InjectionError.self) { try app.resolve(Transaction.self) }  // outside any scope
     }
 
+    /// Tasks that ask an opened scope of the actor face for a scoped value while one of them
+    /// makes it await that one creation: one value, made once, for all of them.
+    @Test(.timeLimit(.minutes(1)))
+    func tasksAskingAScopeForAValueBeingMadeAwaitItsOneCreation() async throws {
+        let server = AsyncDependencyInjector()
+        let made = Collected<Int>()
+        let released = Collected<Bool>()
+        await server.register(Transaction.self, scope: .scoped) { _ in
+            made.append(made.values.count + 1)
+            while released.values.isEmpty { await Task.yield() }
+            return Transaction(request: made.values.count)
+        }
+        let request = server.openScope()
+        async let first = request.resolve(Transaction.self)
+        while made.values.isEmpty { await Task.yield() }
+        async let others = withThrowingTaskGroup(of: Transaction.self) { group in
+            for _ in 0..<3 { group.addTask { try await request.child().resolve(Transaction.self) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try await untilWaiting(3, for: Transaction.self, in: request)
+        released.append(true)
+        let (made1, waited) = try await (first, others)
+        #expect(waited.count == 3 && waited.allSatisfy { $0 === made1 })
+        #expect(made.values == [1])
+        try await request.close()
+    }
+
     /// A child of an opened scope that registers its own scoped value of a key: the scope keeps
     /// a value of each registration, the app's for resolves through the scope, the child's for
     /// resolves through the child, and neither replaces the other.
