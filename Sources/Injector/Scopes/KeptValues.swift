@@ -253,7 +253,12 @@ struct KeptValues {
     /// Whether a registration other than `registration` has a value kept for its key.
     private func sharesKey(with registration: Registration) -> Bool {
         let identity = ObjectIdentifier(registration)
-        return slots.contains { $0.key == registration.key && $0.registration != identity && $0.kept != nil }
+        for index in slots.indices  // by index: no slot copied
+        where slots[index].registration != identity && slots[index].kept != nil && slots[index].key == registration.key
+        {
+            return true
+        }
+        return false
     }
 
     /// The registrations other than `registration` whose values are kept for its key.
@@ -345,8 +350,8 @@ struct KeptValues {
         func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown]) {
             var failures: [TeardownError.Failure] = []
             var deferred: [PendingTeardown] = []
-            for slot in slots.reversed() {
-                guard let kept = slot.kept, case .strong(let value) = kept.held,
+            for index in slots.indices.reversed() {  // by index: no slot copied
+                guard let kept = slots[index].kept, case .strong(let value) = kept.held,
                     let teardown = kept.registration.teardown
                 else { continue }
                 let registration = kept.registration
@@ -364,8 +369,8 @@ struct KeptValues {
         /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn.
         func runAllTeardowns() async -> [TeardownError.Failure] {
             var failures: [TeardownError.Failure] = []
-            for slot in slots.reversed() {
-                guard let kept = slot.kept, case .strong(let value) = kept.held,
+            for index in slots.indices.reversed() {  // by index: no slot copied
+                guard let kept = slots[index].kept, case .strong(let value) = kept.held,
                     let teardown = kept.registration.teardown
                 else { continue }
                 do {

@@ -158,9 +158,10 @@ extension DependencyInjector {
         in context: ResolutionContext
     ) throws -> Value {
         var value = value
-        for decorator in decorators {
-            guard case .sync(let decorate) = decorator.body else {
-                throw AsyncDecoratorOnSynchronousValue(site: decorator.site)
+        // By index: a `Decorator` copied out of the array retains its site's strings too.
+        for index in decorators.indices {
+            guard case .sync(let decorate) = decorators[index].body else {
+                throw AsyncDecoratorOnSynchronousValue(site: decorators[index].site)
             }
             if let typed = decorate.typed(Value.self) {
                 value = try typed.decorateValue(self, value)
