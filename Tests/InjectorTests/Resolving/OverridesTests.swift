@@ -1,4 +1,5 @@
 import Injector
+import TestSupport
 import Testing
 
 private final class Greeting {
@@ -54,6 +55,24 @@ private final class Greeting {
         }
         #expect(await released { scopedSingleton == nil })
         #expect(try await app.resolve(Dependent.self) === appSingleton)
+    }
+
+    /// A test scope keeps its own copy of the app's singleton: the app's registering the key
+    /// again is seen at the next resolve through the scope, which lets go of the old copy then.
+    @Test func anAncestorsSingletonRegisteredAgainIsRebuiltAndItsOldCopyTornDown() throws {
+        let app = DependencyInjector()
+        let closed = Collected<String>()
+        app.register(Service.self, scope: .singleton) { _ in Service(label: "first") }
+            .teardown { closed.append($0.label) }
+        try app.withOverrides { _ in } operation: { () throws in
+            let scope = DependencyInjector.current
+            #expect(try scope.resolve(Service.self).label == "first")
+            app.register(Service.self, scope: .singleton) { _ in Service(label: "second") }
+                .teardown { closed.append($0.label) }
+            #expect(try scope.resolve(Service.self).label == "second")
+            #expect(closed.values == ["first"])
+        }
+        #expect(closed.values == ["first", "second"])
     }
 
     @Test(arguments: Face.allCases)
