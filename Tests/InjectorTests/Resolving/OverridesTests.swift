@@ -64,7 +64,8 @@ private final class Greeting {
         let closed = Collected<String>()
         app.register(Service.self, scope: .singleton) { _ in Service(label: "first") }
             .teardown { closed.append($0.label) }
-        try app.withOverrides { _ in } operation: { () throws in
+        try app.withOverrides { _ in
+        } operation: { () throws in
             let scope = DependencyInjector.current
             #expect(try scope.resolve(Service.self).label == "first")
             app.register(Service.self, scope: .singleton) { _ in Service(label: "second") }
