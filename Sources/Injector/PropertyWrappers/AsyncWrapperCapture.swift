@@ -44,15 +44,8 @@ final class AsyncWrapperCapture: Sendable {
     /// Whether an async builder runs in this task, to capture a wrapper's failure; not
     /// whether it is still open (`capture` tells).
     static var isBuilding: Bool {
-        anyRuns && (current != nil || AsyncResolutionContext.frames.count > 0)
+        !running.isZero && (current != nil || AsyncResolutionContext.frames.count > 0)
     }
-
-    /// Whether an async builder runs anywhere in the process: while none does, no task is
-    /// inside the run of an async factory, and `AsyncResolutionContext.frames` need not be read
-    /// (a task that a run started and that outlives it still holds the run's frames, but the
-    /// run is over: what it built is not being built any more).
-    @inline(__always)
-    static var anyRuns: Bool { !running.isZero }
 
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is
     /// none, or it has returned.

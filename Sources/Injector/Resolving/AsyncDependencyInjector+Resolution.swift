@@ -112,26 +112,23 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> Any? {
         let frames = AsyncResolutionContext.frames
         while true {
-            switch try request(registration, heldBy: holder, keptBy: keeper, after: frames) {
-            case nil:
+            guard let request = try request(registration, heldBy: holder, keptBy: keeper, after: frames) else {
                 return try await runTransient(registration, after: frames)
-            case .ready(let value)?:
-                return value
-            case .wait(let creation, let createHere)?:
-                do {
+            }
+            do {
+                switch request {
+                case .ready(let value):
+                    return value
+                case .wait(let creation, let createHere):
                     if let createHere { await createHere() }
                     return try await creation.value(waitingFrom: frames)
-                } catch {
-                    throw core.explained(error, building: registration, keptBy: keeper)
-                }
-            case .create(let number, let scoped)?:
-                do {
+                case .create(let number, let scoped):
                     return try await createScoped(registration, as: number, in: scoped, keptBy: keeper, after: frames)
-                } catch {
-                    throw core.explained(error, building: registration, keptBy: keeper)
+                case .askAgain:
+                    await Task.yield()
                 }
-            case .askAgain?:
-                await Task.yield()
+            } catch {
+                throw core.explained(error, building: registration, keptBy: keeper)
             }
         }
     }
@@ -158,11 +155,10 @@ extension AsyncDependencyInjector {
         }
         guard registration.scope.isKept else { return nil }
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
-        if registration.isScoped {
-            try core.checkScoped(registration, keptBy: keeper)
-            if keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues {
-                return try scopedRequest(registration, in: scoped, after: frames)
-            }
+        if registration.isScoped,
+            let request = try scopedRequest(registration, heldBy: holder, keptBy: keeper, after: frames)
+        {
+            return request
         }
         do {
             return try AsyncSingletonCreation.request(
@@ -172,80 +168,13 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// What a resolve of `registration`, a `.scoped` one of an ancestor's, finds in the opened
-    /// scope that keeps its values (`scoped`): the value, a creation for this task to run, or
-    /// another task's to await. The place is claimed as the sync face claims it
-    /// (`DependencyInjector.scopedValue(of:in:context:)`), under the scope's lock alone: no
-    /// process-wide rendezvous, and what waiters await is made only when one waits.
-    private nonisolated func scopedRequest(
-        _ registration: Registration,
-        in scoped: Locked<KeptValues>,
-        after frames: AsyncResolutionContext.Frames
-    ) throws(InjectionError) -> AsyncSingletonCreation.Request {
-        let number = CreationOrder.next()
-        switch scoped.withLock({ $0.claim(registration, asTask: number) }) {
-        case .ready(let value):
-            return .ready(value)
-        case .claimed:
-            return .create(number, in: scoped)
-        case .running(let claim):
-            guard let awaited = claim.awaited else { return .askAgain }  // a thread's, ending
-            return .wait(awaited, createHere: nil)
-        case .cycle:  // a thread's cycle; this task's frames were checked before
-            throw .circularDependency(path: frames.keys + [registration.key])
-        case .closed:
-            throw .closed(registration.key, path: frames.keys + [registration.key])
-        }
-    }
-
-    /// Runs `registration`'s factory in this task, whose resolve claimed its place in the
-    /// opened scope `keeper` (in `scoped`) as the creation numbered `number`; keeps the value
-    /// there, or lets go of the place when the factory fails, and hands the outcome to the
-    /// resolves that await the creation, if any. A value made after the scope began to close
-    /// is torn down, and `closed` thrown, as on the sync face.
-    private nonisolated func createScoped(
-        _ registration: Registration,
-        as number: AsyncSingletonCreation.Number,
-        in scoped: Locked<KeptValues>,
-        keptBy keeper: DependencyInjector,
-        after frames: AsyncResolutionContext.Frames
-    ) async throws(InjectionError) -> any Sendable {
-        let (inside, run) = frames.appending(registration, creation: number)
-        var outcome = await face(of: keeper).run(registration, frames: inside)
-        inside.end(run)
-        guard case .success(let value) = outcome else {
-            scoped.withLock { $0.release(claimOf: registration) }?.awaited?.finish(outcome)
-            return try outcome.get()
-        }
-        let (kept, isClosed) = scoped.withLock { values -> (KeptValues.Keeping, Bool) in
-            guard !values.isClosed else { return (.init(ended: values.release(claimOf: registration)), true) }
-            return (values.keep(value, producedBy: registration, claimed: true), false)
-        }
-        if isClosed {
-            // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
-            await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
-            outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
-            kept.ended?.awaited?.finish(outcome)
-            return try outcome.get()
-        }
-        kept.ended?.awaited?.finish(outcome)
-        // After the waiters are woken, so that none waits for user code.
-        var letGo = kept.replaced?.teardown.map { [$0] } ?? []
-        if kept.sharesKey { letGo += keeper.letGoOfReplaced(by: registration) }
-        await keeper.tearDownAwaiting(letGo)
-        return value
-    }
-
-    /// How many resolves wait for the running creation of `type` under `name` (for tests): a
-    /// singleton's this injector keeps, or a scoped value's this opened scope keeps.
+    /// How many resolves wait for the running creation of `type` under `name` kept here (for tests).
     func waitersForCreation<T>(of type: T.Type, name: String? = nil) -> Int {
         guard case .factory(let registration, _)? = core.lookup(DependencyKey(type, name: name))?.entry else {
             return 0
         }
-        let creation =
-            AsyncSingletonCreation.running(registration, keptBy: core)
-            ?? core.keptValues?.withLock { $0.awaited(registration) }
-        return creation?.waiterCount ?? 0
+        if let creation = AsyncSingletonCreation.running(registration, keptBy: core) { return creation.waiterCount }
+        return core.keptValues?.withLock { $0.awaited(registration) }?.waiterCount ?? 0
     }
 
     /// Runs a transient's async factory in the current task, after `frames` (checked for a cycle).

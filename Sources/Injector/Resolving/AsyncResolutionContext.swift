@@ -7,8 +7,8 @@ enum AsyncResolutionContext {
     /// One resolution in progress.
     struct Frame: Sendable {
         let registration: Registration
-        /// The number of the shared creation this frame runs, for a singleton or weak
-        /// registration. Not the creation: a task that the factory starts copies these frames,
+        /// The number of the shared creation this frame runs (a singleton's, a weak or scoped
+        /// value's). Not the creation: a task that the factory starts copies these frames,
         /// and may outlive the run; the creation keeps the value it made, which that task must
         /// not keep alive (a `.weak` value, a singleton dropped by `reset`).
         let creation: AsyncSingletonCreation.Number?
@@ -55,13 +55,11 @@ extension AsyncResolutionContext {
         /// What the factories of this top-level resolve share, while it runs.
         var shared: Resolve? { resolve }
 
-        /// These frames with a run of `registration` (the creation numbered `creation`, if any) inside the
+        /// These frames with a run of `registration` (creation number `creation`, if any) inside the
         /// innermost, and the run's number, which the caller ends (`end(_:)`) when the factory
         /// returns. After the top-level resolve has ended (in a task that one of its factories
         /// started), the run begins a top-level resolve of its own. These frames are not copied.
-        func appending(_ registration: Registration, creation: AsyncSingletonCreation.Number? = nil) -> (
-            Frames, Resolve.Run
-        ) {
+        func appending(_ registration: Registration, creation: UInt64? = nil) -> (Frames, Resolve.Run) {
             let (resolve, run) = Resolve.begin(within: resolve)
             let depth = count + 1
             var registrations: RegistrationSet?

@@ -1,9 +1,9 @@
 /// One run of a singleton's (or weak instance's, or scoped value's) async factory, shared by
 /// every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
 /// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
-/// value's runs in the task of the resolve that started it: one of an ancestor's registration,
-/// kept by an opened scope, claims its place in the scope's `KeptValues` with it (see
-/// `AsyncDependencyInjector.scopedRequest`); one of the scope's own, here (`request(of:…)`).
+/// value's runs in the task of the resolve that started it, which claims its place in the
+/// opened scope's `KeptValues` (`AsyncDependencyInjector.scopedRequest`), or here, for the
+/// scope's own registration (`request(of:…)`).
 final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
@@ -28,18 +28,14 @@ final class AsyncSingletonCreation: Sendable {
         self.number = number
     }
 
-    /// The creations running now, process-wide like `SingletonCreation.shared`.
-    private static let runs = Locked(Runs())
-
-    private struct Runs {
-        /// By keeper and registration, whose identities hold while an entry is here: the
-        /// creation keeps its registration, and the task that removes the entry keeps both.
-        var byKey: [SingletonCreation.Key: AsyncSingletonCreation] = [:]
-    }
+    /// The creations running now, process-wide like `SingletonCreation.shared`, by keeper and
+    /// registration, whose identities hold while an entry is here: the creation keeps its
+    /// registration, and the task that removes the entry keeps both.
+    private static let runs = Locked<[SingletonCreation.Key: AsyncSingletonCreation]>([:])
 
     /// The creation of `registration`'s value for `keeper` running now, if any.
     static func running(_ registration: Registration, keptBy keeper: DependencyInjector) -> AsyncSingletonCreation? {
-        runs.withLock { $0.byKey[SingletonCreation.Key(registration, keptBy: keeper)] }
+        runs.withLock { $0[SingletonCreation.Key(registration, keptBy: keeper)] }
     }
 
     /// What a resolve of a kept value does (see `request(…)`).
@@ -49,12 +45,9 @@ final class AsyncSingletonCreation: Sendable {
         /// Runs `createHere` in this task if there is one (a scoped value's creation), then
         /// waits for `creation`'s value (`value(waitingFrom:)`).
         case wait(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
-        /// Runs the factory in this task, whose resolve claimed the value's place in an opened
-        /// scope's kept values, as the creation numbered so (see
-        /// `AsyncDependencyInjector.scopedRequest`).
+        /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
         case create(Number, in: Locked<KeptValues>)
-        /// A thread holds the place, for a moment: it cannot run the async factory, and is
-        /// about to let go. Ask again.
+        /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
         case askAgain
     }
 
@@ -82,9 +75,9 @@ final class AsyncSingletonCreation: Sendable {
             if let cached = SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) {
                 return .cached(cached)
             }
-            if let running = runs.byKey[key] { return .join(running) }
+            if let running = runs[key] { return .join(running) }
             let creation = AsyncSingletonCreation(of: registration)
-            runs.byKey[key] = creation
+            runs[key] = creation
             return .start(creation)
         }
         switch step {
@@ -106,9 +99,8 @@ final class AsyncSingletonCreation: Sendable {
                 inside.end(run)
                 await creation.conclude(outcome, heldBy: holder, keptBy: keeper, after: frames)
             }
-            // A scoped value is the request's own: made in the requesting task (which the
-            // request's cancellation may stop, as it stops the request), with no task of its
-            // own; resolves that ask meanwhile wait for it here, as for a singleton. Only a
+            // A scoped value is the request's own, made in the requesting task (whose
+            // cancellation may stop it) as every scoped value is (see `scopedRequest`); only a
             // value that outlives the request is made in a task shielded from its cancellation.
             if registration.isScoped { return .wait(creation, createHere: create) }
             start(create)
@@ -139,7 +131,7 @@ final class AsyncSingletonCreation: Sendable {
             }
         }
         let key = SingletonCreation.Key(registration, keptBy: keeper)
-        Self.runs.update { runs in runs.byKey[key] === self ? runs.byKey.removeValue(forKey: key) : nil }
+        Self.runs.update { runs in runs[key] === self ? runs.removeValue(forKey: key) : nil }
         finish(outcome)
         // After the creation ends, so that no resolve waiting for it waits for user code.
         if !keeping.letGo.isEmpty { await keeper.tearDownAwaiting(keeping.letGo) }

@@ -47,8 +47,11 @@ extension DependencyInjector {
         keptBy keeper: DependencyInjector,
         in context: ResolutionContext = .current
     ) throws(InjectionError) {
+        // The task's frames only while it builds something (most resolves: no async builder
+        // runs in the process, and the task-locals are not read).
         let holder =
-            context.innermostKept ?? (AsyncWrapperCapture.anyRuns ? AsyncResolutionContext.frames.innermostKept : nil)
+            context.innermostKept
+            ?? (AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.frames.innermostKept : nil)
         // An argument cache (`register(_:caching:)`) keeps its values past the request too.
         if let holder, holder.isKeptPastOpenedScopes, !isRegistered(holder, within: keeper) {
             throw .captiveDependency(
@@ -209,6 +212,77 @@ extension DependencyInjector {
         if let teardown = keeping.replaced?.teardown { tearDown([teardown]) }
         if keeping.sharesKey { tearDown(letGoOfReplaced(by: registration)) }
         if isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
+        return value
+    }
+}
+
+extension AsyncDependencyInjector {
+    /// What a resolve of `registration`, a `.scoped` one, finds in the opened scope `keeper`,
+    /// once checked (`checkScoped`): the value, a creation for this task to run, or another
+    /// task's to await, when the registration is an ancestor's; `nil` for one the scope holds
+    /// itself, made as its singletons are (`AsyncSingletonCreation.request(of:…)`). The place is
+    /// claimed as the sync face claims it (`DependencyInjector.scopedValue(of:in:context:)`),
+    /// under the scope's lock alone: no process-wide rendezvous, and what waiters await is made
+    /// only when one waits.
+    nonisolated func scopedRequest(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        after frames: AsyncResolutionContext.Frames
+    ) throws(InjectionError) -> AsyncSingletonCreation.Request? {
+        try core.checkScoped(registration, keptBy: keeper)
+        guard keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues else { return nil }
+        let number = CreationOrder.next()
+        switch scoped.withLock({ $0.claim(registration, asTask: number) }) {
+        case .ready(let value):
+            return .ready(value)
+        case .claimed:
+            return .create(number, in: scoped)
+        case .running(let claim):
+            guard let awaited = claim.awaited else { return .askAgain }  // a thread's, ending
+            return .wait(awaited, createHere: nil)
+        case .cycle:  // a thread's cycle; this task's frames were checked before
+            throw .circularDependency(path: frames.keys + [registration.key])
+        case .closed:
+            throw .closed(registration.key, path: frames.keys + [registration.key])
+        }
+    }
+
+    /// Runs `registration`'s factory in this task, whose resolve claimed its place in the
+    /// opened scope `keeper` (in `scoped`) as the creation numbered `number`; keeps the value
+    /// there, or lets go of the place when the factory fails, and hands the outcome to the
+    /// resolves that await the creation, if any. A value made after the scope began to close
+    /// is torn down, and `closed` thrown, as on the sync face.
+    nonisolated func createScoped(
+        _ registration: Registration,
+        as number: AsyncSingletonCreation.Number,
+        in scoped: Locked<KeptValues>,
+        keptBy keeper: DependencyInjector,
+        after frames: AsyncResolutionContext.Frames
+    ) async throws(InjectionError) -> any Sendable {
+        let (inside, run) = frames.appending(registration, creation: number)
+        var outcome = await face(of: keeper).run(registration, frames: inside)
+        inside.end(run)
+        guard case .success(let value) = outcome else {
+            scoped.withLock { $0.release(claimOf: registration) }?.awaited?.finish(outcome)
+            return try outcome.get()
+        }
+        let (kept, isClosed) = scoped.withLock { values -> (KeptValues.Keeping, Bool) in
+            guard !values.isClosed else { return (.init(ended: values.release(claimOf: registration)), true) }
+            return (values.keep(value, producedBy: registration, claimed: true), false)
+        }
+        if isClosed {
+            // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
+            await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
+            outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
+            kept.ended?.awaited?.finish(outcome)
+            return try outcome.get()
+        }
+        kept.ended?.awaited?.finish(outcome)
+        // After the waiters are woken, so that none waits for user code.
+        var letGo = kept.replaced?.teardown.map { [$0] } ?? []
+        if kept.sharesKey { letGo += keeper.letGoOfReplaced(by: registration) }
+        await keeper.tearDownAwaiting(letGo)
         return value
     }
 }
