@@ -123,7 +123,8 @@ extension AsyncDependencyInjector {
                     if let createHere { await createHere() }
                     return try await creation.value(waitingFrom: frames)
                 case .create(let number, let scoped):
-                    return try await createScoped(registration, as: number, in: scoped, keptBy: keeper, after: frames)
+                    return try await createScoped(
+                        registration, heldBy: holder, as: number, in: scoped, keptBy: keeper, after: frames)
                 case .askAgain:
                     await Task.yield()
                 }

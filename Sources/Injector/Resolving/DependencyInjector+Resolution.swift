@@ -298,7 +298,7 @@ extension DependencyInjector {
             // Kept by an opened scope below the holder: the scope's own creation (see `KeptValues`).
             if keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues {
                 do {
-                    return try keeper.scopedValue(of: registration, in: scoped, context: context)
+                    return try keeper.scopedValue(of: registration, heldBy: holder, in: scoped, context: context)
                 } catch {
                     throw explained(error, building: registration, keptBy: keeper)
                 }

@@ -128,11 +128,14 @@ extension DependencyInjector {
     /// finds another creating the value waits in `SingletonCreation`, which registers the
     /// creator for its cycle check, as it does for a singleton's creator; the creator wakes it.
     /// `nil` when `registration` was replaced or removed while this thread waited for its
-    /// value: the caller looks the key up again. The actor face claims the same places (see
+    /// value: the caller looks the key up again. `holder` stores `registration`, when the
+    /// resolve knows it (`nil` for one found in an ancestor's table), which the kept value
+    /// remembers (see `KeptValues.Kept.isReplaced`). The actor face claims the same places (see
     /// `AsyncDependencyInjector.scopedRequest`).
     @inline(never)
     func scopedValue(
         of registration: Registration,
+        heldBy holder: DependencyInjector?,
         in scoped: Locked<KeptValues>,
         context: ResolutionContext
     ) throws(InjectionError) -> Any? {
@@ -158,9 +161,10 @@ extension DependencyInjector {
                     scoped.withLock { $0.awaitedCreator(of: claim, by: registration) }
                 }
                 // Re-registered while we waited: the value just made may be the old one's.
-                guard parent?.isStoredHereOrAbove(registration) == true else { return nil }
+                guard (holder.map { $0.stores(registration) } ?? parent?.isStoredHereOrAbove(registration)) == true
+                else { return nil }
             case .claimed:
-                return try createScopedValue(of: registration, in: scoped, context: context)
+                return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
             }
         }
     }
@@ -177,7 +181,7 @@ extension DependencyInjector {
         let context = ResolutionContext.current
         if opensScope, let scoped = keptValues, !context.isSharing {
             try checkScoped(registration, keptBy: self, in: context)
-            if let value = try scopedValue(of: registration, in: scoped, context: context) {
+            if let value = try scopedValue(of: registration, heldBy: nil, in: scoped, context: context) {
                 return try Self.cast(value, to: T.self, key: key)
             }
         }
@@ -190,6 +194,7 @@ extension DependencyInjector {
     /// keeps its value; wakes the threads that wait for it, succeeded or failed.
     private func createScopedValue(
         of registration: Registration,
+        heldBy holder: DependencyInjector?,
         in scoped: Locked<KeptValues>,
         context: ResolutionContext
     ) throws(InjectionError) -> Any {
@@ -205,7 +210,7 @@ extension DependencyInjector {
         }
         let (keeping, isClosed) = scoped.withLock { scoped -> (KeptValues.Keeping, Bool) in
             guard !scoped.isClosed else { return (.init(ended: scoped.release(claimOf: registration)), true) }
-            return (scoped.keep(value, producedBy: registration, claimed: true), false)
+            return (scoped.keep(value, producedBy: registration, heldBy: holder, claimed: true), false)
         }
         if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
         // After the claim ends, so that no resolve waiting for the value waits for user code.
@@ -255,6 +260,7 @@ extension AsyncDependencyInjector {
     /// is torn down, and `closed` thrown, as on the sync face.
     nonisolated func createScoped(
         _ registration: Registration,
+        heldBy holder: DependencyInjector,
         as number: AsyncSingletonCreation.Number,
         in scoped: Locked<KeptValues>,
         keptBy keeper: DependencyInjector,
@@ -269,7 +275,7 @@ extension AsyncDependencyInjector {
         }
         let (kept, isClosed) = scoped.withLock { values -> (KeptValues.Keeping, Bool) in
             guard !values.isClosed else { return (.init(ended: values.release(claimOf: registration)), true) }
-            return (values.keep(value, producedBy: registration, claimed: true), false)
+            return (values.keep(value, producedBy: registration, heldBy: holder, claimed: true), false)
         }
         if isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.

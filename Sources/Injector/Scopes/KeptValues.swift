@@ -1,6 +1,7 @@
-/// The values an injector keeps for registrations its ancestors hold: an opened scope's values
-/// of their `.scoped` registrations, and a test scope's own copies of their singletons (and
-/// weak instances), built with the test's registrations (`ChildSingletons.own`). The one store
+/// The values an injector keeps for registrations other injectors hold: an opened scope's
+/// values of `.scoped` registrations (its ancestors', and those of plain children below it),
+/// and a test scope's own copies of its ancestors' singletons (and weak instances), built with
+/// the test's registrations (`ChildSingletons.own`). The one store
 /// of kept values besides each registry's (principle 13): one registration is one slot, with
 /// its value, and the creation of a scoped value running now, which claims its slot.
 ///
@@ -8,16 +9,17 @@
 /// lookup: no ancestor is asked which registration it holds. A re-registered key is seen at
 /// once (its new registration has no slot yet), and the copy of a nearer ancestor's override
 /// never replaces the copy of a farther one's. When a value is kept for a key that has
-/// another registration's value here, the ancestors are asked whether that one is still
-/// stored: the value of one replaced or removed since is let go then (see
-/// `DependencyInjector.letGoOfReplaced(by:)`).
+/// another registration's value here, that one's holder (or, found in an ancestor's table, the
+/// ancestors) is asked whether it is still stored: the value of one replaced or removed since
+/// is let go then (see `DependencyInjector.letGoOfReplaced(by:)`).
 ///
 /// A request keeps a handful of values and lives for microseconds, so this is a short list
 /// searched in order, not a dictionary: hashing a key costs more than the search.
 /// A claim lets the first resolve create a scoped value under this injector's lock alone,
 /// without the process-wide `SingletonCreation` lock; only a resolve that finds the value
 /// being created by another thread goes there, to wait and to take part in the cycle check
-/// (see `DependencyInjector.scopedValue(of:heldBy:in:context:)`). A singleton's copy is
+/// (see `DependencyInjector.scopedValue(of:heldBy:in:context:)`); one that finds a task
+/// creating it awaits what the claim hands it (`AsyncDependencyInjector.scopedRequest`). A singleton's copy is
 /// created through `SingletonCreation`, as the holder's own singleton is.
 struct KeptValues {
     /// A value being created, for the registration whose identity it holds, by a thread's
@@ -57,6 +59,11 @@ struct KeptValues {
         let registration: Registration
         let held: Held
         let order: UInt64
+        /// The injector that stores `registration`, when the resolve that kept the value knew
+        /// it (weak: a child below the scope may go first); unknown (`knowsHolder` false) for a
+        /// registration found in an ancestor's table.
+        private weak let holder: DependencyInjector?
+        private let knowsHolder: Bool
 
         /// How a value is held: strongly, or weakly (a `.weak` registration's class instance).
         /// The registry's `Cache` without its teardown record: a request's values read through
@@ -68,7 +75,7 @@ struct KeptValues {
 
         /// `value` as `registration`'s scope keeps it, numbered in creation order; `nil` when
         /// it keeps nothing (a `.weak` value that is no class instance, made anew each time).
-        init?(keeping value: Any, producedBy registration: Registration) {
+        init?(keeping value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector?) {
             if registration.scope.isKeptStrongly {
                 held = .strong(value)
             } else if registration.scope == .weak, type(of: value) is AnyObject.Type {
@@ -78,6 +85,16 @@ struct KeptValues {
             }
             self.registration = registration
             order = registration.teardown == nil ? 0 : CreationOrder.next()
+            self.holder = holder
+            knowsHolder = holder != nil
+        }
+
+        /// Whether its registration is no longer stored by its holder (replaced, removed, or the
+        /// holder gone): asked of the holder when known, else of `above`, the keeper's parent,
+        /// and its ancestors.
+        func isReplaced(lookingFrom above: DependencyInjector) -> Bool {
+            guard knowsHolder else { return !above.isStoredHereOrAbove(registration) }
+            return holder?.stores(registration) != true
         }
 
         /// The value, while it lives.
@@ -220,8 +237,13 @@ struct KeptValues {
     /// if `claimed`. Returns what it replaces (for the caller to tear down and release after
     /// the unlock), whether a thread waits for the claim's end, and whether another
     /// registration's value is kept for the key.
-    mutating func keep(_ value: Any, producedBy registration: Registration, claimed: Bool = false) -> Keeping {
-        let kept = isClosed ? nil : Kept(keeping: value, producedBy: registration)
+    mutating func keep(
+        _ value: Any,
+        producedBy registration: Registration,
+        heldBy holder: DependencyInjector?,
+        claimed: Bool = false
+    ) -> Keeping {
+        let kept = isClosed ? nil : Kept(keeping: value, producedBy: registration, heldBy: holder)
         guard let index = index(of: registration) else {
             if let kept {
                 append(Slot(registration: ObjectIdentifier(registration), key: registration.key, kept: kept))
@@ -261,13 +283,13 @@ struct KeptValues {
         return false
     }
 
-    /// The registrations other than `registration` whose values are kept for its key.
-    func others(sharingKeyWith registration: Registration) -> [Registration] {
+    /// The values other registrations than `registration` made for its key.
+    func others(sharingKeyWith registration: Registration) -> [Kept] {
         slots.compactMap { slot in
             guard slot.key == registration.key, let kept = slot.kept, kept.registration !== registration else {
                 return nil
             }
-            return kept.registration
+            return kept
         }
     }
 
@@ -403,16 +425,18 @@ extension DependencyInjector {
         keptValues?.withLock { $0.kept(registration) }
     }
 
-    /// Keeps `value`, made by `registration`, which an ancestor holds, unless this injector is
-    /// closed; the teardown of a value it replaces is for the caller to run.
-    func keep(_ value: Any, producedBy registration: Registration) -> SingletonCreation.Keeping {
+    /// Keeps `value`, made by `registration`, which `holder`, an ancestor, holds, unless this
+    /// injector is closed; the teardown of a value it replaces is for the caller to run.
+    func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
+        -> SingletonCreation.Keeping
+    {
         var keeping = SingletonCreation.Keeping()
         guard let keptValues else { return keeping }
         // What keeping replaces leaves the lock whole, registration included: released there,
         // the last reference to a replaced registration would release its factory's captures.
         let kept: KeptValues.Keeping
         (kept, keeping.isClosed) = keptValues.withLock { values in
-            (values.keep(value, producedBy: registration), values.isClosed)
+            (values.keep(value, producedBy: registration, heldBy: holder), values.isClosed)
         }
         if let teardown = kept.replaced?.teardown { keeping.letGo.append(teardown) }
         if kept.sharesKey { keeping.letGo += letGoOfReplaced(by: registration) }
@@ -420,16 +444,16 @@ extension DependencyInjector {
     }
 
     /// Lets go of the values kept here for the key of `registration` (whose value was just
-    /// kept) by other registrations that no ancestor stores any more: replaced or removed
+    /// kept) by other registrations that their holders no longer store: replaced or removed
     /// since, their values were for a resolve of the key, which now gets `registration`'s.
-    /// The values of an ancestor's override and of a farther one's stay. Their teardowns, for
-    /// the caller to run after the unlock.
+    /// The values of overrides still stored, above the scope or below it, stay. Their
+    /// teardowns, for the caller to run after the unlock.
     func letGoOfReplaced(by registration: Registration) -> [PendingTeardown] {
         guard let keptValues, let parent else { return [] }
         let others = keptValues.withLock { $0.others(sharingKeyWith: registration) }
-        let replaced = others.filter { !parent.isStoredHereOrAbove($0) }
+        let replaced = others.filter { $0.isReplaced(lookingFrom: parent) }
         guard !replaced.isEmpty else { return [] }
-        let dropped = keptValues.withLock { values in replaced.compactMap { values.dropValue(of: $0) } }
+        let dropped = keptValues.withLock { values in replaced.compactMap { values.dropValue(of: $0.registration) } }
         return dropped.compactMap(\.teardown)
     }
 
@@ -440,7 +464,7 @@ extension DependencyInjector {
 
     /// Whether this injector stores `registration` under its key (or stands it in for its
     /// test double or preview).
-    private func stores(_ registration: Registration) -> Bool {
+    func stores(_ registration: Registration) -> Bool {
         registry.withLock { registry in
             guard case .factory(let current, _)? = registry[registration.key] else { return false }
             return registration.isStored(as: current)

@@ -244,7 +244,7 @@ final class SingletonCreation: Sendable {
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector
     ) -> Keeping {
-        guard holder === keeper else { return keeper.keep(value, producedBy: registration) }
+        guard holder === keeper else { return keeper.keep(value, producedBy: registration, heldBy: holder) }
         // `updateReturning`: a table the value's insertion outgrew is freed after the unlock.
         let (replaced, isClosed) = keeper.registry.updateReturning { registry in
             registry.isClosed ? (nil, true) : (registry.cache(value, producedBy: registration), false)

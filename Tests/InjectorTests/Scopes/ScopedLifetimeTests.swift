@@ -306,6 +306,53 @@ import Testing
         try await request.close()
     }
 
+    /// The same, resolved the other way round, and with two children that each register their
+    /// own: keeping one registration's value never lets go of another's that its holder still
+    /// stores, whether the holder is above the scope or below it.
+    @Test func overridesBelowAScopeKeepTheirValuesWhicheverIsResolvedFirst() throws {
+        let app = DependencyInjector()
+        let closed = Collected<Int>()
+        app.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 1) }
+            .teardown { closed.append($0.request) }
+        let request = app.openScope()
+        let children = [request.child(), request.child()]
+        for (number, child) in zip([2, 3], children) {
+            child.register(Transaction.self, scope: .scoped) { _ in Transaction(request: number) }
+                .teardown { closed.append($0.request) }
+        }
+
+        let first = try children[0].resolve(Transaction.self)
+        let second = try children[1].resolve(Transaction.self)
+        let apps = try request.resolve(Transaction.self)
+        #expect([first.request, second.request, apps.request] == [2, 3, 1])
+        #expect(try children[0].resolve(Transaction.self) === first)
+        #expect(try children[1].resolve(Transaction.self) === second)
+        #expect(closed.values.isEmpty)
+        try request.close()
+        #expect(closed.values == [1, 3, 2])
+    }
+
+    /// `overridesBelowAScopeKeepTheirValuesWhicheverIsResolvedFirst()` on the actor face, whose
+    /// async factories claim the same places.
+    @Test func overridesBelowAScopeOfTheActorFaceKeepTheirValuesWhicheverIsResolvedFirst() async throws {
+        let server = AsyncDependencyInjector()
+        let closed = Collected<Int>()
+        await server.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 1) }
+            .teardown { closed.append($0.request) }
+        let request = server.openScope()
+        let child = request.child()
+        await child.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 2) }
+            .teardown { closed.append($0.request) }
+
+        let childs = try await child.resolve(Transaction.self)
+        let apps = try await request.resolve(Transaction.self)
+        #expect([childs.request, apps.request] == [2, 1])
+        #expect(try await child.resolve(Transaction.self) === childs)
+        #expect(closed.values.isEmpty)
+        try await request.close()
+        #expect(closed.values == [1, 2])
+    }
+
     /// A child of an opened scope that registers its own scoped value of a key: the scope keeps
     /// a value of each registration, the app's for resolves through the scope, the child's for
     /// resolves through the child, and neither replaces the other.
