@@ -114,7 +114,7 @@ struct KeptValues {
 
     /// One registration's kept value, its running creation, or both (a weak value gone while
     /// the next is created). The registration lives while the slot does: its value keeps it,
-    /// or the thread that claimed its creation does, so its identity names one registration.
+    /// or the resolve that claimed its creation does, so its identity names one registration.
     fileprivate struct Slot {
         let registration: ObjectIdentifier
         let key: DependencyKey
