@@ -208,15 +208,12 @@ extension DependencyInjector {
             }
             throw error
         }
-        let (keeping, isClosed) = scoped.withLock { scoped -> (KeptValues.Keeping, Bool) in
-            guard !scoped.isClosed else { return (.init(ended: scoped.release(claimOf: registration)), true) }
-            return (scoped.keep(value, producedBy: registration, heldBy: holder, claimed: true), false)
-        }
+        // Closed meanwhile: nothing is kept, and the claim ends all the same.
+        let keeping = scoped.withLock { $0.keep(value, producedBy: registration, heldBy: holder, claimed: true) }
         if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
         // After the claim ends, so that no resolve waiting for the value waits for user code.
-        if let teardown = keeping.replaced?.teardown { tearDown([teardown]) }
-        if keeping.sharesKey { tearDown(letGoOfReplaced(by: registration)) }
-        if isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
+        tearDown(letGo(by: keeping, of: registration))
+        if keeping.isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
         return value
     }
 }
@@ -237,8 +234,15 @@ extension AsyncDependencyInjector {
     ) throws(InjectionError) -> AsyncSingletonCreation.Request? {
         try core.checkScoped(registration, keptBy: keeper)
         guard keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues else { return nil }
-        let number = CreationOrder.next()
-        switch scoped.withLock({ $0.claim(registration, asTask: number) }) {
+        // Numbered when this task takes the place: a ready value costs no count shared by all cores.
+        var number: AsyncSingletonCreation.Number = 0
+        let claimed = scoped.withLock { values in
+            values.claim(registration) {
+                number = CreationOrder.next()
+                return number
+            }
+        }
+        switch claimed {
         case .ready(let value):
             return .ready(value)
         case .claimed:
@@ -273,11 +277,9 @@ extension AsyncDependencyInjector {
             scoped.withLock { $0.release(claimOf: registration) }?.awaited?.finish(outcome)
             return try outcome.get()
         }
-        let (kept, isClosed) = scoped.withLock { values -> (KeptValues.Keeping, Bool) in
-            guard !values.isClosed else { return (.init(ended: values.release(claimOf: registration)), true) }
-            return (values.keep(value, producedBy: registration, heldBy: holder, claimed: true), false)
-        }
-        if isClosed {
+        // Closed meanwhile: nothing is kept, and the claim ends all the same.
+        let kept = scoped.withLock { $0.keep(value, producedBy: registration, heldBy: holder, claimed: true) }
+        if kept.isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
             await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
             outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
@@ -286,9 +288,7 @@ extension AsyncDependencyInjector {
         }
         kept.ended?.awaited?.finish(outcome)
         // After the waiters are woken, so that none waits for user code.
-        var letGo = kept.replaced?.teardown.map { [$0] } ?? []
-        if kept.sharesKey { letGo += keeper.letGoOfReplaced(by: registration) }
-        await keeper.tearDownAwaiting(letGo)
+        await keeper.tearDownAwaiting(keeper.letGo(by: kept, of: registration))
         return value
     }
 }

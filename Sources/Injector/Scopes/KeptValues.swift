@@ -177,11 +177,15 @@ struct KeptValues {
         claim(registration, asking: context) { .thread(context) }
     }
 
-    /// `claim(_:by:)` for a task's resolve (the actor face's), whose creation would take
-    /// `number`. A task that finds another task's creation gets what to await, made now if it
-    /// is the first to wait. The task checks its own frames for a cycle before it asks.
-    mutating func claim(_ registration: Registration, asTask number: AsyncSingletonCreation.Number) -> Claimed {
-        claim(registration, asking: nil, awaiting: true) { .task(number: number, awaited: nil) }
+    /// `claim(_:by:)` for a task's resolve (the actor face's), whose creation takes the
+    /// number `numbering` gives, called only when the task takes the place. A task that finds
+    /// another task's creation gets what to await, made now if it is the first to wait. The
+    /// task checks its own frames for a cycle before it asks.
+    mutating func claim(
+        _ registration: Registration,
+        numbering: () -> AsyncSingletonCreation.Number
+    ) -> Claimed {
+        claim(registration, asking: nil, awaiting: true) { .task(number: numbering(), awaited: nil) }
     }
 
     private mutating func claim(
@@ -244,26 +248,31 @@ struct KeptValues {
         claimed: Bool = false
     ) -> Keeping {
         let kept = isClosed ? nil : Kept(keeping: value, producedBy: registration, heldBy: holder)
+        var keeping = Keeping(isClosed: isClosed)
         guard let index = index(of: registration) else {
             if let kept {
                 append(Slot(registration: ObjectIdentifier(registration), key: registration.key, kept: kept))
+                keeping.sharesKey = sharesKey(with: registration)
             }
-            return Keeping(sharesKey: kept != nil && sharesKey(with: registration))
+            return keeping
         }
-        let ended = claimed ? endClaim(at: index) : nil
+        keeping.ended = claimed ? endClaim(at: index) : nil
         guard let kept else {
             removeIfEmpty(at: index)
-            return Keeping(ended: ended)
+            return keeping
         }
-        let replaced = exchange(&slots[index].kept, with: kept)
+        keeping.replaced = exchange(&slots[index].kept, with: kept)
         // The slots with values stay in the order the values were kept, creation order: a
         // close runs their teardowns from the last back, with no sort.
         if index != slots.endIndex - 1 { slots.append(slots.remove(at: index)) }
-        return Keeping(replaced: replaced, ended: ended, sharesKey: sharesKey(with: registration))
+        keeping.sharesKey = sharesKey(with: registration)
+        return keeping
     }
 
     /// What keeping a value let go of and must tell (see `keep`).
     struct Keeping {
+        /// Whether the injector's close has begun: the value was not kept.
+        var isClosed = false
         /// The value it replaced: the registration's earlier one (a weak one gone).
         var replaced: Kept?
         /// The claim that ended, whose waiters the creator wakes.
@@ -430,17 +439,20 @@ extension DependencyInjector {
     func keep(_ value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector)
         -> SingletonCreation.Keeping
     {
-        var keeping = SingletonCreation.Keeping()
-        guard let keptValues else { return keeping }
+        guard let keptValues else { return SingletonCreation.Keeping() }
         // What keeping replaces leaves the lock whole, registration included: released there,
         // the last reference to a replaced registration would release its factory's captures.
-        let kept: KeptValues.Keeping
-        (kept, keeping.isClosed) = keptValues.withLock { values in
-            (values.keep(value, producedBy: registration, heldBy: holder), values.isClosed)
-        }
-        if let teardown = kept.replaced?.teardown { keeping.letGo.append(teardown) }
-        if kept.sharesKey { keeping.letGo += letGoOfReplaced(by: registration) }
-        return keeping
+        let kept = keptValues.withLock { $0.keep(value, producedBy: registration, heldBy: holder) }
+        return SingletonCreation.Keeping(isClosed: kept.isClosed, letGo: letGo(by: kept, of: registration))
+    }
+
+    /// The teardowns of what keeping a value of `registration` here let go of: the value it
+    /// replaced, and those of registrations replaced since (`letGoOfReplaced(by:)`), for the
+    /// caller to run after the unlock.
+    func letGo(by keeping: KeptValues.Keeping, of registration: Registration) -> [PendingTeardown] {
+        var letGo = keeping.replaced?.teardown.map { [$0] } ?? []
+        if keeping.sharesKey { letGo += letGoOfReplaced(by: registration) }
+        return letGo
     }
 
     /// Lets go of the values kept here for the key of `registration` (whose value was just
