@@ -216,3 +216,12 @@ public indirect enum InjectionError: Error, Sendable {
         }
     }
 }
+
+extension InjectionError {
+    /// Whether a task's cancellation made the resolve fail: a factory (or a wait) that threw
+    /// `CancellationError`.
+    var isCancellation: Bool {
+        guard case .factoryFailed(_, _, let underlying) = self else { return false }
+        return underlying is CancellationError
+    }
+}

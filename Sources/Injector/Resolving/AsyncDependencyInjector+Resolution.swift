@@ -104,7 +104,11 @@ extension AsyncDependencyInjector {
 
     /// `DependencyInjector.produce` for an async factory: a transient runs in the current
     /// task; a singleton or weak instance once, awaited by every resolve that asks meanwhile.
-    /// A synchronous factory is run by the core.
+    /// A synchronous factory is run by the core. `nil` when `registration` was replaced or
+    /// removed while this task waited for its value: the caller looks the key up again. A
+    /// task that waited for another's creation asks again when that task was cancelled: a
+    /// `CancellationError` is only ever the cancelled task's own, as a thread that waited
+    /// tries again when a creation fails.
     private nonisolated func produce(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
@@ -119,9 +123,21 @@ extension AsyncDependencyInjector {
                 switch request {
                 case .ready(let value):
                     return value
-                case .wait(let creation, let createHere):
+                case .started(let creation, let createHere):
                     if let createHere { await createHere() }
                     return try await creation.value(waitingFrom: frames)
+                case .wait(let creation):
+                    let value: any Sendable
+                    do {
+                        value = try await creation.value(waitingFrom: frames)
+                    } catch let error where error.isCancellation && !Task.isCancelled {
+                        continue  // the creating task was cancelled, not this one: ask again
+                    }
+                    // Registered again while this task waited for another's creation: the value is
+                    // the old registration's, and the caller looks the key up again, as a waiting
+                    // thread does (the resolve that started the creation gets what it made).
+                    guard holder.stores(registration) else { return nil }
+                    return value
                 case .create(let number, let scoped):
                     return try await createScoped(
                         registration, heldBy: holder, as: number, in: scoped, keptBy: keeper, after: frames)

@@ -42,9 +42,11 @@ final class AsyncSingletonCreation: Sendable {
     enum Request {
         /// The value, ready; `nil` when the registration is stale.
         case ready(Any?)
-        /// Runs `createHere` in this task if there is one (a scoped value's creation), then
-        /// waits for `creation`'s value (`value(waitingFrom:)`).
-        case wait(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
+        /// Waits for `creation`'s value (`value(waitingFrom:)`), which another resolve started.
+        case wait(AsyncSingletonCreation)
+        /// This resolve started `creation`: runs `createHere` in this task if there is one (a
+        /// scoped value's creation), then waits for its value.
+        case started(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
         /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
         case create(Number, in: Locked<KeptValues>)
         /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
@@ -89,7 +91,7 @@ final class AsyncSingletonCreation: Sendable {
             // Closed before this creation began: nothing is built for it (principle 14).
             throw .closed(registration.key, path: frames.keys + [registration.key])
         case .join(let creation):
-            return .wait(creation, createHere: nil)
+            return .wait(creation)
         case .start(let creation):
             // The task copies this task's task-locals, so the creation's path continues the
             // requester's (errors show the whole chain, and a cycle back into it is found).
@@ -102,9 +104,9 @@ final class AsyncSingletonCreation: Sendable {
             // A scoped value is the request's own, made in the requesting task (whose
             // cancellation may stop it) as every scoped value is (see `scopedRequest`); only a
             // value that outlives the request is made in a task shielded from its cancellation.
-            if registration.isScoped { return .wait(creation, createHere: create) }
+            if registration.isScoped { return .started(creation, createHere: create) }
             start(create)
-            return .wait(creation, createHere: nil)
+            return .started(creation, createHere: nil)
         }
     }
 

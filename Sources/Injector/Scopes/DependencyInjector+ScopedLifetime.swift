@@ -249,7 +249,7 @@ extension AsyncDependencyInjector {
             return .create(number, in: scoped)
         case .running(let claim):
             guard let awaited = claim.awaited else { return .askAgain }  // a thread's, ending
-            return .wait(awaited, createHere: nil)
+            return .wait(awaited)
         case .cycle:  // a thread's cycle; this task's frames were checked before
             throw .circularDependency(path: frames.keys + [registration.key])
         case .closed:

@@ -1,4 +1,5 @@
 import Injector
+import TestSupport
 import Testing
 
 /// `.scoped` on both faces: one value per opened scope, registered once at the root; values
@@ -303,6 +304,70 @@ import Testing
         let (made1, waited) = try await (first, others)
         #expect(waited.count == 3 && waited.allSatisfy { $0 === made1 })
         #expect(made.values == [1])
+        try await request.close()
+    }
+
+    final class Tagged: Sendable {
+        let tag: String
+        init(_ tag: String) { self.tag = tag }
+    }
+
+    /// A task that awaited a creation while its key was registered again gets the new
+    /// registration's value, as a waiting thread does; the creator gets the value it made.
+    /// For a scoped value in an opened scope and for a singleton, on the actor face.
+    @Test(.timeLimit(.minutes(1)), arguments: [Scope.scoped, .singleton])
+    func aTaskThatWaitedThroughAReRegistrationGetsTheNewRegistrationsValue(scope: Scope) async throws {
+        let server = AsyncDependencyInjector()
+        let started = AsyncGate()
+        let release = AsyncGate()
+        await server.register(Tagged.self, scope: scope) { _ in
+            started.open()
+            await release.wait()
+            return Tagged("old")
+        }
+        let resolver = scope == .scoped ? server.openScope() : server
+        async let first = resolver.resolve(Tagged.self)
+        await started.wait()
+        async let second = resolver.resolve(Tagged.self)
+        try await untilWaiting(1, for: Tagged.self, in: resolver)
+        await server.register(Tagged.self, scope: scope) { _ in Tagged("new") }
+        release.open()
+        let (old, new) = try await (first.tag, second.tag)
+        #expect(old == "old")  // made for its resolve by the registration it found
+        #expect(new == "new")
+        #expect(try await resolver.resolve(Tagged.self).tag == "new")
+    }
+
+    /// A task awaiting a scoped value that another task makes, in that task, when that task is
+    /// cancelled: the cancellation is the cancelled task's alone; the waiter makes the value
+    /// itself, as a thread does when the creation it waited for failed.
+    @Test(.timeLimit(.minutes(1)))
+    func aTaskAwaitingAValueWhoseCreatorIsCancelledMakesItItself() async throws {
+        let server = AsyncDependencyInjector()
+        let started = AsyncGate()
+        let release = AsyncGate()
+        let made = Counter()
+        await server.register(Tagged.self, scope: .scoped) { _ in
+            let attempt = made.increment()
+            if attempt == 1 {
+                started.open()
+                await release.wait()
+                try Task.checkCancellation()
+            }
+            return Tagged("attempt \(attempt)")
+        }
+        let request = server.openScope()
+        let creator = Task { try await request.resolve(Tagged.self) }
+        await started.wait()
+        async let waiter = request.resolve(Tagged.self)
+        try await untilWaiting(1, for: Tagged.self, in: request)
+        creator.cancel()
+        release.open()
+        let creatorFailure: (any Error)? =
+            if case .failure(let error) = await creator.result { error } else { nil }
+        #expect(isCancellation(creatorFailure, of: DependencyKey(Tagged.self)))
+        #expect(try await waiter.tag == "attempt 2")
+        #expect(made.value == 2)
         try await request.close()
     }
 
