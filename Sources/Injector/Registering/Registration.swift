@@ -36,6 +36,9 @@ class Registration: @unchecked Sendable {
     let isTransient: Bool
     /// `scope == .scoped`, stored for the same reason: kept by the nearest opened scope.
     let isScoped: Bool
+    /// Whether the injector keeps what its factory makes: its scope says so, or its argument
+    /// cache does. Stored: a scoped resolve's captive check reads it for every running factory.
+    let isKept: Bool
     /// Whether a published table hands out this registration's factory, to be run by the
     /// resolving injector as the locked path would: a transient or a `.scoped` registration
     /// that needs only the injector and shares nothing with the resolve (see `PublishedTable`;
@@ -189,6 +192,7 @@ class Registration: @unchecked Sendable {
         sharesValues = completion != nil || scope == .graph
         isTransient = scope == .transient
         isScoped = scope == .scoped
+        isKept = scope.isKept || caching != nil
         if case .plain = factory, isTransient || isScoped, !sharesValues {
             isPublishedFactory = true
         } else {
@@ -199,11 +203,6 @@ class Registration: @unchecked Sendable {
     /// Whether its factory applies the decorators itself, before the value is kept (a factory
     /// that caches by argument), so that a run does not apply them again.
     final var decoratesOwnValues: Bool { caching != nil }
-
-    /// Whether the injector keeps what its factory makes: its scope says so, or its argument
-    /// cache does. Read for every running factory by a scoped resolve's captive check, so a
-    /// `Bool`, not the lifetime (whose name an argument cache builds).
-    final var isKept: Bool { scope.isKept || caching != nil }
 
     /// Whether what the injector keeps for it outlives opened scopes, so that a value it asks
     /// for that is ``Scope/scoped`` is a captive (see `DependencyInjector.checkScoped`).

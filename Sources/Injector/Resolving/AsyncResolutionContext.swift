@@ -211,7 +211,7 @@ extension AsyncResolutionContext {
             var values = SharedValues<any Sendable>()
             /// The first failed `@Inject` wrapper of each run in progress, for the run to throw
             /// when its factory returns (see `Frames.capture`). Empty but on failure.
-            var captured: [Run: CapturedWrapperFailure] = [:]
+            var captured = [Run: CapturedWrapperFailure]()
         }
 
         private let state = Locked(State())

@@ -3,15 +3,15 @@
 /// Unnamed and named registrations live in separate tables, so that the common unnamed
 /// lookup hashes only an `ObjectIdentifier`, and a named one adds one string hash.
 struct Registry {
-    private var unnamed: [ObjectIdentifier: Slot] = [:]
-    private var named: [ObjectIdentifier: [String: Slot]] = [:]
+    private var unnamed = [ObjectIdentifier: Slot]()
+    private var named = [ObjectIdentifier: [String: Slot]]()
     /// The module types installed, or being installed, into this injector: installing one
     /// again is a no-op, or waits for the installation in progress.
-    var modules: [ObjectIdentifier: ModuleState] = [:]
+    var modules = [ObjectIdentifier: ModuleState]()
     /// Which installation each waiting installation waits for (see `Installation.claim(_:)`).
     /// A key outlives no waiter: the installation that `claim` names waits at once, in a call
     /// on itself, which removes the entry before it returns.
-    var installationWaits: [ObjectIdentifier: Installation] = [:]
+    var installationWaits = [ObjectIdentifier: Installation]()
     /// Whether registrations are refused (see `DependencyInjector.seal()`).
     var isSealed = false
     /// Whether `close()` has begun: nothing is kept from then on (see `DependencyInjector.close()`).
@@ -24,23 +24,23 @@ struct Registry {
     var teardownFailures: [TeardownError.Failure] = []
     /// The tasks running asynchronous teardowns of values let go outside `close()`, which
     /// `close()` awaits; each removes itself when done, so a long-lived server keeps none.
-    var teardownTasks: [UInt64: Task<Void, Never>] = [:]
+    var teardownTasks = [UInt64: Task<Void, Never>]()
     /// Numbers `teardownTasks`.
     var teardownTasksStarted: UInt64 = 0
     /// The collections this injector declares or contributes to, by the collection's key
     /// (`[T]`, `[K: T]`): their elements, each a registration of its own (see `Collections/`).
-    var collections: [DependencyKey: CollectionContents] = [:]
+    var collections = [DependencyKey: CollectionContents]()
     /// The parameter keys of the initializers registered here (`register(_:initializer:)`), by
     /// the registration's key, for `graph()`: edges known before any resolve.
-    var initializerParameters: [DependencyKey: [DependencyKey]] = [:]
+    var initializerParameters = [DependencyKey: [DependencyKey]]()
     /// The values this injector keeps for registrations with run-time arguments that cache
     /// them (`register(_:name:caching:…)`), its own or an ancestor's, by key, each with the
     /// registration it holds values for (a replaced one's are not used again).
-    var argumentCaches: [DependencyKey: (registration: Registration, cache: ArgumentCache)] = [:]
+    var argumentCaches = [DependencyKey: (registration: Registration, cache: ArgumentCache)]()
 
     /// The decorators added here, by key, each key's in the order they were added (see
     /// `Decorators/`): they wrap what this injector and its descendants make for the key.
-    private(set) var decorators: [DependencyKey: [Decorator]] = [:]
+    private(set) var decorators = [DependencyKey: [Decorator]]()
     /// The filter of the keys of `decorators` (see `TypeFilter`), published for resolves
     /// that take no lock (`PublishedTable.decoratedTypes`).
     private(set) var decoratedTypes: UInt64 = 0
@@ -212,6 +212,9 @@ struct Registry {
 
     /// How many registrations there are.
     var count: Int { named.values.reduce(unnamed.count) { $0 + $1.count } }
+
+    /// Whether there is none (most opened scopes: they close with nothing of their own).
+    var isEmpty: Bool { unnamed.isEmpty && named.isEmpty }
 
     /// Every registration's key with its entry, for diagnostics.
     var entries: [(key: DependencyKey, entry: Entry)] {

@@ -12,7 +12,7 @@ struct RegistryIndex {
     /// type, then by the key's type: a miss casts one value per dynamic type to find those
     /// that conform to what was asked for, and passes over the keys of the type asked for
     /// (those are its other names) without visiting them.
-    private(set) var readyKeys: [ObjectIdentifier: [ObjectIdentifier: Set<DependencyKey>]] = [:]
+    private(set) var readyKeys = [ObjectIdentifier: [ObjectIdentifier: Set<DependencyKey>]]()
 
     /// The bytes of every name registered here, so that a miss among more names than are
     /// ranked looks up only the edits of its name that could be registered (see

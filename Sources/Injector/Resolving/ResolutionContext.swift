@@ -52,6 +52,9 @@ final class ResolutionContext: @unchecked Sendable {
     /// the completion may resolve what refers back to it). Emptied when the outermost factory
     /// returns.
     private var shared = SharedValues<Any>()
+    /// Whether `shared` has values, which the hot path reads instead (a `Bool` needs no
+    /// run-time exclusivity check; reading `shared` did, four times a request).
+    private(set) var isSharing = false
     // Read by other threads looking for a cycle between waiters.
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
@@ -95,23 +98,22 @@ final class ResolutionContext: @unchecked Sendable {
     func madeEarlier(_ registration: Registration, builtBy injector: DependencyInjector) throws(InjectionError)
         -> Any?
     {
-        if !shared.isEmpty, let value = shared.value(madeBy: registration, builtBy: injector) { return value }
+        if isSharing, let value = shared.value(madeBy: registration, builtBy: injector) { return value }
         try checkNotResolving(registration)
         return nil
     }
-
-    /// Whether this resolve shares values with its later requests (see `madeEarlier`).
-    var isSharing: Bool { !shared.isEmpty }
 
     /// Shares `value` with the rest of this resolve as what `registration` makes when
     /// `injector` builds it.
     func share(_ value: Any, madeBy registration: Registration, builtBy injector: DependencyInjector) {
         _ = shared.share(value, madeBy: registration, builtBy: injector)
+        isSharing = !shared.isEmpty
     }
 
     /// Stops sharing what `registration` made, built by `injector` (its completion is done).
     func stopSharing(_ registration: Registration, builtBy injector: DependencyInjector) {
         _ = shared.stopSharing(registration, builtBy: injector)
+        isSharing = !shared.isEmpty
     }
 
     /// Throws `circularDependency` when `registration`'s factory is already running here.
@@ -143,7 +145,7 @@ final class ResolutionContext: @unchecked Sendable {
     /// outermost, ends the sharing of its values.
     func leave() {
         frameCount -= 1
-        if frameCount == 0, !shared.isEmpty { endSharing() }
+        if frameCount == 0, isSharing { endSharing() }
     }
 
     // MARK: Failed wrappers
@@ -231,6 +233,7 @@ final class ResolutionContext: @unchecked Sendable {
     @inline(never)
     private func endSharing() {
         let ended = exchange(&shared, with: SharedValues())
+        isSharing = false
         withExtendedLifetime(ended) {}
     }
 

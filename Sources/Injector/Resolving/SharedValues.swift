@@ -22,7 +22,7 @@ struct SharedValues<Value> {
         }
     }
 
-    private var entries: [Key: Entry] = [:]
+    private var entries = [Key: Entry]()
 
     var isEmpty: Bool { entries.isEmpty }
 

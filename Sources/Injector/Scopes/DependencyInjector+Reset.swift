@@ -163,6 +163,7 @@ extension Registry {
     /// A weak value is not read here: the read makes a strong reference, which is the last one
     /// if its holder lets go meanwhile, and would then run the value's `deinit` under the lock.
     mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> [Entry] {
+        guard !isEmpty else { return [] }
         var dropped: [Entry] = []
         for (key, entry) in entries {
             guard case .factory(let registration, let cache) = entry, resets(registration.scope) else { continue }
