@@ -45,10 +45,12 @@ public final class DependencyInjector: Sendable {
     /// Its ready values, published for resolves that take no lock (kept by `registry`'s writes).
     @usableFromInline let ready: PublishedTable
 
-    /// The values it keeps for its ancestors' registrations (see `KeptValues`): its own copies
-    /// of their singletons when `keepsOwnSingletons`, their `.scoped` values when it
-    /// `opensScope`; `nil` for an injector that does neither.
-    let keptValues: Locked<KeptValues>?
+    /// The values it keeps for its ancestors' registrations (see `KeptValues`), under its
+    /// registry's lock: its own copies of their singletons when `keepsOwnSingletons`, their
+    /// `.scoped` values when it `opensScope`; `nil` for an injector that does neither.
+    var keptValues: LockedKeptValues? {
+        keepsOwnSingletons || opensScope ? LockedKeptValues(registry: registry) : nil
+    }
 
     /// Whether it keeps its own copies of its ancestors' singletons (`ChildSingletons.own`,
     /// what test and preview scopes make), rather than sharing theirs.
@@ -80,7 +82,6 @@ public final class DependencyInjector: Sendable {
         ready = PublishedTable()
         registry = Locked(Registry(ready: ready))
         parent = nil
-        keptValues = nil
         keepsOwnSingletons = false
         opensScope = false
         testScope = nil
@@ -99,12 +100,11 @@ public final class DependencyInjector: Sendable {
         // to keep, a test scope's screen, scoped values its parent keeps.
         let passesMissesUp = singletons == .shared && testScope == nil && !parent.opensScope
         ready = PublishedTable(above: passesMissesUp ? parent.ready : nil)
-        registry = Locked(Registry(ready: ready))
+        registry = Locked(Registry(ready: ready, scopeOpenedAt: site))
         self.parent = parent
         defaultScope = parent.defaultScope
         keepsOwnSingletons = singletons == .own
         self.opensScope = opensScope
-        keptValues = keepsOwnSingletons || opensScope ? Locked(KeptValues(openedAt: site)) : nil
         self.testScope = testScope
         inheritObserver(from: parent)
     }

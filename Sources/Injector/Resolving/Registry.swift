@@ -80,8 +80,15 @@ struct Registry {
     /// (see `RegistryIndex`), so that a miss never walks every key.
     private(set) var index = RegistryIndex()
 
-    init(ready: PublishedTable) {
+    /// The values this injector keeps for registrations that other injectors hold (see
+    /// `KeptValues`), under the same lock: an opened scope has one lock. Empty but in an
+    /// opened scope or a child that keeps its own singletons.
+    var kept: KeptValues
+
+    /// `scopeOpenedAt`: where the scope was opened, for the report of one released unclosed.
+    init(ready: PublishedTable, scopeOpenedAt site: DeclarationSite? = nil) {
         self.ready = ready
+        kept = KeptValues(openedAt: site)
     }
 
     private func slot(_ key: DependencyKey) -> Slot? {

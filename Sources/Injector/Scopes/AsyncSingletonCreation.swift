@@ -48,7 +48,7 @@ final class AsyncSingletonCreation: Sendable {
         /// scoped value's creation), then waits for its value.
         case started(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
         /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
-        case create(Number, in: Locked<KeptValues>)
+        case create(Number, in: LockedKeptValues)
         /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
         case askAgain
     }

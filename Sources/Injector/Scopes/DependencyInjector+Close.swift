@@ -122,7 +122,7 @@ extension DependencyInjector {
     /// `close()`, as its `close()` would have (asynchronous teardowns in this injector's task,
     /// failures kept for this injector's `close()`), and reports the forgotten close at the
     /// `openScope` call: recorded on the running test, printed otherwise.
-    func tearDown(releasedScope scope: Locked<KeptValues>) {
+    func tearDown(releasedScope scope: LockedKeptValues) {
         let (dropped, openedAt) = scope.withLock { scope in (scope.isClosed ? nil : scope.close(), scope.openedAt) }
         let teardowns = dropped?.teardowns ?? []
         guard !teardowns.isEmpty else { return }

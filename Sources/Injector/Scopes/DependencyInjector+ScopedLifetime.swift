@@ -136,7 +136,7 @@ extension DependencyInjector {
     func scopedValue(
         of registration: Registration,
         heldBy holder: DependencyInjector?,
-        in scoped: Locked<KeptValues>,
+        in scoped: LockedKeptValues,
         context: ResolutionContext
     ) throws(InjectionError) -> Any? {
         while true {
@@ -195,7 +195,7 @@ extension DependencyInjector {
     private func createScopedValue(
         of registration: Registration,
         heldBy holder: DependencyInjector?,
-        in scoped: Locked<KeptValues>,
+        in scoped: LockedKeptValues,
         context: ResolutionContext
     ) throws(InjectionError) -> Any {
         let creation = SingletonCreation.Key(registration, keptBy: self)
@@ -266,7 +266,7 @@ extension AsyncDependencyInjector {
         _ registration: Registration,
         heldBy holder: DependencyInjector,
         as number: AsyncSingletonCreation.Number,
-        in scoped: Locked<KeptValues>,
+        in scoped: LockedKeptValues,
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames
     ) async throws(InjectionError) -> any Sendable {

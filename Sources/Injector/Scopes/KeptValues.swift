@@ -370,6 +370,18 @@ struct KeptValues {
     }
 }
 
+/// An injector's `KeptValues`, behind its registry's lock: one lock per injector, so an
+/// opened scope allocates one.
+struct LockedKeptValues {
+    let registry: Locked<Registry>
+
+    /// Runs `body`, which must not call user code nor release a stored value, under the lock.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout KeptValues) -> Result) -> Result {
+        registry.withLock { body(&$0.kept) }
+    }
+}
+
 extension DependencyInjector {
     /// What this injector keeps for `registration`, which an ancestor holds.
     func keptValue(of registration: Registration) -> Any? {
