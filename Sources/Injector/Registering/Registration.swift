@@ -43,7 +43,10 @@ class Registration: @unchecked Sendable {
     /// resolving injector as the locked path would: a transient or a `.scoped` registration
     /// that needs only the injector and shares nothing with the resolve (see `PublishedTable`;
     /// an opened scope below finds a scoped one there, see `DependencyInjector.scopedValue(found:as:key:)`).
+    /// An async one is run by the actor face (`AsyncDependencyInjector.resolve(published:as:name:)`).
     let isPublishedFactory: Bool
+    /// Whether its factory is async (and takes no run-time arguments): run by the actor face.
+    @usableFromInline let isAsyncFactory: Bool
     /// The type a `.plain` factory makes; `nil` for other factories.
     let plainValueType: ObjectIdentifier?
     /// How a factory that takes run-time arguments keeps its values, one per argument tuple
@@ -193,9 +196,15 @@ class Registration: @unchecked Sendable {
         isTransient = scope == .transient
         isScoped = scope == .scoped
         isKept = scope.isKept || caching != nil
-        if case .plain = factory, isTransient || isScoped, !sharesValues {
-            isPublishedFactory = true
-        } else {
+        switch factory {
+        case .plain:
+            isAsyncFactory = false
+            isPublishedFactory = (isTransient || isScoped) && !sharesValues
+        case .async:
+            isAsyncFactory = true
+            isPublishedFactory = isTransient && !sharesValues
+        case .withArguments:
+            isAsyncFactory = false
             isPublishedFactory = false
         }
     }

@@ -24,9 +24,26 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> T {
         // The sync face's hot path, inlined here too: no async call for a ready value.
         if let found = core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
+            // A transient with an async factory: run here, with no lock taken to find it.
+            if found.holdsAsyncFactory {
+                return try await resolve(published: found.asyncFactory(), as: T.self, name: name)
+            }
             return try found.value(as: T.self, name: name, in: core)
         }
         return try await resolveLocked(type, name: name)
+    }
+
+    /// `resolve(_:name:)` of a transient with an async factory that a published table holds for
+    /// `T` under `name`: run as the locked path would run it (`runTransient`), with no lookup.
+    @usableFromInline
+    nonisolated func resolve<T: Sendable>(
+        published registration: Registration?,
+        as type: T.Type,
+        name: String?
+    ) async throws(InjectionError) -> T {
+        guard let registration else { return try await resolveLocked(type, name: name) }
+        let value = try await runTransient(registration, after: AsyncResolutionContext.frames)
+        return try DependencyInjector.cast(value, to: T.self, key: DependencyKey(type, name: name))
     }
 
     /// `resolve(_:name:)` where no published table has the value.

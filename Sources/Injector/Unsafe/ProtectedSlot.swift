@@ -110,6 +110,22 @@ struct ProtectedSlot: ~Copyable {
         return (value, Unmanaged.passRetained(ReadyValue(value)))
     }
 
+    /// Whether the slot is an async factory's registration, for the actor face to run.
+    @inlinable
+    var holdsAsyncFactory: Bool {
+        transient?._withUnsafeGuaranteedRef { $0.isAsyncFactory } == true
+    }
+
+    /// The registration of a slot that `holdsAsyncFactory`, retained; withdraws the announcement.
+    @inlinable
+    consuming func asyncFactory() -> Registration? {
+        let (hazard, transient) = (self.hazard, self.transient)
+        discard self
+        let registration = transient?.takeUnretainedValue()  // retained by the copy, then withdrawn
+        Hazards.withdraw(hazard)
+        return registration
+    }
+
     deinit {
         Hazards.withdraw(hazard)
     }

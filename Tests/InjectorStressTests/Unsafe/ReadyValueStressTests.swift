@@ -562,6 +562,61 @@ import Testing
         #expect(findings.reads == 4 * Self.asyncReads)
         #expect(ledger.born == ledger.died, "\(ledger.born - ledger.died) values outlived their registration")
     }
+
+    /// The same for a transient with an async factory, which the actor face runs from the
+    /// published table without a lock: each resolve runs a factory that was registered, never
+    /// an older one than a factory it ran before, the last once `register` has returned; the
+    /// replaced registrations are freed with their factories' captures. (Catches: a
+    /// registration used after the table let go of it, or read from a table torn down.)
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)  // `Atomic`
+    @Test func tasksRacingReRegistrationOfAnAsyncTransientRunRegisteredFactoriesInOrder() async throws {
+        let ledger = Ledger()
+        let generations = Self.asyncGenerations
+        let findings = Findings()
+        do {
+            let injector = AsyncDependencyInjector()
+            let register: @Sendable (Int) async -> Void = { [unowned injector] generation in
+                let captured = Tracked(id: generation, ledger: ledger)  // freed with the registration
+                await injector.register(Tracked.self) { _ in
+                    await Task.yield()  // an async factory, suspended mid-run
+                    return Tracked(id: captured.id, ledger: ledger)
+                }
+            }
+            await register(0)
+            let writerDone = Flag()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for generation in 1...generations {
+                        await register(generation)
+                        await Task.yield()  // the pool may have a single thread free: let the readers in
+                    }
+                    writerDone.raise()
+                }
+                for _ in 0..<4 {
+                    group.addTask { [unowned injector] in
+                        var reader = Reader(valid: 0...generations)
+                        for read in 1...Self.asyncReads {
+                            if read.isMultiple(of: 8) { await Task.yield() }
+                            let settled = writerDone.isRaised
+                            do {
+                                let value = try await injector.resolve(Tracked.self)
+                                reader.check(value, last: settled ? generations : nil)
+                            } catch {
+                                reader.reads += 1
+                                reader.problems.append("\(error)")
+                            }
+                        }
+                        findings.add(reader)
+                    }
+                }
+            }
+            #expect(try await injector.resolve(Tracked.self).id == generations)
+            await injector.unregister(Tracked.self)
+        }
+        #expect(findings.problems.isEmpty, "\(findings.problems.prefix(5))")
+        #expect(findings.reads == 4 * Self.asyncReads)
+        #expect(ledger.born == ledger.died, "\(ledger.born - ledger.died) values outlived their registration")
+    }
 }
 
 /// Registers `Tracked(id:)` under `name`: an instance (`kind` 0), a singleton's factory (1)
