@@ -18,11 +18,14 @@ extension AsyncDependencyInjector {
     /// The rules are those of
     /// ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``: without
     /// `caching`, a new value on every resolve (in the resolving task); other arguments, or
-    /// none, throw ``InjectionError/argumentMismatch(_:path:expected:given:)``. With it, a
-    /// resolve that finds the tuple's value being created awaits that creation (made in a task
-    /// of its own, which is why the arguments are `Sendable` on this face); `teardown` may
-    /// await, and a value let go outside ``close()`` is torn down in a task that `close()`
-    /// awaits.
+    /// none, throw ``InjectionError/argumentMismatch(_:path:expected:given:)``. With it, the
+    /// value is made in the task of the first resolve of its tuple (whose cancellation reaches
+    /// the factory), and a resolve that finds it being made awaits that creation: when the
+    /// creating task is cancelled, it makes the value itself, and two tasks whose cached values
+    /// need each other get ``InjectionError/circularDependency(path:)``, not a hang.
+    /// `teardown` may await: what the bound lets go is torn down by the resolve that made the
+    /// new value, before it returns; a value let go outside ``close()`` otherwise is torn down
+    /// in a task that `close()` awaits.
     public func register<T: Sendable, First: Sendable, each Rest: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -52,7 +55,7 @@ extension AsyncDependencyInjector {
                     }
                     let face = injector.face(of: keeper)
                     // Decorated where it is made, before the cache keeps it.
-                    return try await cache.value(for: tuple, as: T.self) {
+                    return try await cache.value(for: tuple, as: T.self, after: AsyncResolutionContext.frames) {
                         try await face.decoratedIfAny(factory(face, first, repeat each rest), key: key)
                     }
                 }),

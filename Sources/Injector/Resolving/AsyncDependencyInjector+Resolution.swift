@@ -177,7 +177,10 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames
     ) throws(InjectionError) -> AsyncSingletonCreation.Request? {
-        if let value = frames.shared?.value(madeBy: registration, builtBy: core) { return .ready(value) }
+        // Only a registration that shares values has one shared (no lock taken for the rest).
+        if registration.sharesValues, let value = frames.shared?.value(madeBy: registration, builtBy: core) {
+            return .ready(value)
+        }
         switch registration.factory {
         case .async:
             break
@@ -218,7 +221,10 @@ extension AsyncDependencyInjector {
         arguments: Any = ()
     ) async throws(InjectionError) -> any Sendable {
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
-        let (inside, run) = frames.appending(registration)
+        // A value cached by argument is a creation other tasks may wait for: the wait graph
+        // knows it by the creation this run is part of, or, outside any, by this run's number.
+        let creation = registration.caching != nil && frames.innermostCreation == nil ? CreationOrder.next() : nil
+        let (inside, run) = frames.appending(registration, creation: creation)
         let outcome = await self.run(registration, frames: inside, arguments: arguments)
         inside.end(run)
         return try outcome.get()

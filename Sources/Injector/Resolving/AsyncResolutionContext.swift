@@ -55,6 +55,11 @@ extension AsyncResolutionContext {
         /// What the factories of this top-level resolve share, while it runs.
         var shared: Resolve? { resolve }
 
+        /// These frames without the innermost: what a run waits from when it waits for
+        /// another creation of its own registration (a value cached by argument, see
+        /// `ArgumentCache`), so that a cycle's path names the key once.
+        var outer: Frames { Frames(innermost: innermost?.parent, resolve: resolve) }
+
         /// These frames with a run of `registration` (creation number `creation`, if any) inside the
         /// innermost, and the run's number, which the caller ends (`end(_:)`) when the factory
         /// returns. After the top-level resolve has ended (in a task that one of its factories

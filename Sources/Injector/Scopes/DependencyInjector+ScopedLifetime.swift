@@ -288,7 +288,8 @@ extension AsyncDependencyInjector {
         }
         kept.ended?.awaited?.finish(outcome)
         // After the waiters are woken, so that none waits for user code.
-        await keeper.tearDownAwaiting(keeper.letGo(by: kept, of: registration))
+        let letGo = keeper.letGo(by: kept, of: registration)
+        if !letGo.isEmpty { await keeper.tearDownAwaiting(letGo) }  // no suspension point for nothing
         return value
     }
 }

@@ -410,3 +410,68 @@ extension DependencyInjector {
         registry.withLock { $0.argumentCaches[DependencyKey(type)]?.cache }
     }
 }
+
+/// Values cached by argument on the actor face, made in the task that first asks for their
+/// tuple: two tasks whose cached values need each other get a cycle, never a hang, and a
+/// task waiting for a tuple whose creating task was cancelled makes the value itself.
+extension ArgumentCachingTests {
+    final class Invoice: Sendable {}
+    final class Ledger: Sendable {}
+
+    @Test(.timeLimit(.minutes(1)))
+    func twoTasksWhoseCachedValuesNeedEachOtherGetACycleNotAHang() async throws {
+        let injector = AsyncDependencyInjector()
+        let started = Counter()
+        let bothStarted = AsyncGate()
+        // Each factory waits until both have started, so each task holds its own tuple's
+        // creation when it asks for the other's.
+        let meet: @Sendable () async -> Void = {
+            if started.increment() == 2 { bothStarted.open() }
+            await bothStarted.wait()
+        }
+        await injector.register(Invoice.self, caching: .strong) { (r, id: Int) in
+            await meet()
+            _ = try await r.resolve(Ledger.self, arguments: id)
+            return Invoice()
+        }
+        await injector.register(Ledger.self, caching: .strong) { (r, id: Int) in
+            await meet()
+            _ = try await r.resolve(Invoice.self, arguments: id)
+            return Ledger()
+        }
+        async let invoice = injectionError { try await injector.resolve(Invoice.self, arguments: 1) }
+        async let ledger = injectionError { try await injector.resolve(Ledger.self, arguments: 1) }
+        let errors = await [invoice, ledger]
+        // The task that closes the cycle by waiting gets it; the other, whose factory fails with
+        // that error, fails too. Neither waits forever.
+        let cycles = errors.compactMap(cycleNames)
+        #expect(cycles.count == 2)  // the task that closes the cycle, and the one whose factory it fails
+        for names in cycles { #expect(names.count == 3 && names.first == names.last, "\(names)") }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTaskWaitingForATupleWhoseCreatorIsCancelledMakesTheValueItself() async throws {
+        let injector = AsyncDependencyInjector()
+        let made = Counter()
+        let started = AsyncGate()
+        let release = AsyncGate()
+        await injector.register(Invoice.self, caching: .strong) { (_, _: Int) in
+            if made.increment() == 1 {
+                started.open()
+                await release.wait()
+                try Task.checkCancellation()
+            }
+            return Invoice()
+        }
+        let creator = Task { try await injector.resolve(Invoice.self, arguments: 1) }
+        await started.wait()
+        async let waiter = injector.resolve(Invoice.self, arguments: 1)
+        while injector.core.argumentCache(of: Invoice.self)?.hasWaiters(for: [1]) != true { await Task.yield() }
+        creator.cancel()
+        release.open()
+        #expect(isCancellation(await failure(of: creator), of: DependencyKey(Invoice.self)))
+        let value = try await waiter
+        #expect(try await injector.resolve(Invoice.self, arguments: 1) === value)
+        #expect(made.value == 2)
+    }
+}

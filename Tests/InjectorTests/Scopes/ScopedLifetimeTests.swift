@@ -363,9 +363,7 @@ import Testing
         try await untilWaiting(1, for: Tagged.self, in: request)
         creator.cancel()
         release.open()
-        let creatorFailure: (any Error)? =
-            if case .failure(let error) = await creator.result { error } else { nil }
-        #expect(isCancellation(creatorFailure, of: DependencyKey(Tagged.self)))
+        #expect(isCancellation(await failure(of: creator), of: DependencyKey(Tagged.self)))
         #expect(try await waiter.tag == "attempt 2")
         #expect(made.value == 2)
         try await request.close()

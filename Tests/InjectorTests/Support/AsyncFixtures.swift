@@ -64,6 +64,11 @@ func cycleNames(_ error: InjectionError?) -> [String]? {
     return path.map { String(describing: $0.type) }
 }
 
+/// The error `task` failed with, or `nil` when it returned a value.
+func failure<Success>(of task: Task<Success, any Error>) async -> (any Error)? {
+    if case .failure(let error) = await task.result { error } else { nil }
+}
+
 /// Whether `error` is `factoryFailed` for `key` with a `CancellationError` underneath.
 func isCancellation(_ error: (any Error)?, of key: DependencyKey) -> Bool {
     guard case .factoryFailed(let failed, let path, let underlying) = error as? InjectionError else { return false }

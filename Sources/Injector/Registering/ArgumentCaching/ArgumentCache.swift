@@ -1,8 +1,9 @@
 /// The values one registration with run-time arguments keeps, by argument tuple, as its
-/// ``ArgumentCaching`` says. A value is made once per tuple however many threads ask at
-/// once: the first claims the tuple, as an opened scope's creation claims its place (see
-/// `KeptValues`), and a thread that finds it claimed waits in `SingletonCreation`, which
-/// checks the wait for cycles.
+/// ``ArgumentCaching`` says. A value is made once per tuple however many threads or tasks ask
+/// at once: the first claims the tuple, as an opened scope's creation claims its place (see
+/// `KeptValues`), and makes the value in its own thread or task. A thread that finds it
+/// claimed waits in `SingletonCreation`, a task awaits what the first waiting task made (an
+/// `AsyncSingletonCreation`); both check the wait for cycles, across threads and across tasks.
 ///
 /// A bound lets go of the least recently used values, but never of one whose creation is still
 /// handing it out: between keeping a value and returning it, its creator runs user code (the
@@ -22,8 +23,9 @@ final class ArgumentCache: Sendable {
         weak var object: AnyObject?
         var creator: ResolutionContext?
         var isAwaited = false
-        /// The actor face's creation in progress, which every resolve of the tuple awaits.
-        var creation: Task<any Sendable, any Error>?
+        /// The actor face's creation in progress: its number in the wait graph, and what the
+        /// tasks that wait for it await, made by the first of them.
+        var task: (number: AsyncSingletonCreation.Number, awaited: AsyncSingletonCreation?)?
         /// The resolves being handed this value by its creation (its creator on the sync face;
         /// every resolve that awaits the creation on the actor face): a bound does not let go of
         /// it meanwhile.
@@ -47,19 +49,21 @@ final class ArgumentCache: Sendable {
 
     private let caching: ArgumentCaching
     private let state = Locked(State())
-    /// The key its values are kept for, and what closes each (see `register(_:caching:teardown:…)`).
-    private let key: DependencyKey
+    /// The registration its values are kept for, its key, and what closes each (see
+    /// `register(_:caching:teardown:…)`).
+    private let registration: Registration
+    private var key: DependencyKey { registration.key }
     private let teardown: Registration.Teardown?
     /// The injector that keeps the cache, which tears down what the cache lets go and keeps
     /// the failures for its `close()`. Weak: it holds the cache.
     private weak let keeper: DependencyInjector?
 
     init(
-        _ caching: ArgumentCaching, of key: DependencyKey, teardown: Registration.Teardown?,
+        _ caching: ArgumentCaching, of registration: Registration, teardown: Registration.Teardown?,
         keptBy keeper: DependencyInjector
     ) {
         self.caching = caching
-        self.key = key
+        self.registration = registration
         self.teardown = teardown
         self.keeper = keeper
     }
@@ -69,6 +73,8 @@ final class ArgumentCache: Sendable {
         case claimed(Entry)
         case running(Entry, creator: ResolutionContext)
         case cycle
+        /// A task makes it, running an async factory, which this thread could not run either.
+        case madeByTask
         /// The keeper closed: nothing more is made (a waiter woken by the close finds this).
         case closed
     }
@@ -87,6 +93,9 @@ final class ArgumentCache: Sendable {
                 return value
             case .cycle:
                 throw InjectionError.circularDependency(path: context.path + [dependency])
+            case .madeByTask:
+                throw InjectionError.factoryFailed(
+                    dependency, path: context.path + [dependency], underlying: RequiresAwait())
             case .closed:
                 throw InjectionError.closed(dependency, path: DependencyInjector.runningPath(endingAt: dependency))
             case .running(let entry, let creator):
@@ -112,6 +121,7 @@ final class ArgumentCache: Sendable {
             return .ready(value)
         }
         if let creator = entry.creator { return creator === context ? .cycle : .running(entry, creator: creator) }
+        if entry.task != nil { return .madeByTask }
         entry.creator = context
         state.entries[arguments] = entry
         return .claimed(entry)
@@ -174,79 +184,131 @@ final class ArgumentCache: Sendable {
         return evicted
     }
 
-    /// What the actor face's resolve of a tuple finds: its value, its creation to await, or a
-    /// closed cache.
-    private enum Lookup<T> {
+    /// What the actor face's resolve of a tuple finds.
+    private enum TaskClaim<T> {
         case kept(T)
-        case awaiting(Entry, Task<any Sendable, any Error>)
+        /// The tuple is this task's to make, as the creation numbered in its entry.
+        case create(Entry)
+        /// Another task makes it: await this.
+        case wait(Entry, AsyncSingletonCreation)
+        /// A thread makes it, for a moment (a synchronous factory): ask again.
+        case askAgain
         case closed
     }
 
-    /// `value(for:of:context:make:)` for the actor face: the first resolve of a tuple starts
-    /// its creation in a task of its own, which every resolve of the tuple awaits (a waiting
-    /// resolve suspends; it never blocks a thread), and which keeps the value when it ends.
-    /// While a resolve awaits the creation, a bound does not let go of its value.
+    /// `value(for:of:context:make:)` for the actor face: the first resolve of a tuple makes its
+    /// value in its own task, with `frames` in progress, as the creation numbered after the
+    /// innermost creation those frames run (see `AsyncDependencyInjector.runTransient`); a
+    /// resolve that finds it being made awaits it, after the wait graph's check for a cycle
+    /// (two tasks whose cached values need each other). A task that waited for a creation whose
+    /// task was cancelled asks again. While a resolve is handed a value, a bound does not let go
+    /// of it.
     func value<T: Sendable>(
         for arguments: [AnyHashable],
         as type: T.Type,
-        make: @escaping @Sendable () async throws -> T
+        after frames: AsyncResolutionContext.Frames,
+        make: () async throws -> T
     ) async throws -> T {
-        let outcome = state.withLock { state -> Lookup<T> in
-            // Closed: `close()` let go of every value, and no factory runs for it any more.
-            guard !state.isClosed else { return .closed }
-            let entry = state.entries[arguments] ?? Entry(arguments)
-            if let value = entry.kept as? T {
-                noteUse(of: arguments, in: &state)
-                return .kept(value)
+        let number = frames.innermostCreation?.creation ?? CreationOrder.next()
+        while true {
+            let claim = state.withLock { state -> TaskClaim<T> in
+                // Closed: `close()` let go of every value, and no factory runs for it any more.
+                guard !state.isClosed else { return .closed }
+                let entry = state.entries[arguments] ?? Entry(arguments)
+                if let value = entry.kept as? T {
+                    noteUse(of: arguments, in: &state)
+                    return .kept(value)
+                }
+                if entry.creator != nil { return .askAgain }
+                entry.handOuts += 1
+                if let running = entry.task {
+                    let awaited = running.awaited ?? AsyncSingletonCreation(of: registration, number: running.number)
+                    entry.task = (running.number, awaited)
+                    return .wait(entry, awaited)
+                }
+                entry.task = (number, nil)
+                state.entries[arguments] = entry
+                return .create(entry)
             }
-            let creation = entry.creation ?? Task { try await self.finish(entry) { try await make() } }
-            entry.creation = creation
-            entry.handOuts += 1
-            state.entries[arguments] = entry
-            return .awaiting(entry, creation)
-        }
-        switch outcome {
-        case .kept(let value):
-            return value
-        case .closed:
-            throw InjectionError.closed(key, path: DependencyInjector.runningPath(endingAt: key))
-        case .awaiting(let entry, let creation):
-            defer { state.withLock { _ in entry.handOuts -= 1 } }
-            guard let value = try await creation.value as? T else {
-                throw UnexpectedValueType(expected: T.self, actual: Any.self)
+            switch claim {
+            case .kept(let value):
+                return value
+            case .closed:
+                throw InjectionError.closed(key, path: frames.keys + [key])
+            case .askAgain:
+                await Task.yield()
+            case .create(let entry):
+                defer { state.withLock { _ in entry.handOuts -= 1 } }
+                return try await create(entry, for: arguments, after: frames, make: make)
+            case .wait(let entry, let awaited):
+                defer { state.withLock { _ in entry.handOuts -= 1 } }
+                // From the frames outside this run, which are the cached registration's own.
+                guard let value = try await value(awaiting: awaited, after: frames.outer) else { continue }
+                guard let value = value as? T else { throw UnexpectedValueType(expected: T.self, actual: Any.self) }
+                return value
             }
-            return value
         }
     }
 
-    /// Runs the actor face's creation of `entry` and keeps its value; ends the creation,
-    /// succeeded or failed.
-    private func finish(
+    /// The value `awaited` made, or `nil` when its task was cancelled and this one was not:
+    /// a cancellation is only ever the cancelled task's own, so this one asks again.
+    private func value(
+        awaiting awaited: AsyncSingletonCreation,
+        after frames: AsyncResolutionContext.Frames
+    ) async throws(InjectionError) -> (any Sendable)? {
+        do {
+            return try await awaited.value(waitingFrom: frames)
+        } catch {
+            if error.isCancellation && !Task.isCancelled { return nil }
+            throw error
+        }
+    }
+
+    /// Makes the value of `entry`, which this task claimed, keeps it, and hands the outcome to
+    /// the tasks that await it.
+    private func create<T: Sendable>(
         _ entry: Entry,
-        making make: @Sendable () async throws -> any Sendable
-    ) async throws -> any Sendable {
-        let arguments = entry.arguments
-        let value: any Sendable
+        for arguments: [AnyHashable],
+        after frames: AsyncResolutionContext.Frames,
+        make: () async throws -> T
+    ) async throws -> T {
+        let value: T
         do {
             value = try await make()
         } catch {
-            state.withLock { state in
-                entry.creation = nil
+            let awaited = state.withLock { state in
+                defer { entry.task = nil }
                 if entry.kept == nil { state.entries[arguments] = nil }
+                return entry.task?.awaited
             }
+            awaited?.finish(
+                .failure(
+                    (error as? InjectionError) ?? .factoryFailed(key, path: frames.keys, underlying: error)))
             throw error
         }
-        let (evicted, isClosed) = state.withLock { state -> ([Entry], Bool) in
-            entry.creation = nil
+        let (awaited, evicted, isClosed) = state.withLock { state -> (AsyncSingletonCreation?, [Entry], Bool) in
+            defer { entry.task = nil }
             guard !state.isClosed else {
                 state.entries[arguments] = nil
-                return ([], true)
+                return (entry.task?.awaited, [], true)
             }
             keep(value, in: entry, for: arguments, in: &state)
-            return (keepWithin(caching.limit, adding: arguments, in: &state), false)
+            return (entry.task?.awaited, keepWithin(caching.limit, adding: arguments, in: &state), false)
         }
-        tearDown(evicted)  // torn down and released here, after the unlock
-        if isClosed { throw closedError(tearingDown: value) }
+        if isClosed {
+            // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
+            if let teardown {
+                await keeper?.tearDownAwaiting([PendingTeardown(of: value, key: key, teardown: teardown)])
+            }
+            let error = InjectionError.closed(key, path: [key])
+            awaited?.finish(.failure(error))
+            throw error
+        }
+        awaited?.finish(.success(value))
+        // Awaited here, after the waiters are woken, as the sync face's creator runs them.
+        let teardowns = evicted.compactMap(\.teardown)
+        if !teardowns.isEmpty { await keeper?.tearDownAwaiting(teardowns) }
+        withExtendedLifetime(evicted) {}  // released here, after the unlock and the teardowns
         return value
     }
 
@@ -289,7 +351,7 @@ final class ArgumentCache: Sendable {
     /// order; the values are released with them, after the unlock.
     func removeAll() -> [PendingTeardown] {
         let dropped = state.withLock { state -> [Entry] in
-            let kept = state.entries.filter { $0.value.creator == nil && $0.value.creation == nil }
+            let kept = state.entries.filter { $0.value.creator == nil && $0.value.task == nil }
             for arguments in kept.keys { state.entries[arguments] = nil }
             state.recency.removeAll()
             return Array(kept.values)

@@ -127,7 +127,7 @@ extension DependencyInjector {
             registry -> (ArgumentCache?, (registration: Registration, cache: ArgumentCache)?) in
             guard !registry.isClosed else { return (nil, nil) }
             if let kept = registry.argumentCaches[key], kept.registration === registration { return (kept.cache, nil) }
-            let cache = ArgumentCache(caching, of: key, teardown: teardown, keptBy: keeper)
+            let cache = ArgumentCache(caching, of: registration, teardown: teardown, keptBy: keeper)
             // The pair leaves the lock whole: its registration is released after the unlock.
             return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key))
         }
