@@ -48,16 +48,9 @@ extension AsyncDependencyInjector {
                 make: .async { injector, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
                     guard let caching else { return try await factory(injector, first, repeat each rest) }
-                    let tuple = try ArgumentCaching.tuple(first, repeat each rest)
-                    let (cache, keeper) = try injector.core.argumentCache(of: key, caching: caching, teardown: close)
-                    guard let cache else {
-                        return try await injector.decoratedIfAny(factory(injector, first, repeat each rest), key: key)
-                    }
-                    let face = injector.face(of: keeper)
-                    // Decorated where it is made, before the cache keeps it.
-                    return try await cache.value(for: tuple, as: T.self, after: AsyncResolutionContext.frames) {
-                        try await face.decoratedIfAny(factory(face, first, repeat each rest), key: key)
-                    }
+                    return try await injector.cachedValue(
+                        of: key, caching: caching, teardown: close, for: ArgumentCaching.tuple(first, repeat each rest)
+                    ) { face in try await factory(face, first, repeat each rest) }
                 }),
             caching: caching,
             fileID: fileID,

@@ -25,31 +25,23 @@ extension AsyncDependencyInjector {
         // The sync face's hot path, inlined here too: no async call for a ready value.
         if let found = core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             // A transient with an async factory: run here, with no lock taken to find it.
-            if found.holdsAsyncFactory {
-                return try await resolve(published: found.asyncFactory(), as: T.self, name: name)
-            }
+            if found.holdsAsyncFactory { return try await resolveLocked(type, name: name, found: found.asyncFactory()) }
             return try found.value(as: T.self, name: name, in: core)
         }
         return try await resolveLocked(type, name: name)
     }
 
-    /// `resolve(_:name:)` of a transient with an async factory that a published table holds for
-    /// `T` under `name`: run as the locked path would run it (`runTransient`), with no lookup.
+    /// `resolve(_:name:)` where no published table has the value; or, `found` there, a
+    /// transient with an async factory, run as the lookup would run it, with no lookup.
     @usableFromInline
-    nonisolated func resolve<T: Sendable>(
-        published registration: Registration?,
-        as type: T.Type,
-        name: String?
-    ) async throws(InjectionError) -> T {
-        guard let registration else { return try await resolveLocked(type, name: name) }
-        let value = try await runTransient(registration, after: AsyncResolutionContext.frames)
-        return try DependencyInjector.cast(value, to: T.self, key: DependencyKey(type, name: name))
-    }
-
-    /// `resolve(_:name:)` where no published table has the value.
-    @usableFromInline
-    nonisolated func resolveLocked<T: Sendable>(_ type: T.Type, name: String?) async throws(InjectionError) -> T {
+    nonisolated func resolveLocked<T: Sendable>(_ type: T.Type, name: String?, found: Registration? = nil)
+        async throws(InjectionError) -> T
+    {
         let key = DependencyKey(type, name: name)
+        if let found {
+            return try await DependencyInjector.cast(
+                runTransient(found, after: AsyncResolutionContext.frames), to: T.self, key: key)
+        }
         return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
             try await unregistered(key, as: T.self)
         }
@@ -122,10 +114,7 @@ extension AsyncDependencyInjector {
     /// `DependencyInjector.produce` for an async factory: a transient runs in the current
     /// task; a singleton or weak instance once, awaited by every resolve that asks meanwhile.
     /// A synchronous factory is run by the core. `nil` when `registration` was replaced or
-    /// removed while this task waited for its value: the caller looks the key up again. A
-    /// task that waited for another's creation asks again when that task was cancelled: a
-    /// `CancellationError` is only ever the cancelled task's own, as a thread that waited
-    /// tries again when a creation fails.
+    /// removed while this task waited for its value: the caller looks the key up again.
     private nonisolated func produce(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
@@ -144,10 +133,7 @@ extension AsyncDependencyInjector {
                     if let createHere { await createHere() }
                     return try await creation.value(waitingFrom: frames)
                 case .wait(let creation):
-                    let value: any Sendable
-                    do {
-                        value = try await creation.value(waitingFrom: frames)
-                    } catch let error where error.isCancellation && !Task.isCancelled {
+                    guard let value = try await creation.valueUnlessCreatorCancelled(waitingFrom: frames) else {
                         continue  // the creating task was cancelled, not this one: ask again
                     }
                     // Registered again while this task waited for another's creation: the value is

@@ -200,6 +200,20 @@ final class AsyncSingletonCreation: Sendable {
         return try outcome.get()
     }
 
+    /// `value(waitingFrom:)`, or `nil` when the run failed because its task was cancelled and
+    /// this one was not: a cancellation is only ever the cancelled task's own, so the waiter
+    /// asks again, as a thread does when the creation it waited for fails.
+    func valueUnlessCreatorCancelled(waitingFrom frames: AsyncResolutionContext.Frames) async throws(InjectionError)
+        -> (any Sendable)?
+    {
+        do {
+            return try await value(waitingFrom: frames)
+        } catch {
+            if error.isCancellation && !Task.isCancelled { return nil }
+            throw error
+        }
+    }
+
     /// Before a wait for the run: the waiter's number, and the wait recorded in the graph; no
     /// number when the run has ended already (a factory that did not suspend, started on this
     /// thread: no wait, so no cycle to look for). Throws `circularDependency` when the wait would

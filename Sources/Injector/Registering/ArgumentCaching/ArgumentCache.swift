@@ -243,24 +243,12 @@ final class ArgumentCache: Sendable {
             case .wait(let entry, let awaited):
                 defer { state.withLock { _ in entry.handOuts -= 1 } }
                 // From the frames outside this run, which are the cached registration's own.
-                guard let value = try await value(awaiting: awaited, after: frames.outer) else { continue }
+                guard let value = try await awaited.valueUnlessCreatorCancelled(waitingFrom: frames.outer) else {
+                    continue
+                }
                 guard let value = value as? T else { throw UnexpectedValueType(expected: T.self, actual: Any.self) }
                 return value
             }
-        }
-    }
-
-    /// The value `awaited` made, or `nil` when its task was cancelled and this one was not:
-    /// a cancellation is only ever the cancelled task's own, so this one asks again.
-    private func value(
-        awaiting awaited: AsyncSingletonCreation,
-        after frames: AsyncResolutionContext.Frames
-    ) async throws(InjectionError) -> (any Sendable)? {
-        do {
-            return try await awaited.value(waitingFrom: frames)
-        } catch {
-            if error.isCancellation && !Task.isCancelled { return nil }
-            throw error
         }
     }
 

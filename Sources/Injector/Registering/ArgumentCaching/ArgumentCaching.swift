@@ -137,3 +137,23 @@ extension DependencyInjector {
         return (cache, keeper)
     }
 }
+
+extension AsyncDependencyInjector {
+    /// `DependencyInjector.cachedValue(of:caching:teardown:for:make:)` for the actor face,
+    /// whose factory `make` gets the keeper's face and may await.
+    nonisolated func cachedValue<T: Sendable>(
+        of key: DependencyKey,
+        caching: ArgumentCaching,
+        teardown: Registration.Teardown?,
+        for tuple: [AnyHashable],
+        make: (AsyncDependencyInjector) async throws -> T
+    ) async throws -> T {
+        let (cache, keeper) = try core.argumentCache(of: key, caching: caching, teardown: teardown)
+        // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
+        guard let cache else { return try await decoratedIfAny(make(self), key: key) }
+        let face = face(of: keeper)
+        return try await cache.value(for: tuple, as: T.self, after: AsyncResolutionContext.frames) {
+            try await face.decoratedIfAny(make(face), key: key)
+        }
+    }
+}
