@@ -134,9 +134,27 @@ extension AsyncResolutionContext {
             runs(registration) { _ in true }
         }
 
-        /// Whether one of these frames runs `creation` (its factory has not returned).
+        /// Whether one of these frames runs `creation` (its factory has not returned). A run of
+        /// its registration with no number of its own (a value cached by argument, made inside
+        /// another creation, see `ArgumentCache`) is part of the nearest creation around it,
+        /// and known by that one's number.
         func runs(_ creation: AsyncSingletonCreation) -> Bool {
-            runs(creation.registration) { $0.creation == creation.number }
+            let registration = creation.registration
+            if let registrations = innermost?.registrations, !registrations.contains(registration) { return false }
+            var unnumberedRun = false
+            var found = false
+            walkRunning { frame in
+                if frame.registration === registration {
+                    if frame.creation == creation.number { found = true }
+                    if frame.creation == nil { unnumberedRun = true }
+                }
+                if !found, let number = frame.creation {
+                    found = unnumberedRun && number == creation.number
+                    unnumberedRun = false
+                }
+                return !found
+            }
+            return found
         }
 
         /// Whether a frame whose run is in progress runs `registration` and `matches`.

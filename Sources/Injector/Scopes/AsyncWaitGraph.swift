@@ -80,7 +80,7 @@ final class AsyncWaitGraph: Sendable {
         while let creation = pending.popLast() {
             for edge in edges[creation] ?? [] {
                 if frames.runs(edge.target) {
-                    return frames.keys + [target.registration.key] + keys(to: edge, reachedBy: reachedBy)
+                    return frames.keys + [target.registration.key] + keys(to: edge, reachedBy: reachedBy, from: target)
                 }
                 let next = edge.target.number
                 if reachedBy[next] == nil {
@@ -92,14 +92,22 @@ final class AsyncWaitGraph: Sendable {
         return nil
     }
 
-    /// The keys along the waits the walk followed from its start to `last`, inclusive.
-    private static func keys(to last: Edge, reachedBy: [AsyncSingletonCreation.Number: Edge?]) -> [DependencyKey] {
+    /// The keys along the waits the walk followed from its start, `start`, to `last`, inclusive.
+    private static func keys(
+        to last: Edge,
+        reachedBy: [AsyncSingletonCreation.Number: Edge?],
+        from start: AsyncSingletonCreation
+    ) -> [DependencyKey] {
         var chain = [last]
         var waiter = last.waiter
         while case .some(let previous?) = reachedBy[waiter] {
             chain.append(previous)
             waiter = previous.waiter
         }
-        return chain.reversed().flatMap(\.keys)
+        var keys = chain.reversed().flatMap(\.keys)
+        // A start made by a run inside its creation (a value cached by argument, see
+        // `Frames.runs`) is among the first wait's keys: the path goes on after it.
+        if let inside = chain.last?.keys.firstIndex(of: start.registration.key) { keys.removeFirst(inside + 1) }
+        return keys
     }
 }

@@ -418,13 +418,13 @@ extension ArgumentCachingTests {
     final class Invoice: Sendable {}
     final class Ledger: Sendable {}
 
-    @Test(.timeLimit(.minutes(1)))
-    func twoTasksWhoseCachedValuesNeedEachOtherGetACycleNotAHang() async throws {
+    /// An injector whose cached `Invoice` and `Ledger` of an id need each other. Each factory
+    /// waits until both have started, so each task holds its own tuple's creation when it asks
+    /// for the other's.
+    private func cachedPairNeedingEachOther() async -> AsyncDependencyInjector {
         let injector = AsyncDependencyInjector()
         let started = Counter()
         let bothStarted = AsyncGate()
-        // Each factory waits until both have started, so each task holds its own tuple's
-        // creation when it asks for the other's.
         let meet: @Sendable () async -> Void = {
             if started.increment() == 2 { bothStarted.open() }
             await bothStarted.wait()
@@ -439,14 +439,92 @@ extension ArgumentCachingTests {
             _ = try await r.resolve(Invoice.self, arguments: id)
             return Ledger()
         }
-        async let invoice = injectionError { try await injector.resolve(Invoice.self, arguments: 1) }
-        async let ledger = injectionError { try await injector.resolve(Ledger.self, arguments: 1) }
-        let errors = await [invoice, ledger]
+        return injector
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func twoTasksWhoseCachedValuesNeedEachOtherGetACycleNotAHang() async throws {
+        let injector = await cachedPairNeedingEachOther()
+        let errors = await results(
+            within: 30,
+            of: [
+                { @Sendable in await injectionError { try await injector.resolve(Invoice.self, arguments: 1) } },
+                { @Sendable in await injectionError { try await injector.resolve(Ledger.self, arguments: 1) } },
+            ])
         // The task that closes the cycle by waiting gets it; the other, whose factory fails with
         // that error, fails too. Neither waits forever.
         let cycles = errors.compactMap(cycleNames)
-        #expect(cycles.count == 2)  // the task that closes the cycle, and the one whose factory it fails
+        #expect(cycles.count == 2)
         for names in cycles { #expect(names.count == 3 && names.first == names.last, "\(names)") }
+    }
+
+    final class Audit: Sendable {}
+    final class Billing: Sendable {}
+
+    /// The same cycle between cached values that two singletons' creations ask for: each cached
+    /// value is made inside a creation, and known to the wait graph by that creation's number.
+    /// Regression: the two tasks waited for each other forever.
+    @Test(.timeLimit(.minutes(1)))
+    func cachedValuesThatNeedEachOtherInsideTwoCreationsGetACycleNotAHang() async throws {
+        let injector = await cachedPairNeedingEachOther()
+        await injector.register(Audit.self, scope: .singleton) { r in
+            _ = try await r.resolve(Invoice.self, arguments: 1)
+            return Audit()
+        }
+        await injector.register(Billing.self, scope: .singleton) { r in
+            _ = try await r.resolve(Ledger.self, arguments: 1)
+            return Billing()
+        }
+        let errors = await results(
+            within: 30,
+            of: [
+                { @Sendable in await injectionError { try await injector.resolve(Audit.self) } },
+                { @Sendable in await injectionError { try await injector.resolve(Billing.self) } },
+            ])
+        let cycles = errors.compactMap(cycleNames)
+        #expect(cycles.count == 2)
+        for names in cycles {
+            // From the singleton, through the two cached values, back: no key named twice in a row.
+            #expect(names.count == 4 && names[1] == names[3], "\(names)")
+        }
+    }
+
+    /// A cycle that runs through a cached value made inside another cached value's run, waited
+    /// for before the cycle closes: task 1 makes Invoice(1), which makes Ledger(1), which asks
+    /// for Audit(1); task 2 makes Audit(1), which waits for Ledger(1) first. Regression: the
+    /// wait for Ledger(1), made under Invoice's number, was not seen as a wait for task 1's run.
+    @Test(.timeLimit(.minutes(1)))
+    func aCycleThroughACachedValueMadeInsideAnotherIsFound() async throws {
+        let injector = AsyncDependencyInjector()
+        let ledgerStarted = AsyncGate()
+        let auditStarted = AsyncGate()
+        await injector.register(Invoice.self, caching: .strong) { (r, id: Int) in
+            _ = try await r.resolve(Ledger.self, arguments: id)
+            return Invoice()
+        }
+        await injector.register(Ledger.self, caching: .strong) { (r, id: Int) in
+            ledgerStarted.open()
+            await auditStarted.wait()
+            // Task 2's wait for this value is admitted before this one asks for Audit(1).
+            while injector.core.argumentCache(of: Ledger.self)?.hasWaiters(for: [id]) != true { await Task.yield() }
+            _ = try await r.resolve(Audit.self, arguments: id)
+            return Ledger()
+        }
+        await injector.register(Audit.self, caching: .strong) { (r, id: Int) in
+            auditStarted.open()
+            _ = try await r.resolve(Ledger.self, arguments: id)
+            return Audit()
+        }
+        let errors = await results(
+            within: 30,
+            of: [
+                { @Sendable in await injectionError { try await injector.resolve(Invoice.self, arguments: 1) } },
+                { @Sendable in
+                    await ledgerStarted.wait()
+                    return await injectionError { try await injector.resolve(Audit.self, arguments: 1) }
+                },
+            ])
+        #expect(errors.compactMap(cycleNames).count == 2, "\(errors)")
     }
 
     @Test(.timeLimit(.minutes(1)))

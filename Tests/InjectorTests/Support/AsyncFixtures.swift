@@ -64,6 +64,25 @@ func cycleNames(_ error: InjectionError?) -> [String]? {
     return path.map { String(describing: $0.type) }
 }
 
+/// Runs `bodies` in tasks of their own and returns what they return, cancelling them if they
+/// have not all returned within `seconds`: a wait that regresses into a hang then fails its
+/// test with what the cancellation made of it, instead of stopping the whole run (a test's
+/// time limit cannot end a wait that never suspends on cancellation).
+func results<Result: Sendable>(
+    within seconds: UInt64,
+    of bodies: [@Sendable () async -> Result]
+) async -> [Result] {
+    let tasks = bodies.map { body in Task { await body() } }
+    let watchdog = Task {
+        try await Task.sleep(nanoseconds: seconds * 1_000_000_000)
+        for task in tasks { task.cancel() }
+    }
+    defer { watchdog.cancel() }
+    var results: [Result] = []
+    for task in tasks { results.append(await task.value) }
+    return results
+}
+
 /// The error `task` failed with, or `nil` when it returned a value.
 func failure<Success>(of task: Task<Success, any Error>) async -> (any Error)? {
     if case .failure(let error) = await task.result { error } else { nil }

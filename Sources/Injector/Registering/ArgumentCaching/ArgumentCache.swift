@@ -234,7 +234,7 @@ final class ArgumentCache: Sendable {
             case .kept(let value):
                 return value
             case .closed:
-                throw InjectionError.closed(key, path: frames.keys + [key])
+                throw InjectionError.closed(key, path: frames.keys)  // the innermost run is this key's
             case .askAgain:
                 await Task.yield()
             case .create(let entry):
@@ -348,12 +348,14 @@ final class ArgumentCache: Sendable {
     }
 
     /// Whether a resolve besides its creator waits for the creation of the value for
-    /// `arguments` (for tests, which close the keeper then).
+    /// `arguments` (for tests, which close the keeper then): a thread, or a task whose wait
+    /// the wait graph has admitted.
     func hasWaiters(for arguments: [AnyHashable]) -> Bool {
-        state.withLock { state in
-            guard let entry = state.entries[arguments] else { return false }
-            return entry.isAwaited || entry.handOuts > 1
+        let (isAwaited, awaited) = state.withLock { state -> (Bool, AsyncSingletonCreation?) in
+            guard let entry = state.entries[arguments] else { return (false, nil) }
+            return (entry.isAwaited, entry.task?.awaited)
         }
+        return isAwaited || (awaited?.waiterCount ?? 0) > 0
     }
 
     /// The creation key of `entry` in `SingletonCreation`: this cache and the entry.
