@@ -194,7 +194,7 @@ extension DependencyInjector {
             if let installation, !refused {
                 installation.recordReplacedCache(previousValues, of: key)
             } else {
-                tearDown(previousValues.cache.removeAll())
+                tearDown(previousValues.cache.retire())
             }
         }
         guard !refused else {

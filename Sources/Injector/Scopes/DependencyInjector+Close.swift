@@ -68,6 +68,16 @@ extension DependencyInjector {
         return (teardowns, keptValues?.withLock { $0.close() }, tasks)
     }
 
+    /// Keeps `teardown`, of a value made for a registration replaced or removed while its
+    /// factory ran (which nobody keeps), for `close()`; runs it now if `close()` has begun.
+    func keepOrphan(_ teardown: PendingTeardown) {
+        let isClosed = registry.withLock { registry in
+            if !registry.isClosed { registry.orphanTeardowns.append(teardown) }
+            return registry.isClosed
+        }
+        if isClosed { tearDown([teardown]) }
+    }
+
     /// The teardown failures noted outside `close()`, taken out.
     func takeTeardownFailures() -> [TeardownError.Failure] {
         registry.withLock { exchange(&$0.teardownFailures, with: []) }

@@ -306,6 +306,57 @@ import Testing
         #expect(made.value == 1)
     }
 
+    /// A value that a cached factory makes while its registration is replaced is its resolve's
+    /// alone: the new registration's cache never hands it out, and the injector's `close()`
+    /// tears it down, once (as a singleton's made across a re-registration). Regression: it was
+    /// kept by a cache nobody closed, and never torn down. On both faces.
+    @Test(arguments: Face.allCases)
+    func aValueMadeWhileItsRegistrationIsReplacedIsTornDownByClose(face: Face) async throws {
+        let closed = Collected<Int>()
+        let started = AsyncGate()
+        let release = AsyncGate()
+        let app = face.makeInjector()
+        let register: @Sendable (Int) async -> Void = { number in
+            switch app.base {
+            case .sync(let injector):
+                injector.register(Session.self, caching: .strong, teardown: { closed.append($0.number) }) {
+                    (_, user: Int) in
+                    if number == 1 {
+                        started.open()
+                        release.waitBlocking()
+                    }
+                    return Session(user: user, region: "eu", number: number)
+                }
+            case .async(let injector):
+                await injector.register(Session.self, caching: .strong, teardown: { closed.append($0.number) }) {
+                    (_, user: Int) in
+                    if number == 1 {
+                        started.open()
+                        await release.wait()
+                    }
+                    return Session(user: user, region: "eu", number: number)
+                }
+            }
+        }
+        await register(1)
+        // The sync face's factory blocks its thread: one of the test's own.
+        let first: @Sendable () async -> Int? = {
+            switch app.base {
+            case .sync(let injector): await onOwnThread { try? injector.resolve(Session.self, arguments: 7).number }
+            case .async(let injector): try? await injector.resolve(Session.self, arguments: 7).number
+            }
+        }
+        async let made = first()
+        await started.wait()
+        await register(2)
+        release.open()
+        #expect(await made == 1)
+        #expect(try await app.resolve(Session.self, arguments: 7).number == 2)  // the new registration's
+        #expect(closed.values.isEmpty)
+        try await app.close()
+        #expect(closed.values.sorted() == [1, 2])
+    }
+
     /// The actor face: resolves that awaited a tuple's creation across `close()` throw `closed`,
     /// and so does every later resolve, with the factory run once.
     @Test func resolvesThatAwaitedACreationAcrossCloseThrowClosedAndMakeNothingMore() async throws {

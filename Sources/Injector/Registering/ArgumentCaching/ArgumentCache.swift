@@ -43,6 +43,9 @@ final class ArgumentCache: Sendable {
         var entries: [[AnyHashable]: Entry] = [:]
         /// Whether the keeper closed: a value made from then on is not kept (see `close()`).
         var isClosed = false
+        /// Whether the registration was replaced or removed: a value made from then on goes to
+        /// its resolve alone (see `retire()`).
+        var isRetired = false
         /// The tuples with a value, least recently used first (a bounded cache's order).
         var recency: [[AnyHashable]] = []
     }
@@ -143,20 +146,22 @@ final class ArgumentCache: Sendable {
             if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
             throw error
         }
-        let (isAwaited, evicted, isClosed) = state.withLock { state -> (Bool, [Entry], Bool) in
+        let (isAwaited, evicted, isClosed, isKept) = state.withLock { state -> (Bool, [Entry], Bool, Bool) in
             entry.creator = nil
             defer { entry.isAwaited = false }
             guard !state.isClosed else {
                 state.entries[arguments] = nil
-                return (entry.isAwaited, [], true)
+                return (entry.isAwaited, [], true, false)
             }
-            keep(value, in: entry, for: arguments, in: &state)
+            keep(value, in: entry, for: arguments, in: &state)  // retired: for the waiters alone
             entry.handOuts += 1
-            return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state), false)
+            guard !state.isRetired else { return (entry.isAwaited, [], false, false) }
+            return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state), false, true)
         }
         if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
         if isClosed { throw closedError(tearingDown: value) }
         tearDown(evicted)  // torn down and released here, after the unlock and the waiters
+        if !isKept { orphan(value) }
         state.withLock { _ in entry.handOuts -= 1 }
         return value
     }
@@ -274,14 +279,16 @@ final class ArgumentCache: Sendable {
                     (error as? InjectionError) ?? .factoryFailed(key, path: frames.keys, underlying: error)))
             throw error
         }
-        let (awaited, evicted, isClosed) = state.withLock { state -> (AsyncSingletonCreation?, [Entry], Bool) in
+        let (awaited, evicted, isClosed, isKept) = state.withLock {
+            state -> (AsyncSingletonCreation?, [Entry], Bool, Bool) in
             defer { entry.task = nil }
             guard !state.isClosed else {
                 state.entries[arguments] = nil
-                return (entry.task?.awaited, [], true)
+                return (entry.task?.awaited, [], true, false)
             }
-            keep(value, in: entry, for: arguments, in: &state)
-            return (entry.task?.awaited, keepWithin(caching.limit, adding: arguments, in: &state), false)
+            keep(value, in: entry, for: arguments, in: &state)  // retired: for the waiters alone
+            guard !state.isRetired else { return (entry.task?.awaited, [], false, false) }
+            return (entry.task?.awaited, keepWithin(caching.limit, adding: arguments, in: &state), false, true)
         }
         if isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
@@ -293,6 +300,7 @@ final class ArgumentCache: Sendable {
             throw error
         }
         awaited?.finish(.success(value))
+        if !isKept { orphan(value) }
         // Awaited here, after the waiters are woken, as the sync face's creator runs them.
         let teardowns = evicted.compactMap(\.teardown)
         if !teardowns.isEmpty { await keeper?.tearDownAwaiting(teardowns) }
@@ -325,6 +333,23 @@ final class ArgumentCache: Sendable {
         } else {
             state.entries[arguments] = nil
         }
+    }
+
+    /// Hands the teardown of `value`, made after the registration was replaced or removed (see
+    /// `retire()`), to the keeper's `close()`: the retired cache keeps it only for the resolves
+    /// that waited for it, and goes with them, as a singleton made across a re-registration.
+    private func orphan(_ value: Any) {
+        if !caching.isWeak, let teardown {
+            keeper?.keepOrphan(PendingTeardown(of: value, key: key, teardown: teardown))
+        }
+    }
+
+    /// Lets go of every kept value, as `removeAll()` does, for good: the registration was
+    /// replaced or removed. A creation running now hands its value to its resolves; nothing
+    /// keeps it, and the keeper's `close()` tears it down.
+    func retire() -> [PendingTeardown] {
+        state.withLock { $0.isRetired = true }
+        return removeAll()
     }
 
     /// Closes the cache with its keeper: lets go of every kept value (returning their

@@ -132,7 +132,7 @@ extension DependencyInjector {
             return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key))
         }
         // A replaced registration's values, torn down and released after the unlock.
-        if let replaced { keeper.tearDown(replaced.cache.removeAll()) }
+        if let replaced { keeper.tearDown(replaced.cache.retire()) }
         guard let cache else { throw .closed(key, path: Self.runningPath(endingAt: key)) }
         return (cache, keeper)
     }

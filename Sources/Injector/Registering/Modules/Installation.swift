@@ -151,7 +151,7 @@ final class Installation: Sendable {
             }
             // The values the installation replaced are gone for good.
             injector.tearDown(replaced.compactMap { $0.previous?.teardown })
-            for kept in caches.values { injector.tearDown(kept.cache.removeAll()) }
+            for kept in caches.values { injector.tearDown(kept.cache.retire()) }
         }
         let waiters = ending.withLock { ending in
             ending.failure = .some(failure)
@@ -232,7 +232,7 @@ final class Installation: Sendable {
         // goes; what it replaced is back.
         injector.tearDown(
             undone.compactMap { $0?.teardown } + undecorated.compactMap(\.teardown)
-                + displacedCaches.flatMap { $0.cache.removeAll() })
+                + displacedCaches.flatMap { $0.cache.retire() })
     }
 }
 
