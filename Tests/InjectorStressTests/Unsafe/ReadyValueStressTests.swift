@@ -515,52 +515,15 @@ import Testing
     /// has returned. (Catches: the same faults on the path tasks take.)
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)  // `Atomic`
     @Test func tasksRacingReRegistrationOnAnAsyncInjectorSeeRegisteredValuesInOrder() async throws {
-        let ledger = Ledger()
-        let generations = Self.asyncGenerations
-        let findings = Findings()
-        do {
-            let injector = AsyncDependencyInjector()
-            await injector.register(Tracked(id: 0, ledger: ledger))
-            let writerDone = Flag()
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { [unowned injector] in
-                    for generation in 1...generations {
-                        if generation.isMultiple(of: 2) {
-                            await injector.register(Tracked(id: generation, ledger: ledger))
-                        } else {
-                            await injector.register(Tracked.self, scope: .singleton) { _ in
-                                Tracked(id: generation, ledger: ledger)
-                            }
-                        }
-                        // The pool may have a single thread free: let the readers in.
-                        await Task.yield()
-                    }
-                    writerDone.raise()
-                }
-                for _ in 0..<4 {
-                    group.addTask { [unowned injector] in
-                        var reader = Reader(valid: 0...generations)
-                        for read in 1...Self.asyncReads {
-                            if read.isMultiple(of: 8) { await Task.yield() }
-                            let settled = writerDone.isRaised
-                            do {
-                                let value = try await injector.resolve(Tracked.self)
-                                reader.check(value, last: settled ? generations : nil)
-                            } catch {
-                                reader.reads += 1
-                                reader.problems.append("\(error)")
-                            }
-                        }
-                        findings.add(reader)
-                    }
+        try await raceReadersOfAnAsyncInjector { injector, ledger, generation in
+            if generation.isMultiple(of: 2) {
+                await injector.register(Tracked(id: generation, ledger: ledger))
+            } else {
+                await injector.register(Tracked.self, scope: .singleton) { _ in
+                    Tracked(id: generation, ledger: ledger)
                 }
             }
-            #expect(try await injector.resolve(Tracked.self).id == generations)
-            await injector.unregister(Tracked.self)
         }
-        #expect(findings.problems.isEmpty, "\(findings.problems.prefix(5))")
-        #expect(findings.reads == 4 * Self.asyncReads)
-        #expect(ledger.born == ledger.died, "\(ledger.born - ledger.died) values outlived their registration")
     }
 
     /// The same for a transient with an async factory, which the actor face runs from the
@@ -570,25 +533,36 @@ import Testing
     /// registration used after the table let go of it, or read from a table torn down.)
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)  // `Atomic`
     @Test func tasksRacingReRegistrationOfAnAsyncTransientRunRegisteredFactoriesInOrder() async throws {
+        try await raceReadersOfAnAsyncInjector { injector, ledger, generation in
+            let captured = Tracked(id: generation, ledger: ledger)  // freed with the registration
+            await injector.register(Tracked.self) { _ in
+                await Task.yield()  // an async factory, suspended mid-run
+                return Tracked(id: captured.id, ledger: ledger)
+            }
+        }
+    }
+
+    /// Four tasks resolving `Tracked` from an async injector while one task registers
+    /// generations 1 through `asyncGenerations` with `register` (generation 0 first): every
+    /// read is a whole registered value, never older than one its task saw, the last once the
+    /// writer is done; every value is freed once the key is unregistered.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)  // `Atomic`
+    private func raceReadersOfAnAsyncInjector(
+        registering register: @escaping @Sendable (AsyncDependencyInjector, Ledger, Int) async -> Void
+    ) async throws {
         let ledger = Ledger()
         let generations = Self.asyncGenerations
         let findings = Findings()
         do {
             let injector = AsyncDependencyInjector()
-            let register: @Sendable (Int) async -> Void = { [unowned injector] generation in
-                let captured = Tracked(id: generation, ledger: ledger)  // freed with the registration
-                await injector.register(Tracked.self) { _ in
-                    await Task.yield()  // an async factory, suspended mid-run
-                    return Tracked(id: captured.id, ledger: ledger)
-                }
-            }
-            await register(0)
+            await register(injector, ledger, 0)
             let writerDone = Flag()
             await withTaskGroup(of: Void.self) { group in
-                group.addTask {
+                group.addTask { [unowned injector] in
                     for generation in 1...generations {
-                        await register(generation)
-                        await Task.yield()  // the pool may have a single thread free: let the readers in
+                        await register(injector, ledger, generation)
+                        // The pool may have a single thread free: let the readers in.
+                        await Task.yield()
                     }
                     writerDone.raise()
                 }

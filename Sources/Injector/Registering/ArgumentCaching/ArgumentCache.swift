@@ -198,6 +198,8 @@ final class ArgumentCache: Sendable {
         case wait(Entry, AsyncSingletonCreation)
         /// A thread makes it, for a moment (a synchronous factory): ask again.
         case askAgain
+        /// Nobody makes it: this task is to, once it has its creation's number.
+        case unnumbered
         case closed
     }
 
@@ -214,7 +216,8 @@ final class ArgumentCache: Sendable {
         after frames: AsyncResolutionContext.Frames,
         make: () async throws -> T
     ) async throws -> T {
-        let number = frames.innermostCreation?.creation ?? CreationOrder.next()
+        // Taken only when this task is to make the value: a value kept costs no walk of the frames.
+        var number: AsyncSingletonCreation.Number?
         while true {
             let claim = state.withLock { state -> TaskClaim<T> in
                 // Closed: `close()` let go of every value, and no factory runs for it any more.
@@ -225,12 +228,14 @@ final class ArgumentCache: Sendable {
                     return .kept(value)
                 }
                 if entry.creator != nil { return .askAgain }
-                entry.handOuts += 1
                 if let running = entry.task {
                     let awaited = running.awaited ?? AsyncSingletonCreation(of: registration, number: running.number)
                     entry.task = (running.number, awaited)
+                    entry.handOuts += 1
                     return .wait(entry, awaited)
                 }
+                guard let number else { return .unnumbered }
+                entry.handOuts += 1
                 entry.task = (number, nil)
                 state.entries[arguments] = entry
                 return .create(entry)
@@ -242,6 +247,8 @@ final class ArgumentCache: Sendable {
                 throw InjectionError.closed(key, path: frames.keys)  // the innermost run is this key's
             case .askAgain:
                 await Task.yield()
+            case .unnumbered:
+                number = frames.innermostCreation?.creation ?? CreationOrder.next()
             case .create(let entry):
                 defer { state.withLock { _ in entry.handOuts -= 1 } }
                 return try await create(entry, for: arguments, after: frames, make: make)
