@@ -70,8 +70,8 @@ private func resolveAfterReRegistering<Victim: Sendable>(
         await injector.register(Service.self, scope: .graph) { _ in Service(label: "graph") }
         await injector.register(Made.self) { r in
             let graph = try await r.resolve(Service.self)
-            await r.register(Service.self, scope: .graph) { _ in Service(label: "graph again") }
-            await r.register(Victim.self, name: "victim", scope: .singleton) { _ in make() }
+            await r.injector.register(Service.self, scope: .graph) { _ in Service(label: "graph again") }
+            await r.injector.register(Victim.self, name: "victim", scope: .singleton) { _ in make() }
             return try await Made(graph: graph, victim: r.resolve(Victim.self, name: "victim"))
         }
         return try await injector.resolve(Made.self)

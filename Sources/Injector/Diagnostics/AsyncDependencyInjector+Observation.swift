@@ -5,16 +5,16 @@ extension AsyncDependencyInjector {
     nonisolated func instrumentedResolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
+        after frames: AsyncResolutionContext.Frames,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
-        let frames = AsyncResolutionContext.frames
         guard let observer = core.instrument(key, resolvedBy: frames.innermostKey) else {
-            return try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent)
+            return try await resolve(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
         }
         let created = runsFactory(for: key)
         let start = DispatchTime.now().uptimeNanoseconds
         do {
-            let value = try await resolve(key, as: T.self, observed: false, ifAbsent: ifAbsent)
+            let value = try await resolve(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
             core.notify(
                 observer, of: key, resolvers: frames.keys, outcome: created ? .created : .cached, since: start)
             return value

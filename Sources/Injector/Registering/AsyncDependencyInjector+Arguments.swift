@@ -33,7 +33,7 @@ extension AsyncDependencyInjector {
         teardown: (@Sendable (T) async throws -> Void)? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (AsyncDependencyInjector, First, repeat each Rest) async throws -> T
+        factory: @escaping @Sendable (AsyncResolver, First, repeat each Rest) async throws -> T
     ) {
         let key = DependencyKey(type, name: name)
         let close = teardown.map { close in
@@ -45,12 +45,12 @@ extension AsyncDependencyInjector {
             scope: .transient,
             factory: .taking(
                 First.self, repeat (each Rest).self,
-                make: .async { injector, arguments in
+                make: .async { r, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
-                    guard let caching else { return try await factory(injector, first, repeat each rest) }
-                    return try await injector.cachedValue(
+                    guard let caching else { return try await factory(r, first, repeat each rest) }
+                    return try await r.cachedValue(
                         of: key, caching: caching, teardown: close, for: ArgumentCaching.tuple(first, repeat each rest)
-                    ) { face in try await factory(face, first, repeat each rest) }
+                    ) { r in try await factory(r, first, repeat each rest) }
                 }),
             caching: caching,
             fileID: fileID,
@@ -70,8 +70,18 @@ extension AsyncDependencyInjector {
         arguments first: First,
         _ rest: repeat each Rest
     ) async throws(InjectionError) -> T {
+        try await resolve(type, name: name, after: AsyncResolutionContext.frames, arguments: first, repeat each rest)
+    }
+
+    /// `resolve(_:name:arguments:_:)` after `frames` (an ``AsyncResolver``'s).
+    nonisolated func resolve<T: Sendable, First, each Rest>(
+        _ type: T.Type,
+        name: String?,
+        after frames: AsyncResolutionContext.Frames,
+        arguments first: First,
+        _ rest: repeat each Rest
+    ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
-        let frames = AsyncResolutionContext.frames
         let observer = core.instrument(key, resolvedBy: frames.innermostKey)
         let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         var outcome = ResolutionEvent.Outcome.created

@@ -21,7 +21,7 @@ extension AsyncDependencyInjector {
                 key: key, scope: scope,
                 factory: .async { r in
                     let position = ParameterPosition()
-                    guard let depth = InitializerDryRun.checkingDepth(of: key, in: r.core) else {
+                    guard let depth = InitializerDryRun.checkingDepth(of: key, in: r.synchronous) else {
                         return try initializer(
                             repeat await r.parameter((each Parameter).self, at: position, of: T.self, site: site))
                     }
@@ -36,9 +36,11 @@ extension AsyncDependencyInjector {
         core.noteParameters(parameters, of: registration)
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
+}
 
+extension AsyncResolver {
     /// `DependencyInjector.parameter(_:at:of:site:)`, awaited.
-    nonisolated func parameter<P: Sendable>(
+    func parameter<P: Sendable>(
         _ type: P.Type,
         at position: ParameterPosition,
         of owner: Any.Type,
@@ -50,7 +52,7 @@ extension AsyncDependencyInjector {
         } catch {
             throw error.requested(
                 through: InjectedProperty(parameter: index, of: owner, registeredAt: site),
-                at: AsyncResolutionContext.keys.count)
+                at: frames.keys.count)
         }
     }
 }

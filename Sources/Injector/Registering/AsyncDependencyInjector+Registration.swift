@@ -10,8 +10,9 @@ extension AsyncDependencyInjector {
     /// }
     /// ```
     ///
-    /// As with ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, the factory gets
-    /// the injector building the value, and an error it throws (other than an
+    /// The factory gets an ``AsyncResolver`` of its run (`r`), which resolves as the injector
+    /// building the value does; as with
+    /// ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, an error it throws (other than an
     /// ``InjectionError``, which passes through) reaches the caller as
     /// ``InjectionError/factoryFailed(_:path:underlying:)``. Registering a key again replaces
     /// the registration and drops its singleton (a creation still running is not kept).
@@ -25,7 +26,7 @@ extension AsyncDependencyInjector {
         scope: Scope? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
+        factory: @escaping @Sendable (AsyncResolver) async throws -> T
     ) -> AsyncRegistered<T> {
         let registration = core.store(
             key: DependencyKey(type, name: name), scope: scope, factory: .async(factory), fileID: fileID, line: line)

@@ -60,9 +60,9 @@ extension DependencyInjector {
     }
 }
 
-extension AsyncDependencyInjector {
+extension AsyncResolver {
     /// `DependencyInjector.checkParameter(_:at:of:site:)`, awaited.
-    nonisolated func checkParameter<P: Sendable>(
+    func checkParameter<P: Sendable>(
         _ type: P.Type,
         at position: ParameterPosition,
         of owner: Any.Type,

@@ -352,13 +352,13 @@ public struct AsyncRegistered<Value>: Sendable {
     /// ```
     @discardableResult
     public func initCompleted(
-        _ complete: @escaping @Sendable (AsyncDependencyInjector, Value) async throws -> Void
+        _ complete: @escaping @Sendable (AsyncResolver, Value) async throws -> Void
     ) -> AsyncRegistered<Value> {
         AsyncRegistered(
             base: base.completed(
-                by: .async { injector, value in
+                by: .async { r, value in
                     guard let value = value as? Value else { return }
-                    try await complete(injector, value)
+                    try await complete(r, value)
                 }))
     }
 
@@ -414,7 +414,7 @@ public struct AsyncRegistered<Value>: Sendable {
     public func inTests(
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        _ double: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+        _ double: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) -> AsyncRegistered<Value> where Value: Sendable {
         let stand = standIn(fileID: fileID, line: line, double)
         return AsyncRegistered(base: base.replaced(by: base.registration.modified { $0.inTests = .double(stand) }))
@@ -431,7 +431,7 @@ public struct AsyncRegistered<Value>: Sendable {
     public func inPreviews(
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        _ standIn: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+        _ standIn: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) -> AsyncRegistered<Value> where Value: Sendable {
         let stand = self.standIn(fileID: fileID, line: line, standIn)
         return AsyncRegistered(base: base.replaced(by: base.registration.modified { $0.inPreviews = stand }))
@@ -442,7 +442,7 @@ public struct AsyncRegistered<Value>: Sendable {
     private func standIn(
         fileID: StaticString,
         line: UInt,
-        _ make: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+        _ make: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) -> Registration where Value: Sendable {
         let registration = base.registration
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)

@@ -64,7 +64,7 @@ class Registration: @unchecked Sendable {
     /// A hook that completes a value after its factory made it: property and method injection.
     enum Completion: Sendable {
         case sync(@Sendable (DependencyInjector, Any) throws -> Void)
-        case async(@Sendable (AsyncDependencyInjector, Any) async throws -> Void)
+        case async(@Sendable (AsyncResolver, Any) async throws -> Void)
 
         /// This hook, then `next`: an asynchronous hook if either is (the actor face's, which
         /// hands a synchronous one its registry).
@@ -76,17 +76,17 @@ class Registration: @unchecked Sendable {
                     try second(injector, value)
                 }
             default:
-                return .async { injector, value in
-                    try await self.run(in: injector, on: value)
-                    try await next.run(in: injector, on: value)
+                return .async { r, value in
+                    try await self.run(in: r, on: value)
+                    try await next.run(in: r, on: value)
                 }
             }
         }
 
-        private func run(in injector: AsyncDependencyInjector, on value: Any) async throws {
+        private func run(in r: AsyncResolver, on value: Any) async throws {
             switch self {
-            case .sync(let complete): try complete(injector.synchronous, value)
-            case .async(let complete): try await complete(injector, value)
+            case .sync(let complete): try complete(r.synchronous, value)
+            case .async(let complete): try await complete(r, value)
             }
         }
     }
@@ -117,13 +117,13 @@ class Registration: @unchecked Sendable {
         /// `valueType` is the `Sendable` type it makes, which a synchronous decorator's `Any`
         /// is cast back to (`Sendable` is a marker protocol: no cast can check it).
         case async(
-            make: @Sendable (AsyncDependencyInjector) async throws -> any Sendable,
+            make: @Sendable (AsyncResolver) async throws -> any Sendable,
             valueType: any Sendable.Type
         )
 
         /// `make`, with the type it makes.
         static func async<T: Sendable>(
-            _ make: @escaping @Sendable (AsyncDependencyInjector) async throws -> T
+            _ make: @escaping @Sendable (AsyncResolver) async throws -> T
         ) -> Self {
             .async(make: make, valueType: T.self)
         }
@@ -134,13 +134,13 @@ class Registration: @unchecked Sendable {
         case sync(@Sendable (DependencyInjector, Any) throws -> Any)
         /// Registered with the actor face, which alone can run it; `valueType` as for `Factory.async`.
         case async(
-            make: @Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable,
+            make: @Sendable (AsyncResolver, Any) async throws -> any Sendable,
             valueType: any Sendable.Type
         )
 
         /// `make`, with the type it makes.
         static func async<T: Sendable>(
-            _ make: @escaping @Sendable (AsyncDependencyInjector, Any) async throws -> T
+            _ make: @escaping @Sendable (AsyncResolver, Any) async throws -> T
         ) -> Self {
             .async(make: make, valueType: T.self)
         }

@@ -33,27 +33,35 @@ extension AsyncDependencyInjector {
 
     /// `resolve(_:name:)` where no published table has the value; or, `found` there, a
     /// transient with an async factory, run as the lookup would run it, with no lookup.
+    /// `resolver`, one of this face's, has the path; without it, the task-local has it.
     @usableFromInline
-    nonisolated func resolveLocked<T: Sendable>(_ type: T.Type, name: String?, found: Registration? = nil)
-        async throws(InjectionError) -> T
-    {
+    nonisolated func resolveLocked<T: Sendable>(
+        _ type: T.Type,
+        name: String?,
+        found: Registration? = nil,
+        in resolver: AsyncResolver? = nil
+    ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
+        let frames = resolver?.frames ?? AsyncResolutionContext.frames
         if let found {
             return try await DependencyInjector.cast(
-                runTransient(found, after: AsyncResolutionContext.frames), to: T.self, key: key)
+                runTransient(found, after: frames, fromResolver: resolver != nil), to: T.self, key: key)
         }
-        return try await resolve(key, as: T.self, observed: true) { key throws(InjectionError) in
-            try await unregistered(key, as: T.self)
+        return try await resolve(key, as: T.self, observed: true, after: frames, fromResolver: resolver != nil) {
+            key throws(InjectionError) in try await unregistered(key, as: T.self, after: frames)
         }
     }
 
     /// The async form of `DependencyInjector.resolve(_:as:after:instrumented:ifAbsent:)`: the
     /// same lookup, walk and caches; only an async factory is awaited. Nonisolated, so that
-    /// concurrent resolves never queue on the actor.
+    /// concurrent resolves never queue on the actor. `fromResolver`: asked through the
+    /// resolver of a run in progress, whose `frames` are these (see `run`).
     nonisolated func resolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
         observed: Bool,
+        after frames: AsyncResolutionContext.Frames,
+        fromResolver: Bool = false,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
         var miss = Miss.absent
@@ -61,21 +69,22 @@ extension AsyncDependencyInjector {
         let instrumentation = observed ? registry.pointee.diagnostics.instrumentation : nil
         if let slot = registry.pointee.readySlot(key, miss: &miss) {
             if instrumentation != nil {
-                return try core.reportedValue(
-                    of: slot, as: T.self, key: key, to: instrumentation, frames: AsyncResolutionContext.frames)
+                return try core.reportedValue(of: slot, as: T.self, key: key, to: instrumentation, frames: frames)
             }
             defer { core.registry.unlock() }
             return try Registry.ReadySlot.value(of: slot, as: T.self, key: key)
         }
         core.registry.unlock()
-        if instrumentation != nil { return try await instrumentedResolve(key, as: T.self, ifAbsent: ifAbsent) }
+        if instrumentation != nil {
+            return try await instrumentedResolve(key, as: T.self, after: frames, ifAbsent: ifAbsent)
+        }
 
         // An async transient of this injector's own that shares nothing with the rest of the
         // resolve (what servers build per request): run here, without the walk or `produce`.
         if case .pending(let registration) = miss, registration.isTransient, !registration.sharesValues,
             case .async = registration.factory
         {
-            let value = try await runTransient(registration, after: AsyncResolutionContext.frames)
+            let value = try await runTransient(registration, after: frames, fromResolver: fromResolver)
             return try DependencyInjector.cast(value, to: T.self, key: key)
         }
         var location = core.locate(key, after: miss)
@@ -86,9 +95,11 @@ extension AsyncDependencyInjector {
             case .absent:
                 return try await ifAbsent(key)
             case .refused(let key, let site):
-                throw DependencyInjector.refusal(of: key, registeredAt: site, path: AsyncResolutionContext.keys + [key])
+                throw DependencyInjector.refusal(of: key, registeredAt: site, path: frames.keys + [key])
             case .pending(let registration, let holder, let keeper):
-                if let value = try await produce(registration, heldBy: holder, keptBy: keeper) {
+                if let value = try await produce(
+                    registration, heldBy: holder, keptBy: keeper, after: frames, fromResolver: fromResolver)
+                {
                     return try DependencyInjector.cast(value, to: T.self, key: key)
                 }
                 location = core.locate(key)  // replaced or removed while we waited: look again
@@ -98,16 +109,18 @@ extension AsyncDependencyInjector {
 
     /// The value of `key` as an untyped value, `nil` when nothing holds it (eager singletons).
     /// A registered `nil` is a value, as `DependencyInjector.value(for:observed:)` says.
-    nonisolated func value(for key: DependencyKey, observed: Bool = false) async throws(InjectionError) -> (
-        any Sendable
-    )? {
+    nonisolated func value(
+        for key: DependencyKey,
+        observed: Bool = false,
+        after frames: AsyncResolutionContext.Frames = AsyncResolutionContext.frames
+    ) async throws(InjectionError) -> (any Sendable)? {
         var isAbsent = false
         func absent(_: DependencyKey) -> any Sendable {
             isAbsent = true
             return ()
         }
         let value = try await resolve(
-            key, as: (any Sendable).self, observed: observed && core.observes(key), ifAbsent: absent)
+            key, as: (any Sendable).self, observed: observed && core.observes(key), after: frames, ifAbsent: absent)
         return isAbsent ? nil : value
     }
 
@@ -118,12 +131,13 @@ extension AsyncDependencyInjector {
     private nonisolated func produce(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
-        keptBy keeper: DependencyInjector
+        keptBy keeper: DependencyInjector,
+        after frames: AsyncResolutionContext.Frames,
+        fromResolver: Bool
     ) async throws(InjectionError) -> Any? {
-        let frames = AsyncResolutionContext.frames
         while true {
             guard let request = try request(registration, heldBy: holder, keptBy: keeper, after: frames) else {
-                return try await runTransient(registration, after: frames)
+                return try await runTransient(registration, after: frames, fromResolver: fromResolver)
             }
             do {
                 switch request {
@@ -200,27 +214,42 @@ extension AsyncDependencyInjector {
         return core.keptValues?.withLock { $0.awaited(registration) }?.waiterCount ?? 0
     }
 
-    /// Runs a transient's async factory in the current task, after `frames` (checked for a cycle).
+    /// Runs a transient's async factory in the current task, after `frames` (checked for a
+    /// cycle); `fromResolver` as for `resolve(_:as:observed:after:fromResolver:ifAbsent:)`.
+    @inline(__always)
     nonisolated func runTransient(
         _ registration: Registration,
         after frames: AsyncResolutionContext.Frames,
+        fromResolver: Bool = false,
         arguments: Any = ()
     ) async throws(InjectionError) -> any Sendable {
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
         // A value cached by argument is a creation other tasks may wait for: the wait graph
         // knows it by the creation this run is part of, or, outside any, by this run's number.
         let creation = registration.caching != nil && frames.innermostCreation == nil ? CreationOrder.next() : nil
-        let (inside, run) = frames.appending(registration, creation: creation)
-        let outcome = await self.run(registration, frames: inside, arguments: arguments)
+        // Asked for through a run's resolver, it binds nothing if it can (see `run`); a value
+        // cached by argument is bound as a creation is.
+        let (inside, run, unbound) = frames.appending(
+            registration, creation: creation, unbound: fromResolver && registration.caching == nil)
+        let outcome = await self.run(registration, frames: inside, unbound: unbound, arguments: arguments)
         inside.end(run)
         return try outcome.get()
     }
 
-    /// Runs `registration`'s async factory with this injector as `current`, after `frames`.
-    /// A wrapper that fails meanwhile fails the run (see `AsyncResolutionContext.Frames.capture`).
+    /// Runs `registration`'s async factory with this injector as `current`, after `frames`,
+    /// handing it a resolver of the run. A wrapper that fails meanwhile fails the run (see
+    /// `AsyncResolutionContext.Frames.capture`).
+    ///
+    /// The run binds its frames and `current` for the task (what a factory's captured
+    /// injector, and the wrappers of what it builds, read), unless `unbound`: a transient's
+    /// asked for through the resolver of a run in progress, whose path travels in its own
+    /// resolver, and whose resolve keeps its frames for this task (`Frames.noteUnbound`);
+    /// the bindings of the run it works for stand. Binding cost more than the rest of a run.
+    @inline(__always)
     nonisolated func run(
         _ registration: Registration,
         frames: AsyncResolutionContext.Frames,
+        unbound: Bool = false,
         arguments: Any = ()
     ) async -> AsyncSingletonCreation.Outcome {
         guard let (make, valueType) = Self.asyncFactory(of: registration, arguments: arguments) else {
@@ -229,48 +258,66 @@ extension AsyncDependencyInjector {
         }
         AsyncWrapperCapture.beginBuilder()
         defer { AsyncWrapperCapture.endBuilder() }
+        let resolver = AsyncResolver(self, frames: frames)
         do {
-            let value = try await AsyncResolutionContext.$frames.withValue(frames) {
-                try await asCurrent {
-                    let value = try await make(self)
-                    // Before the completion runs: it is for whole values only.
-                    if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
-                    if let shared = frames.shared, registration.sharesValues {
-                        do {
-                            try await complete(value, madeBy: registration, sharingIn: shared)
-                            if let failure = frames.takeCaptured() {
-                                throw failure.error(building: value, after: frames.keys)
-                            }
-                        } catch {
-                            shared.stopSharing(registration, builtBy: core)  // not whole: no later request gets it
-                            throw error
-                        }
-                    }
-                    guard !registration.decoratesOwnValues, core.mayDecorate(registration.key) else {
-                        return value
-                    }
-                    let decorated = try await decorated(value, as: valueType, key: registration.key, frames: frames)
-                    // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
-                    if registration.scope == .graph, let shared = frames.shared {
-                        shared.share(decorated, madeBy: registration, builtBy: core)
-                    }
-                    return decorated
+            let value =
+                unbound
+                ? try await make(resolver)
+                : try await AsyncResolutionContext.$bound.withValue(frames) {
+                    try await asCurrent { try await make(resolver) }
                 }
+            // Before the completion runs: it is for whole values only.
+            if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
+            let shared = registration.sharesValues ? frames.shared : nil
+            let decorates = !registration.decoratesOwnValues && core.mayDecorate(registration.key)
+            guard shared != nil || decorates else { return .success(value) }
+            // A completion or a decorator: user code again, bound as the factory was.
+            let finish = { () async throws -> any Sendable in
+                try await self.finish(value, as: valueType, madeBy: registration, sharingIn: shared, resolver)
             }
-            return .success(value)
+            if unbound { return .success(try await finish()) }
+            return .success(try await AsyncResolutionContext.$bound.withValue(frames) { try await asCurrent(finish) })
         } catch {
             return .failure(Self.failure(error, of: registration, after: frames))
         }
     }
 
+    /// `value`, which `registration`'s factory has just made, completed (shared meanwhile in
+    /// `shared`, the resolve's values, if it shares values) and decorated.
+    private nonisolated func finish(
+        _ value: any Sendable,
+        as valueType: any Sendable.Type,
+        madeBy registration: Registration,
+        sharingIn shared: AsyncResolutionContext.Resolve?,
+        _ resolver: AsyncResolver
+    ) async throws -> any Sendable {
+        let frames = resolver.frames
+        if let shared {
+            do {
+                try await complete(value, madeBy: registration, sharingIn: shared, resolver: resolver)
+                if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
+            } catch {
+                shared.stopSharing(registration, builtBy: core)  // not whole: no later request gets it
+                throw error
+            }
+        }
+        guard !registration.decoratesOwnValues, core.mayDecorate(registration.key) else { return value }
+        let decorated = try await decorated(value, as: valueType, key: registration.key, frames: frames)
+        // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
+        if registration.scope == .graph, let shared = frames.shared {
+            shared.share(decorated, madeBy: registration, builtBy: core)
+        }
+        return decorated
+    }
+
     /// `registration`'s async factory, to call with `arguments`, and the type of its values;
-    /// `nil` for a synchronous one. Apart from `run(_:frames:arguments:)`, and the failure
+    /// `nil` for a synchronous one. Apart from `run(_:frames:unbound:arguments:)`, and the failure
     /// below too, so that the frame each level of a chain of creations keeps stays small.
     @inline(never)
     private nonisolated static func asyncFactory(
         of registration: Registration,
         arguments: Any
-    ) -> (make: (AsyncDependencyInjector) async throws -> any Sendable, valueType: any Sendable.Type)? {
+    ) -> (make: (AsyncResolver) async throws -> any Sendable, valueType: any Sendable.Type)? {
         switch registration.factory {
         case .async(let factory, let type): (factory, type)
         case .withArguments(_, _, .async(let factory, let type)): ({ try await factory($0, arguments) }, type)
@@ -314,12 +361,13 @@ extension AsyncDependencyInjector {
     private nonisolated func complete(
         _ value: any Sendable,
         madeBy registration: Registration,
-        sharingIn shared: AsyncResolutionContext.Resolve
+        sharingIn shared: AsyncResolutionContext.Resolve,
+        resolver: AsyncResolver
     ) async throws {
         shared.share(value, madeBy: registration, builtBy: core)
         switch registration.completion {
         case nil: return
-        case .async(let complete)?: try await complete(self, value)
+        case .async(let complete)?: try await complete(resolver, value)
         case .sync(let complete)?: try complete(core, value)
         }
         // The value is kept by its scope from now on, or (a transient) is the caller's alone.

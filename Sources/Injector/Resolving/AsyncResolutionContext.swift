@@ -3,6 +3,7 @@
 /// An async chain hops threads, so a per-thread stack (the sync face's) would lose it; a
 /// task-local follows it across `await`s, into child tasks, and into the task that creates a
 /// singleton (which copies its first requester's task-locals).
+@usableFromInline
 enum AsyncResolutionContext {
     /// One resolution in progress.
     struct Frame: Sendable {
@@ -18,7 +19,18 @@ enum AsyncResolutionContext {
         let run: Resolve.Run
     }
 
-    @TaskLocal static var frames = Frames()
+    /// The frames of the innermost run in this task that bound them, or in the task that
+    /// started it: every run binds, but a transient's asked for through a run's resolver (see
+    /// `AsyncDependencyInjector.run`).
+    @TaskLocal static var bound = Frames()
+
+    /// The resolutions in progress in this task: the bound frames, or, deeper, those of the
+    /// innermost run of this task that did not bind (its resolve keeps them, see `Resolve`).
+    /// A task started inside such a run sees the bound frames around it.
+    static var frames: Frames {
+        let bound = bound
+        return bound.shared?.unboundFrames(deeperThan: bound.count) ?? bound
+    }
 
     /// The keys being resolved in this task, outermost first.
     static var keys: [DependencyKey] { frames.keys }
@@ -36,6 +48,7 @@ extension AsyncResolutionContext {
     /// levels it works for (an array copied at each level cost 300 MB for 5,000 levels). Each
     /// level checks for a cycle by walking the nodes near the top; deeper, to keep the time
     /// linear, each node extends a persistent set of the chain's registrations.
+    @usableFromInline
     struct Frames: Sendable {
         /// The innermost level, or `nil` when nothing is being resolved.
         private let innermost: Node?
@@ -47,7 +60,7 @@ extension AsyncResolutionContext {
             resolve = nil
         }
 
-        private init(innermost: Node?, resolve: Resolve?) {
+        fileprivate init(innermost: Node?, resolve: Resolve?) {
             self.innermost = innermost
             self.resolve = resolve
         }
@@ -64,8 +77,13 @@ extension AsyncResolutionContext {
         /// innermost, and the run's number, which the caller ends (`end(_:)`) when the factory
         /// returns. After the top-level resolve has ended (in a task that one of its factories
         /// started), the run begins a top-level resolve of its own. These frames are not copied.
-        func appending(_ registration: Registration, creation: UInt64? = nil) -> (Frames, Resolve.Run) {
-            let (resolve, run) = Resolve.begin(within: resolve)
+        ///
+        /// `unbound`: the run is not to bind the frames, if it can do without: its resolve then
+        /// keeps them for this task (`Resolve.unboundFrames`), and `isUnbound` says so. A run
+        /// that begins a resolve of its own binds them (a task it starts finds them no other way).
+        func appending(_ registration: Registration, creation: UInt64? = nil, unbound: Bool = false) -> (
+            frames: Frames, run: Resolve.Run, isUnbound: Bool
+        ) {
             let depth = count + 1
             var registrations: RegistrationSet?
             if depth > Node.walkedDepth {
@@ -79,9 +97,14 @@ extension AsyncResolutionContext {
                 }
                 registrations = RegistrationSet.inserting(registration, into: above)
             }
-            let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
-            let node = Node(frame, parent: innermost, depth: depth, registrations: registrations)
-            return (Frames(innermost: node, resolve: resolve), run)
+            let parent = innermost
+            let (resolve, run, node, isUnbound) = Resolve.begin(
+                within: resolve, unboundIn: unbound ? CurrentTask.address : nil
+            ) { resolve, run in
+                let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
+                return Node(frame, parent: parent, depth: depth, registrations: registrations)
+            }
+            return (Frames(innermost: node, resolve: resolve), run, isUnbound)
         }
 
         /// Ends `run` (see `appending(_:creation:)`).
@@ -235,24 +258,42 @@ extension AsyncResolutionContext {
             /// The first failed `@Inject` wrapper of each run in progress, for the run to throw
             /// when its factory returns (see `Frames.capture`). Empty but on failure.
             var captured = [Run: CapturedWrapperFailure]()
+            /// The runs in progress that did not bind their frames, in the order they began,
+            /// each with its task (`CurrentTask.address`): a task's own are nested, its
+            /// innermost last. Empty but while such runs are in progress.
+            var unbound: [(run: Run, task: UInt, frames: Frames)] = []
         }
 
         private let state = Locked(State())
+        /// How many failures `capture` keeps in all resolves: while none, a run's
+        /// `takeCaptured` takes no lock.
+        private static let capturedCount = AtomicCount()
 
-        /// `resolve` with a new run, or, when there is none or it has ended, a new resolve
-        /// with its outermost run.
-        static func begin(within resolve: Resolve?) -> (Resolve, Run) {
+        /// `resolve` with a new run, whose frames' innermost node `makeNode` makes; or, when
+        /// there is none or it has ended, a new resolve with its outermost run. A new run of
+        /// `resolve` made in `task` (not 0) is kept as unbound for that task (see `State.unbound`).
+        fileprivate static func begin(
+            within resolve: Resolve?,
+            unboundIn task: UInt?,
+            makeNode: (Resolve, Run) -> Node
+        ) -> (resolve: Resolve, run: Run, node: Node, isUnbound: Bool) {
             if let resolve,
-                let run = resolve.state.withLock({ state -> Run? in
+                let (run, node) = resolve.state.withLock({ state -> (Run, Node)? in
                     guard state.inProgress > 0 else { return nil }
                     state.inProgress += 1
                     state.running.append(true)
-                    return state.running.count - 1
+                    let run = state.running.count - 1
+                    let node = makeNode(resolve, run)
+                    if let task, task != 0 {
+                        state.unbound.append((run, task, Frames(innermost: node, resolve: resolve)))
+                    }
+                    return (run, node)
                 })
             {
-                return (resolve, run)
+                return (resolve, run, node, task.map { $0 != 0 } ?? false)
             }
-            return (Resolve(), 0)
+            let resolve = Resolve()
+            return (resolve, 0, makeNode(resolve, 0), false)
         }
 
         /// Ends `run`; the last run in progress ends the resolve, whose shared values are
@@ -264,8 +305,22 @@ extension AsyncResolutionContext {
                 state.running[run] = false
                 state.inProgress -= 1
                 let captured = state.captured.isEmpty ? nil : state.captured.removeValue(forKey: run)
+                if captured != nil { Self.capturedCount.decrement() }
                 let values = state.inProgress == 0 ? exchange(&state.values, with: SharedValues()) : SharedValues()
-                return (values, captured)
+                // Its frames hold this resolve: released after the unlock, which ends the cycle.
+                let unbound = state.unbound.lastIndex { $0.run == run }.map { state.unbound.remove(at: $0) }
+                return (values, captured, unbound)
+            }
+        }
+
+        /// The frames of the innermost run in progress in the current task that did not bind
+        /// them, if they are deeper than `depth` (the bound frames': one bound inside it wins).
+        func unboundFrames(deeperThan depth: Int) -> Frames? {
+            state.withLock { state -> Frames? in
+                guard !state.unbound.isEmpty else { return nil }
+                let task = CurrentTask.address
+                guard let entry = state.unbound.last(where: { $0.task == task }) else { return nil }
+                return entry.frames.count > depth ? entry.frames : nil
             }
         }
 
@@ -274,7 +329,10 @@ extension AsyncResolutionContext {
         func capture(_ failure: CapturedWrapperFailure, for run: Run) -> Bool {
             state.withLock { state in
                 guard state.running[run] else { return false }
-                if state.captured[run] == nil { state.captured[run] = failure }
+                if state.captured[run] == nil {
+                    state.captured[run] = failure
+                    Self.capturedCount.increment()
+                }
                 return true
             }
         }
@@ -282,7 +340,13 @@ extension AsyncResolutionContext {
         /// The failure captured for `run` so far, taken out (released by the caller, after
         /// the unlock).
         func takeCaptured(of run: Run) -> CapturedWrapperFailure? {
-            state.withLock { state in state.captured.isEmpty ? nil : state.captured.removeValue(forKey: run) }
+            // A failure captured in this task (or one it awaited) was counted before this load.
+            guard !Self.capturedCount.isZero else { return nil }
+            return state.withLock { state in
+                guard !state.captured.isEmpty, let failure = state.captured.removeValue(forKey: run) else { return nil }
+                Self.capturedCount.decrement()
+                return failure
+            }
         }
 
         /// Whether `run` is in progress.
@@ -311,7 +375,7 @@ extension AsyncResolutionContext {
     }
 
     /// One level of `Frames`. Immutable, so tasks share it freely.
-    private final class Node: Sendable {
+    fileprivate final class Node: Sendable {
         /// How deep a chain is answered by walking it; deeper nodes carry `registrations`.
         static let walkedDepth = 32
 
@@ -335,7 +399,7 @@ extension AsyncResolutionContext {
     /// A persistent set of registrations: a digital search tree on a hash of their identities.
     /// Inserting copies the path to the new node (about log₂ n nodes) and shares the rest.
     /// Identities are safe to hold: the frames it was built from keep the registrations alive.
-    private final class RegistrationSet: Sendable {
+    fileprivate final class RegistrationSet: Sendable {
         let element: ObjectIdentifier
         /// The subtrees for the next bit of the hash: 0 and 1.
         let zero: RegistrationSet?

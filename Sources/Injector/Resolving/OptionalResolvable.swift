@@ -4,7 +4,11 @@
 /// "not registered", never a failure swallowed.
 protocol OptionalResolvable {
     static func wrappedValue(from injector: DependencyInjector, name: String?) throws(InjectionError) -> Self
-    static func wrappedValue(from injector: AsyncDependencyInjector, name: String?) async throws(InjectionError) -> Self
+    static func wrappedValue(
+        from injector: AsyncDependencyInjector,
+        name: String?,
+        after frames: AsyncResolutionContext.Frames
+    ) async throws(InjectionError) -> Self
 }
 
 extension Optional: OptionalResolvable {
@@ -16,10 +20,11 @@ extension Optional: OptionalResolvable {
 
     static func wrappedValue(
         from injector: AsyncDependencyInjector,
-        name: String?
+        name: String?,
+        after frames: AsyncResolutionContext.Frames
     ) async throws(InjectionError) -> Self {
         let key = DependencyKey(Wrapped.self, name: name)
-        guard let value = try await injector.value(for: key) else { return nil }
+        guard let value = try await injector.value(for: key, after: frames) else { return nil }
         return try DependencyInjector.cast(value, to: Wrapped.self, key: key)
     }
 }

@@ -95,7 +95,7 @@ final class AsyncSingletonCreation: Sendable {
         case .start(let creation):
             // The task copies this task's task-locals, so the creation's path continues the
             // requester's (errors show the whole chain, and a cycle back into it is found).
-            let (inside, run) = frames.appending(registration, creation: creation.number)
+            let (inside, run, _) = frames.appending(registration, creation: creation.number)
             let create: @Sendable () async -> Void = {
                 let outcome = await face.run(registration, frames: inside)
                 inside.end(run)

@@ -270,7 +270,7 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames
     ) async throws(InjectionError) -> any Sendable {
-        let (inside, run) = frames.appending(registration, creation: number)
+        let (inside, run, _) = frames.appending(registration, creation: number)
         var outcome = await face(of: keeper).run(registration, frames: inside)
         inside.end(run)
         guard case .success(let value) = outcome else {

@@ -46,6 +46,63 @@ struct AsyncStressTests {
         #expect(try await injector.resolve(Int.self, name: "k7") == 7_000)
         await #expect(throws: InjectionError.self) { try await injector.resolve(Int.self, name: "k10") }
     }
+
+    /// The child tasks of one factory run transients through its resolver at once, each chain
+    /// resolving through a captured injector midway: every captured resolve finds its own
+    /// task's path among its siblings' (the cycle each child reports names its own keys).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func siblingTasksResolvingThroughOneRunEachFindTheirOwnPath() async throws {
+        let injector = AsyncDependencyInjector()
+        let children = 8
+        let step: @Sendable (String) -> DependencyKey = { DependencyKey(Int.self, name: $0) }
+        for child in 0..<children {
+            await injector.register(Int.self, name: "a\(child)") { r in try await r.resolve(name: "b\(child)") }
+            await injector.register(Int.self, name: "b\(child)") { _ in
+                await Task.yield()
+                return try await injector.resolve(name: "c\(child)")  // captured, not `r`
+            }
+            await injector.register(Int.self, name: "c\(child)") { r in
+                await Task.yield()
+                return try await r.resolve(name: "a\(child)")
+            }
+        }
+        await injector.register([[DependencyKey]].self) { (r: AsyncResolver) async -> [[DependencyKey]] in
+            await withTaskGroup(of: [DependencyKey].self) { group in
+                for child in 0..<children {
+                    group.addTask {
+                        do {
+                            _ = try await r.resolve(Int.self, name: "a\(child)")
+                            return []
+                        } catch InjectionError.circularDependency(let path) {
+                            return path
+                        } catch {
+                            return []
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let wrong = Collected<String>()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    guard let paths = try? await injector.resolve([[DependencyKey]].self) else {
+                        return wrong.append("the resolve failed")
+                    }
+                    for path in paths {
+                        let child = path.dropFirst().first?.name?.dropFirst() ?? "?"
+                        let expected =
+                            [DependencyKey([[DependencyKey]].self)]
+                            + ["a", "b", "c", "a"].map { step($0 + child) }
+                        if path != expected { wrong.append("\(path)") }
+                    }
+                    if paths.count != children { wrong.append("\(paths.count) paths") }
+                }
+            }
+        }
+        #expect(wrong.values.isEmpty, "\(wrong.values.prefix(3))")
+    }
 }
 
 private struct KeyFailure: Error {

@@ -112,9 +112,9 @@ private struct Checks {
             await injector.register(Made.self, name: "dance \(dancer)") { r in
                 let graph = try await r.resolve(Made.self)
                 let replacement = numbers.increment()
-                await r.register(Made.self, scope: .graph) { _ in Made(.graph, by: replacement) }
+                await r.injector.register(Made.self, scope: .graph) { _ in Made(.graph, by: replacement) }
                 let expected = numbers.increment()
-                await r.register(Made.self, name: "victim \(dancer)", scope: .singleton) { _ in
+                await r.injector.register(Made.self, name: "victim \(dancer)", scope: .singleton) { _ in
                     Made(.victim, by: expected)
                 }
                 let victim = try await r.resolve(Made.self, name: "victim \(dancer)")

@@ -107,7 +107,7 @@ import Testing
         let innerFailures = Collected<[InjectionError]>()
         await injector.register(String.self, scope: .singleton) { r in
             do throws(VerificationError) {
-                try await r.verify()
+                try await r.injector.verify()
                 innerFailures.append([])
             } catch {
                 innerFailures.append(error.failures)

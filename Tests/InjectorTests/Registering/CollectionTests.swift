@@ -452,7 +452,7 @@ extension FaceInjector {
             }.key
         case .async(let injector):
             await injector.register(into: collection, scope: scope, fileID: fileID, line: line) { r in
-                try make(FaceInjector(.async(r)))
+                try make(FaceInjector(.async(r.injector)))
             }.key
         }
     }
@@ -491,7 +491,7 @@ extension FaceInjector {
             }.key
         case .async(let injector):
             await injector.register(into: map, key: key, fileID: fileID, line: line) { r in
-                try make(FaceInjector(.async(r)))
+                try make(FaceInjector(.async(r.injector)))
             }.key
         }
     }

@@ -28,11 +28,11 @@ func registerLogin(into injector: FaceInjector, presenterScope: Scope) async {
             .initCompleted { r, presenter in presenter.view = try r.resolve(LoginView.self) }
     case .async(let injector):
         await injector.register(LoginView.self, scope: .graph) { _ in LoginView() }
-            .initCompleted { (r: AsyncDependencyInjector, view) in
+            .initCompleted { (r: AsyncResolver, view) in
                 view.presenter = try await r.resolve(LoginPresenter.self)
             }
         await injector.register(LoginPresenter.self, scope: presenterScope) { _ in LoginPresenter() }
-            .initCompleted { (r: AsyncDependencyInjector, presenter) in
+            .initCompleted { (r: AsyncResolver, presenter) in
                 presenter.view = try await r.resolve(LoginView.self)
             }
     }
@@ -64,7 +64,7 @@ func registerLogin(into injector: FaceInjector, presenterScope: Scope) async {
                 }
         case .async(let injector):
             await injector.register(Session.self, scope: .singleton) { _ in Session() }
-                .initCompleted { (r: AsyncDependencyInjector, session) in
+                .initCompleted { (r: AsyncResolver, session) in
                     runs.increment()
                     await Task.yield()  // others ask meanwhile
                     session.token = try await r.resolve(String.self, name: "token")
@@ -90,7 +90,7 @@ func registerLogin(into injector: FaceInjector, presenterScope: Scope) async {
                 .initCompleted { _, _ in if runs.increment() == 1 { throw SampleError(code: 7) } }
         case .async(let injector):
             await injector.register(LoginPresenter.self, scope: .singleton) { _ in LoginPresenter() }
-                .initCompleted { (_: AsyncDependencyInjector, _) in
+                .initCompleted { (_: AsyncResolver, _) in
                     if runs.increment() == 1 { throw SampleError(code: 7) }
                 }
         }
@@ -129,16 +129,16 @@ func registerLogin(into injector: FaceInjector, presenterScope: Scope) async {
                 }
         case .async(let injector):
             await injector.register(Session.self) { _ in Session() }
-                .initCompleted { (_: AsyncDependencyInjector, session) in
+                .initCompleted { (_: AsyncResolver, session) in
                     ran.append("first")
                     session.token = "a"
                 }
-                .initCompleted { (_: AsyncDependencyInjector, session) in
+                .initCompleted { (_: AsyncResolver, session) in
                     ran.append("second")
                     if failSecond.increment() == 1 { throw SampleError(code: 2) }
                     session.token! += "b"
                 }
-                .initCompleted { (_: AsyncDependencyInjector, session) in
+                .initCompleted { (_: AsyncResolver, session) in
                     ran.append("third")
                     session.token! += "c"
                 }
@@ -175,7 +175,7 @@ func registerLogin(into injector: FaceInjector, presenterScope: Scope) async {
             await injector.register(LoginPresenter.self, scope: .graph) { r in
                 _ = try await r.resolve(LoginView.self)
                 return LoginPresenter()
-            }.initCompleted { (_: AsyncDependencyInjector, _) in }
+            }.initCompleted { (_: AsyncResolver, _) in }
             await injector.register(LoginView.self, scope: .graph) { r in
                 _ = try await r.resolve(LoginPresenter.self)
                 return LoginView()

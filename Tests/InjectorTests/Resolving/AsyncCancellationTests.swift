@@ -107,7 +107,7 @@ import Testing
         let started = AsyncGate()
         let release = AsyncGate()
         await injector.register(LoginView.self, scope: .graph) { _ in LoginView() }
-            .initCompleted { (r: AsyncDependencyInjector, view) in
+            .initCompleted { (r: AsyncResolver, view) in
                 view.presenter = try await r.resolve(LoginPresenter.self)
             }
         await injector.register(LoginPresenter.self, scope: .singleton) { _ in
@@ -115,7 +115,7 @@ import Testing
             await release.wait()
             return LoginPresenter()
         }
-        .initCompleted { (r: AsyncDependencyInjector, presenter) in
+        .initCompleted { (r: AsyncResolver, presenter) in
             presenter.view = try await r.resolve(LoginView.self)
         }
 

@@ -12,7 +12,7 @@ typealias FaceModule = AsyncDependencyModule & DependencyModule
 /// and drops, before it makes its value.
 struct Need: Sendable {
     let sync: @Sendable (DependencyInjector) throws(InjectionError) -> Void
-    let async: @Sendable (AsyncDependencyInjector) async throws(InjectionError) -> Void
+    let async: @Sendable (AsyncResolver) async throws(InjectionError) -> Void
 
     /// `type` under `name`.
     static func on<T: Sendable>(_ type: T.Type, name: String? = nil) -> Need {

@@ -138,22 +138,23 @@ extension DependencyInjector {
     }
 }
 
-extension AsyncDependencyInjector {
+extension AsyncResolver {
     /// `DependencyInjector.cachedValue(of:caching:teardown:for:make:)` for the actor face,
-    /// whose factory `make` gets the keeper's face and may await.
-    nonisolated func cachedValue<T: Sendable>(
+    /// whose factory `make` gets a resolver of the keeper's face and may await.
+    func cachedValue<T: Sendable>(
         of key: DependencyKey,
         caching: ArgumentCaching,
         teardown: Registration.Teardown?,
         for tuple: [AnyHashable],
-        make: (AsyncDependencyInjector) async throws -> T
+        make: (AsyncResolver) async throws -> T
     ) async throws -> T {
-        let (cache, keeper) = try core.argumentCache(of: key, caching: caching, teardown: teardown)
+        let (cache, keeper) = try injector.core.argumentCache(of: key, caching: caching, teardown: teardown)
         // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
-        guard let cache else { return try await decoratedIfAny(make(self), key: key) }
-        let face = face(of: keeper)
-        return try await cache.value(for: tuple, as: T.self, after: AsyncResolutionContext.frames) {
-            try await face.decoratedIfAny(make(face), key: key)
+        guard let cache else { return try await injector.decoratedIfAny(make(self), key: key, after: frames) }
+        let face = injector.face(of: keeper)
+        let resolver = AsyncResolver(face, frames: frames)
+        return try await cache.value(for: tuple, as: T.self, after: frames) {
+            try await face.decoratedIfAny(make(resolver), key: key, after: frames)
         }
     }
 }

@@ -13,7 +13,7 @@ extension AsyncDependencyInjector {
         scope: Scope? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> C.Contribution
+        factory: @escaping @Sendable (AsyncResolver) async throws -> C.Contribution
     ) -> AsyncRegistered<C.Contribution> where C.Contribution: Sendable, C.ContributionKey: Sendable {
         let registration = core.storeElement(
             into: collection, mapKey: key, scope: scope, isAsync: true, fileID: fileID, line: line,
@@ -59,25 +59,26 @@ extension AsyncDependencyInjector {
             factory: .async { r in try await r.map(key, of: C.Contribution.self, keyedBy: C.ContributionKey.self) },
             site: site, inTests: .allowed)
     }
+}
 
-    /// The collection `key` (`[T]`): each element resolved through this face.
-    nonisolated func collection<T: Sendable>(_ key: DependencyKey, of type: T.Type) async throws(InjectionError) -> [T]
-    {
+extension AsyncResolver {
+    /// The collection `key` (`[T]`): each element resolved through this run.
+    func collection<T: Sendable>(_ key: DependencyKey, of type: T.Type) async throws(InjectionError) -> [T] {
         var values: [T] = []
-        for level in core.collectionElements(key) {
+        for level in injector.core.collectionElements(key) {
             for element in level { values.append(try await resolve(T.self, name: element.key.name)) }
         }
         return values
     }
 
-    /// The map `key` (`[K: T]`): each element resolved through this face.
-    nonisolated func map<K: Hashable & Sendable, T: Sendable>(
+    /// The map `key` (`[K: T]`): each element resolved through this run.
+    func map<K: Hashable & Sendable, T: Sendable>(
         _ key: DependencyKey,
         of type: T.Type,
         keyedBy: K.Type
     ) async throws -> [K: T] {
         var values: [K: T] = [:]
-        for level in core.collectionElements(key) {
+        for level in injector.core.collectionElements(key) {
             try DependencyInjector.checkKeys(level, in: key)
             for element in level {
                 guard let mapKey = element.mapKey?.base as? K else { continue }

@@ -17,21 +17,25 @@ extension AsyncDependencyInjector {
         name: String? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        _ decorator: @escaping @Sendable (AsyncDependencyInjector, T) async throws -> T
+        _ decorator: @escaping @Sendable (AsyncResolver, T) async throws -> T
     ) {
         let key = DependencyKey(type, name: name)
         core.add(
-            .async { injector, value in
-                try await decorator(injector, DependencyInjector.cast(value, to: T.self, key: key))
+            .async { r, value in
+                try await decorator(r, DependencyInjector.cast(value, to: T.self, key: key))
             },
             to: key, fileID: fileID, line: line)
     }
 
     /// `value`, made by this face for `key` by a factory that decorates its own values (one
     /// that caches by argument), as its decorators make it.
-    nonisolated func decoratedIfAny<T: Sendable>(_ value: T, key: DependencyKey) async throws -> T {
+    nonisolated func decoratedIfAny<T: Sendable>(
+        _ value: T,
+        key: DependencyKey,
+        after frames: AsyncResolutionContext.Frames
+    ) async throws -> T {
         guard core.mayDecorate(key) else { return value }
-        let decorated = try await decorated(value, as: T.self, key: key, frames: AsyncResolutionContext.frames)
+        let decorated = try await decorated(value, as: T.self, key: key, frames: frames)
         return try DependencyInjector.cast(decorated, to: T.self, key: key)
     }
 
@@ -51,7 +55,7 @@ extension AsyncDependencyInjector {
                 let inner = value
                 let decorated = try DependencyInjector.$current.withValue(core) { try decorate.decorate(core, inner) }
                 value = try Self.sendable(decorated, as: valueType, key: key)
-            case .async(let decorate): value = try await decorate(self, value)
+            case .async(let decorate): value = try await decorate(AsyncResolver(self, frames: frames), value)
             }
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
         }

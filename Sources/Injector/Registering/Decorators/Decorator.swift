@@ -6,7 +6,7 @@ struct Decorator: Sendable {
         case sync(SyncDecorator)
         /// ``AsyncDependencyInjector/decorate(_:name:fileID:line:_:)``: only a value the actor
         /// face makes can be wrapped by it.
-        case async(@Sendable (AsyncDependencyInjector, Any) async throws -> any Sendable)
+        case async(@Sendable (AsyncResolver, Any) async throws -> any Sendable)
     }
 
     let body: Body

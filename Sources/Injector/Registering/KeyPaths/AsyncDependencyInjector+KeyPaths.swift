@@ -11,12 +11,23 @@ extension AsyncDependencyInjector {
         filePath: StaticString = #filePath,
         line: UInt = #line
     ) async -> Value {
+        await resolve(keyPath, after: AsyncResolutionContext.frames, fileID: fileID, filePath: filePath, line: line)
+    }
+
+    /// `resolve(_:fileID:filePath:line:)` after `frames` (an ``AsyncResolver``'s).
+    nonisolated func resolve<Value: Sendable>(
+        _ keyPath: KeyPath<InjectedValues, Value>,
+        after frames: AsyncResolutionContext.Frames,
+        fileID: StaticString,
+        filePath: StaticString,
+        line: UInt
+    ) async -> Value {
         guard let key = InjectedValues.key(for: keyPath) else {
             return InjectedValues(resolved: nil)[keyPath: keyPath]
         }
         let value: Any?
         do {
-            value = try await self.value(for: key, observed: true)
+            value = try await self.value(for: key, observed: true, after: frames)
         } catch {
             let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
             value = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
@@ -35,7 +46,7 @@ extension AsyncDependencyInjector {
         scope: Scope? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (AsyncDependencyInjector) async throws -> Value
+        factory: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) async {
         guard let key = InjectedValues.key(for: keyPath) else { return }
         core.store(key: key, scope: scope, factory: .async(factory), fileID: fileID, line: line)

@@ -12,7 +12,11 @@ extension AsyncDependencyInjector {
     }
 
     /// What a resolve of unregistered `key` returns: an ``AsyncProviderHandle``, or the error.
-    nonisolated func unregistered<T>(_ key: DependencyKey, as type: T.Type) async throws(InjectionError) -> T {
+    nonisolated func unregistered<T>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        after frames: AsyncResolutionContext.Frames
+    ) async throws(InjectionError) -> T {
         if let maker = T.self as? any AsyncResolvableWithoutRegistration.Type,
             let made = maker.made(by: self, name: key.name) as? T
         {
@@ -20,13 +24,12 @@ extension AsyncDependencyInjector {
         }
         // `T?` with no registration of its own: the `T` under that name, or `nil` without one.
         if let optional = T.self as? any OptionalResolvable.Type,
-            let resolved = try await optional.wrappedValue(from: self, name: key.name) as? T
+            let resolved = try await optional.wrappedValue(from: self, name: key.name, after: frames) as? T
         {
             return resolved
         }
-        throw .notRegistered(
-            key, path: AsyncResolutionContext.keys + [key],
-            suggestions: core.suggestions(for: key, as: T.self, after: AsyncResolutionContext.keys))
+        let path = frames.keys
+        throw .notRegistered(key, path: path + [key], suggestions: core.suggestions(for: key, as: T.self, after: path))
     }
 }
 
