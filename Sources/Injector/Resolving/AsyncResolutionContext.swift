@@ -140,6 +140,9 @@ extension AsyncResolutionContext {
         /// How many resolutions are in progress.
         var count: Int { innermost?.depth ?? 0 }
 
+        /// The registration of the innermost frame: the run these frames were made for.
+        var innermostRegistration: Registration? { innermost?.frame.registration }
+
         /// The keys being resolved, outermost first.
         var keys: [DependencyKey] {
             var keys: [DependencyKey] = []

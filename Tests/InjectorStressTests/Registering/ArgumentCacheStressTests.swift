@@ -68,4 +68,85 @@ import Testing
         #expect(teardowns.value > 1_000)  // the bound let values go all along: the race ran
         #expect(tornDownWhileHandedOut.value == 0)
     }
+
+    /// A value made by the registration of one generation.
+    struct Stamp: Sendable {
+        let generation: Int
+    }
+
+    /// Threads resolve cached values while the key is registered again and again: a resolve
+    /// that begins after a registration returned gets a value of that registration or a later
+    /// one, never one that an older registration's factory made during the change and that
+    /// the newer one's cache kept.
+    @Test func aCacheKeepsOnlyItsOwnRegistrationsValuesThroughReRegistrations() throws {
+        let injector = DependencyInjector()
+        let registered = Counter()  // the generations whose registration has returned
+        let register: @Sendable () -> Void = {
+            let generation = registered.value + 1
+            injector.register(Stamp.self, caching: .strong, teardown: { _ in }) { (_, _: Int) in
+                Stamp(generation: generation)
+            }
+            registered.increment()
+        }
+        register()
+        let stale = Collected<String>()
+        let done = Counter()
+        runOnThreads(4) { thread in
+            if thread == 0 {
+                for _ in 0..<5_000 { register() }
+                done.increment()
+                return
+            }
+            var round = 0
+            while done.value == 0 {
+                round += 1
+                let before = registered.value
+                guard let stamp = try? injector.resolve(Stamp.self, arguments: round % 3) else {
+                    return stale.append("a resolve failed")
+                }
+                if stamp.generation < before { stale.append("generation \(stamp.generation) after \(before)") }
+            }
+        }
+        try injector.close()
+        #expect(stale.values.isEmpty, "\(stale.values.prefix(3))")
+    }
+
+    /// The same on the actor face, with tasks.
+    @Test func anActorFaceCacheKeepsOnlyItsOwnRegistrationsValuesThroughReRegistrations() async throws {
+        let injector = AsyncDependencyInjector()
+        let registered = Counter()
+        let register: @Sendable () async -> Void = {
+            let generation = registered.value + 1
+            await injector.register(Stamp.self, caching: .strong, teardown: { _ in }) { (_, _: Int) in
+                await Task.yield()
+                return Stamp(generation: generation)
+            }
+            registered.increment()
+        }
+        await register()
+        let stale = Collected<String>()
+        let readersDone = Counter()
+        let writerDone = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Until both readers are done, within a bound (under a loaded run, they may lag).
+                for _ in 0..<20_000 where readersDone.value < 2 { await register() }
+                writerDone.increment()
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    defer { readersDone.increment() }
+                    for round in 0..<20_000 where writerDone.value == 0 {
+                        let before = registered.value
+                        guard let stamp = try? await injector.resolve(Stamp.self, arguments: round % 3) else {
+                            return stale.append("a resolve failed")
+                        }
+                        if stamp.generation < before { stale.append("generation \(stamp.generation) after \(before)") }
+                    }
+                }
+            }
+        }
+        try await injector.close()
+        #expect(stale.values.isEmpty, "\(stale.values.prefix(3))")
+    }
 }

@@ -99,30 +99,34 @@ extension DependencyInjector {
         make: (DependencyInjector) throws -> Any
     ) throws -> Any {
         let context = ResolutionContext.current
-        let (cache, keeper) = try argumentCache(of: key, caching: caching, teardown: teardown)
+        let running = context.innermost
+        let (cache, keeper) = try argumentCache(of: key, running: running, caching: caching, teardown: teardown)
         // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
-        guard let cache else { return try decoratedIfAny(make(self), key: key, in: context) }
+        guard let cache else {
+            return try keeper.orphaned(decoratedIfAny(make(self), key: key, in: context), madeBy: running)
+        }
         return try cache.value(for: tuple, of: key, context: context) {
             try keeper.decoratedIfAny(make(keeper), key: key, in: context)
         }
     }
 
-    /// The cache of `key`'s registration (which takes arguments) that a resolve through this
-    /// injector uses, and its keeper; no cache when the walk finds no factory to run.
+    /// The cache of `running`, `key`'s registration (which takes arguments) whose factory asks,
+    /// that a resolve through this injector uses, and its keeper. No cache when the walk no
+    /// longer finds `running` (replaced or removed since its run began): its value is kept by
+    /// no cache, as one its retired cache makes (see `orphaned(_:madeBy:)`), and never by the
+    /// cache of the registration that replaced it.
     ///
     /// - Throws: ``InjectionError/closed(_:path:)`` once the keeper is closed: nothing is kept
     ///   after `close()`, as for a singleton.
     func argumentCache(
         of key: DependencyKey,
+        running: Registration?,
         caching: ArgumentCaching,
         teardown: Registration.Teardown?
     ) throws(InjectionError) -> (ArgumentCache?, DependencyInjector) {
-        let found: (Registration, DependencyInjector)?
-        switch locate(key) {
-        case .pending(let registration, _, let keeper): found = (registration, keeper)
-        default: found = nil  // never for a factory that takes arguments: made as it is
+        guard case .pending(let registration, _, let keeper) = locate(key), registration === running else {
+            return (nil, self)
         }
-        guard let (registration, keeper) = found else { return (nil, self) }
         let (cache, replaced) = keeper.registry.withLock {
             registry -> (ArgumentCache?, (registration: Registration, cache: ArgumentCache)?) in
             guard !registry.isClosed else { return (nil, nil) }
@@ -136,6 +140,15 @@ extension DependencyInjector {
         guard let cache else { throw .closed(key, path: Self.runningPath(endingAt: key)) }
         return (cache, keeper)
     }
+
+    /// `value`, which `registration` made for no cache to keep (see `argumentCache`): its
+    /// teardown waits for this injector's `close()`, as a retired cache's values do.
+    func orphaned<Value>(_ value: Value, madeBy registration: Registration?) -> Value {
+        if let registration, let teardown = PendingTeardown(of: value, producedBy: registration) {
+            keepOrphan(teardown)
+        }
+        return value
+    }
 }
 
 extension AsyncResolver {
@@ -148,9 +161,14 @@ extension AsyncResolver {
         for tuple: [AnyHashable],
         make: (AsyncResolver) async throws -> T
     ) async throws -> T {
-        let (cache, keeper) = try injector.core.argumentCache(of: key, caching: caching, teardown: teardown)
+        let running = frames.innermostRegistration
+        let (cache, keeper) = try injector.core.argumentCache(
+            of: key, running: running, caching: caching, teardown: teardown)
         // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
-        guard let cache else { return try await injector.decoratedIfAny(make(self), key: key, after: frames) }
+        guard let cache else {
+            return try await keeper.orphaned(
+                injector.decoratedIfAny(make(self), key: key, after: frames), madeBy: running)
+        }
         let face = injector.face(of: keeper)
         let resolver = AsyncResolver(face, frames: frames)
         return try await cache.value(for: tuple, as: T.self, after: frames) {
