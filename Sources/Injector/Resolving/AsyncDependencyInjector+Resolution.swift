@@ -45,23 +45,23 @@ extension AsyncDependencyInjector {
         let frames = resolver?.frames ?? AsyncResolutionContext.frames
         if let found {
             return try await DependencyInjector.cast(
-                runTransient(found, after: frames, fromResolver: resolver != nil), to: T.self, key: key)
+                runTransient(found, after: frames, resolverTask: resolver?.task), to: T.self, key: key)
         }
-        return try await resolve(key, as: T.self, observed: true, after: frames, fromResolver: resolver != nil) {
+        return try await resolve(key, as: T.self, observed: true, after: frames, resolverTask: resolver?.task) {
             key throws(InjectionError) in try await unregistered(key, as: T.self, after: frames)
         }
     }
 
     /// The async form of `DependencyInjector.resolve(_:as:after:instrumented:ifAbsent:)`: the
     /// same lookup, walk and caches; only an async factory is awaited. Nonisolated, so that
-    /// concurrent resolves never queue on the actor. `fromResolver`: asked through the
-    /// resolver of a run in progress, whose `frames` are these (see `run`).
+    /// concurrent resolves never queue on the actor. `resolverTask`: asked through the resolver
+    /// of a run, whose `frames` are these, the task that run binds for (see `run`).
     nonisolated func resolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
         observed: Bool,
         after frames: AsyncResolutionContext.Frames,
-        fromResolver: Bool = false,
+        resolverTask: UInt? = nil,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
         var miss = Miss.absent
@@ -84,7 +84,7 @@ extension AsyncDependencyInjector {
         if case .pending(let registration) = miss, registration.isTransient, !registration.sharesValues,
             case .async = registration.factory
         {
-            let value = try await runTransient(registration, after: frames, fromResolver: fromResolver)
+            let value = try await runTransient(registration, after: frames, resolverTask: resolverTask)
             return try DependencyInjector.cast(value, to: T.self, key: key)
         }
         var location = core.locate(key, after: miss)
@@ -98,7 +98,7 @@ extension AsyncDependencyInjector {
                 throw DependencyInjector.refusal(of: key, registeredAt: site, path: frames.keys + [key])
             case .pending(let registration, let holder, let keeper):
                 if let value = try await produce(
-                    registration, heldBy: holder, keptBy: keeper, after: frames, fromResolver: fromResolver)
+                    registration, heldBy: holder, keptBy: keeper, after: frames, resolverTask: resolverTask)
                 {
                     return try DependencyInjector.cast(value, to: T.self, key: key)
                 }
@@ -133,11 +133,11 @@ extension AsyncDependencyInjector {
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames,
-        fromResolver: Bool
+        resolverTask: UInt?
     ) async throws(InjectionError) -> Any? {
         while true {
             guard let request = try request(registration, heldBy: holder, keptBy: keeper, after: frames) else {
-                return try await runTransient(registration, after: frames, fromResolver: fromResolver)
+                return try await runTransient(registration, after: frames, resolverTask: resolverTask)
             }
             do {
                 switch request {
@@ -215,22 +215,22 @@ extension AsyncDependencyInjector {
     }
 
     /// Runs a transient's async factory in the current task, after `frames` (checked for a
-    /// cycle); `fromResolver` as for `resolve(_:as:observed:after:fromResolver:ifAbsent:)`.
+    /// cycle); `resolverTask` as for `resolve(_:as:observed:after:resolverTask:ifAbsent:)`.
     @inline(__always)
     nonisolated func runTransient(
         _ registration: Registration,
         after frames: AsyncResolutionContext.Frames,
-        fromResolver: Bool = false,
+        resolverTask: UInt? = nil,
         arguments: Any = ()
     ) async throws(InjectionError) -> any Sendable {
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
         // A value cached by argument is a creation other tasks may wait for: the wait graph
         // knows it by the creation this run is part of, or, outside any, by this run's number.
         let creation = registration.caching != nil && frames.innermostCreation == nil ? CreationOrder.next() : nil
-        // Asked for through a run's resolver, it binds nothing if it can (see `run`); a value
-        // cached by argument is bound as a creation is.
+        // Asked for through a run's resolver in the task that run binds for, it binds nothing
+        // if it can (see `run`); a value cached by argument is bound as a creation is.
         let (inside, run, unbound) = frames.appending(
-            registration, creation: creation, unbound: fromResolver && registration.caching == nil)
+            registration, creation: creation, unboundIn: registration.caching == nil ? resolverTask : nil)
         let outcome = await self.run(registration, frames: inside, unbound: unbound, arguments: arguments)
         inside.end(run)
         return try outcome.get()
@@ -242,9 +242,10 @@ extension AsyncDependencyInjector {
     ///
     /// The run binds its frames and `current` for the task (what a factory's captured
     /// injector, and the wrappers of what it builds, read), unless `unbound`: a transient's
-    /// asked for through the resolver of a run in progress, whose path travels in its own
-    /// resolver, and whose resolve keeps its frames for this task (`Frames.noteUnbound`);
-    /// the bindings of the run it works for stand. Binding cost more than the rest of a run.
+    /// asked for through the resolver of a run in progress, in that run's task, whose path
+    /// travels in its own resolver, and whose resolve keeps its frames for this task
+    /// (`Resolve.unboundFrames`); the bindings of the run it works for stand. Binding cost
+    /// more than the rest of a run.
     @inline(__always)
     nonisolated func run(
         _ registration: Registration,
@@ -258,7 +259,7 @@ extension AsyncDependencyInjector {
         }
         AsyncWrapperCapture.beginBuilder()
         defer { AsyncWrapperCapture.endBuilder() }
-        let resolver = AsyncResolver(self, frames: frames)
+        let resolver = AsyncResolver(self, frames: frames, task: CurrentTask.address)
         do {
             let value =
                 unbound

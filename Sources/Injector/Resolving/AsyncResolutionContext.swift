@@ -78,10 +78,11 @@ extension AsyncResolutionContext {
         /// returns. After the top-level resolve has ended (in a task that one of its factories
         /// started), the run begins a top-level resolve of its own. These frames are not copied.
         ///
-        /// `unbound`: the run is not to bind the frames, if it can do without: its resolve then
-        /// keeps them for this task (`Resolve.unboundFrames`), and `isUnbound` says so. A run
-        /// that begins a resolve of its own binds them (a task it starts finds them no other way).
-        func appending(_ registration: Registration, creation: UInt64? = nil, unbound: Bool = false) -> (
+        /// `unboundIn`: the run is not to bind the frames if it runs in that task (whose
+        /// bindings are the resolve's) within the resolve: its resolve then keeps them for the
+        /// task (`Resolve.unboundFrames`), and `isUnbound` says so. A run that begins a resolve of
+        /// its own binds them (a task it starts finds them no other way).
+        func appending(_ registration: Registration, creation: UInt64? = nil, unboundIn task: UInt? = nil) -> (
             frames: Frames, run: Resolve.Run, isUnbound: Bool
         ) {
             let depth = count + 1
@@ -98,16 +99,15 @@ extension AsyncResolutionContext {
                 registrations = RegistrationSet.inserting(registration, into: above)
             }
             let parent = innermost
-            let (resolve, run, node, isUnbound) = Resolve.begin(
-                within: resolve, unboundIn: unbound ? CurrentTask.address : nil
-            ) { resolve, run in
+            let unbound = task.flatMap { task in task != 0 && task == CurrentTask.address ? task : nil }
+            let (resolve, run, node, isUnbound) = Resolve.begin(within: resolve, unboundIn: unbound) { resolve, run in
                 let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
                 return Node(frame, parent: parent, depth: depth, registrations: registrations)
             }
             return (Frames(innermost: node, resolve: resolve), run, isUnbound)
         }
 
-        /// Ends `run` (see `appending(_:creation:)`).
+        /// Ends `run` (see `appending(_:creation:unboundIn:)`).
         func end(_ run: Resolve.Run) {
             resolve?.end(run)
         }
@@ -274,7 +274,7 @@ extension AsyncResolutionContext {
 
         /// `resolve` with a new run, whose frames' innermost node `makeNode` makes; or, when
         /// there is none or it has ended, a new resolve with its outermost run. A new run of
-        /// `resolve` made in `task` (not 0) is kept as unbound for that task (see `State.unbound`).
+        /// `resolve` made in `task` (the current one) is kept as unbound for it (see `State.unbound`).
         fileprivate static func begin(
             within resolve: Resolve?,
             unboundIn task: UInt?,
@@ -287,13 +287,11 @@ extension AsyncResolutionContext {
                     state.running.append(true)
                     let run = state.running.count - 1
                     let node = makeNode(resolve, run)
-                    if let task, task != 0 {
-                        state.unbound.append((run, task, Frames(innermost: node, resolve: resolve)))
-                    }
+                    if let task { state.unbound.append((run, task, Frames(innermost: node, resolve: resolve))) }
                     return (run, node)
                 })
             {
-                return (resolve, run, node, task.map { $0 != 0 } ?? false)
+                return (resolve, run, node, task != nil)
             }
             let resolve = Resolve()
             return (resolve, 0, makeNode(resolve, 0), false)

@@ -7,24 +7,29 @@
 /// }
 /// ```
 ///
-/// It carries the run's path, so a resolve through it needs no task-local lookup and starts
-/// no binding: the factories of a graph cost what their own work costs. Resolve through it,
-/// not through an injector the closure captured: a captured injector's resolve finds the
-/// path too (cycles are still reported), at the cost of a task-local read.
+/// It carries the run's path, into any task it is handed to (`Task.detached` too), so a cycle
+/// through it is always reported. In the run's own task, a transient it resolves binds no
+/// task-local: the factories of a graph cost little more than their own work. Resolve through
+/// it rather than through an injector the closure captured: that one finds the path from the
+/// task's bindings, which a task started inside a transient's factory has only from the
+/// nearest singleton, scoped value or outer resolve.
 ///
-/// Keep it to the run it was given to: a resolve through it after the run has returned (from
-/// a task the factory started and left running) starts a resolve of its own, as a resolve
-/// through ``injector`` would.
+/// A resolve through it once its whole resolve has ended (from a task the factory left
+/// running) is a resolve of its own, as one through ``injector`` would be.
 public struct AsyncResolver: Sendable {
     /// The injector whose factory runs: for what a resolver does not offer (its
     /// ``AsyncDependencyInjector/provider(for:name:)``, ``AsyncDependencyInjector/registrations``).
     public let injector: AsyncDependencyInjector
     /// The resolutions in progress around the run, the run's own innermost.
     @usableFromInline let frames: AsyncResolutionContext.Frames
+    /// The task whose bindings (the frames bound, `current`) are the run's, where a transient
+    /// asked for through this resolver need not bind its own; `nil`: none (always bind).
+    let task: UInt?
 
-    init(_ injector: AsyncDependencyInjector, frames: AsyncResolutionContext.Frames) {
+    init(_ injector: AsyncDependencyInjector, frames: AsyncResolutionContext.Frames, task: UInt?) {
         self.injector = injector
         self.frames = frames
+        self.task = task
     }
 
     /// The injector's registry as a ``DependencyInjector``; see

@@ -105,6 +105,12 @@ struct Registry {
         slot(key)?.entry
     }
 
+    /// Whether `registration` is what is stored under its key (itself, or as a stand-in).
+    func stores(_ registration: Registration) -> Bool {
+        guard case .factory(let current, _)? = self[registration.key] else { return false }
+        return registration.isStored(as: current)
+    }
+
     /// Stores `entry` under `key` (removes what is there for `nil`) and returns the entry it
     /// replaces (see `replace(_:withSlot:)`).
     @discardableResult

@@ -438,9 +438,6 @@ extension DependencyInjector {
     /// Whether this injector stores `registration` under its key (or stands it in for its
     /// test double or preview).
     func stores(_ registration: Registration) -> Bool {
-        registry.withLock { registry in
-            guard case .factory(let current, _)? = registry[registration.key] else { return false }
-            return registration.isStored(as: current)
-        }
+        registry.withLock { $0.stores(registration) }
     }
 }

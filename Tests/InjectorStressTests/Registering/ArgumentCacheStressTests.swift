@@ -77,14 +77,16 @@ import Testing
     /// Threads resolve cached values while the key is registered again and again: a resolve
     /// that begins after a registration returned gets a value of that registration or a later
     /// one, never one that an older registration's factory made during the change and that
-    /// the newer one's cache kept.
+    /// the newer one's cache kept; and every value made is torn down, kept or not.
     @Test func aCacheKeepsOnlyItsOwnRegistrationsValuesThroughReRegistrations() throws {
         let injector = DependencyInjector()
         let registered = Counter()  // the generations whose registration has returned
+        let (made, tornDown) = (Counter(), Counter())
         let register: @Sendable () -> Void = {
             let generation = registered.value + 1
-            injector.register(Stamp.self, caching: .strong, teardown: { _ in }) { (_, _: Int) in
-                Stamp(generation: generation)
+            injector.register(Stamp.self, caching: .strong, teardown: { _ in tornDown.increment() }) { (_, _: Int) in
+                made.increment()
+                return Stamp(generation: generation)
             }
             registered.increment()
         }
@@ -109,15 +111,19 @@ import Testing
         }
         try injector.close()
         #expect(stale.values.isEmpty, "\(stale.values.prefix(3))")
+        #expect(tornDown.value == made.value)  // every value, kept or not, torn down by the close
     }
 
     /// The same on the actor face, with tasks.
     @Test func anActorFaceCacheKeepsOnlyItsOwnRegistrationsValuesThroughReRegistrations() async throws {
         let injector = AsyncDependencyInjector()
         let registered = Counter()
+        let (made, tornDown) = (Counter(), Counter())
         let register: @Sendable () async -> Void = {
             let generation = registered.value + 1
-            await injector.register(Stamp.self, caching: .strong, teardown: { _ in }) { (_, _: Int) in
+            await injector.register(Stamp.self, caching: .strong, teardown: { _ in tornDown.increment() }) {
+                (_, _: Int) in
+                made.increment()
                 await Task.yield()
                 return Stamp(generation: generation)
             }
@@ -148,5 +154,6 @@ import Testing
         }
         try await injector.close()
         #expect(stale.values.isEmpty, "\(stale.values.prefix(3))")
+        #expect(tornDown.value == made.value)  // every value, kept or not, torn down by the close
     }
 }

@@ -53,6 +53,20 @@ final class Report {
         #expect(service.ledger() === (try await server.resolve(Ledger.self)))
     }
 
+    /// A resolver handed to a detached task, which has none of the run's bindings: what it
+    /// resolves there binds this face as `current`, so its wrappers resolve from it.
+    @Test func wrappersOfWhatAResolverMakesInADetachedTaskResolveFromItsFace() async throws {
+        let server = AsyncDependencyInjector()
+        await server.register(FixedClock(time: 7) as any Clock)
+        await server.register(Ledger())
+        await server.register(InvoiceService.self) { _ in InvoiceService() }
+        await server.register(Int.self, name: "stamp") { r in
+            try await Task.detached { try await r.resolve(InvoiceService.self).stamp() }.value
+        }
+
+        #expect(try await server.resolve(Int.self, name: "stamp") == 7)
+    }
+
     @Test func aSendableServiceWhoseInjectedFailedFailsTheResolveWithThePropertyInThePath() async throws {
         let server = AsyncDependencyInjector()
         server.synchronous.register(Ledger.self) { _ in Ledger() }

@@ -355,22 +355,28 @@ final class ArgumentCache: Sendable {
     /// replaced or removed. A creation running now hands its value to its resolves; nothing
     /// keeps it, and the keeper's `close()` tears it down.
     func retire() -> [PendingTeardown] {
-        state.withLock { $0.isRetired = true }
-        return removeAll()
+        removeAll { $0.isRetired = true }
     }
 
     /// Closes the cache with its keeper: lets go of every kept value (returning their
     /// teardowns, as `removeAll()`), and keeps none made from now on.
     func close() -> [PendingTeardown] {
-        state.withLock { $0.isClosed = true }
-        return removeAll()
+        removeAll { $0.isClosed = true }
     }
 
     /// Lets go of every kept value (a reset of the key, a replacement, `close()`); creations
     /// running go on. Returns the teardowns of the values, for the caller to run, in creation
     /// order; the values are released with them, after the unlock.
     func removeAll() -> [PendingTeardown] {
+        removeAll { _ in }
+    }
+
+    /// `removeAll()`, with `mark` changing the state in the same locked step: a creation that
+    /// ended between a retirement and the letting go would hand its value's teardown both to
+    /// the keeper's `close()` and to this caller.
+    private func removeAll(marking mark: (inout State) -> Void) -> [PendingTeardown] {
         let dropped = state.withLock { state -> [Entry] in
+            mark(&state)
             let kept = state.entries.filter { $0.value.creator == nil && $0.value.task == nil }
             for arguments in kept.keys { state.entries[arguments] = nil }
             state.recency.removeAll()

@@ -103,7 +103,7 @@ extension DependencyInjector {
         let (cache, keeper) = try argumentCache(of: key, running: running, caching: caching, teardown: teardown)
         // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
         guard let cache else {
-            return try keeper.orphaned(decoratedIfAny(make(self), key: key, in: context), madeBy: running)
+            return try keeper.orphaned(decoratedIfAny(make(self), key: key, in: context), of: key, teardown: teardown)
         }
         return try cache.value(for: tuple, of: key, context: context) {
             try keeper.decoratedIfAny(make(keeper), key: key, in: context)
@@ -113,8 +113,8 @@ extension DependencyInjector {
     /// The cache of `running`, `key`'s registration (which takes arguments) whose factory asks,
     /// that a resolve through this injector uses, and its keeper. No cache when the walk no
     /// longer finds `running` (replaced or removed since its run began): its value is kept by
-    /// no cache, as one its retired cache makes (see `orphaned(_:madeBy:)`), and never by the
-    /// cache of the registration that replaced it.
+    /// no cache, as one its retired cache makes (see `orphaned(_:of:teardown:)`), and never by
+    /// the cache of the registration that replaced it, nor does it retire that one's.
     ///
     /// - Throws: ``InjectionError/closed(_:path:)`` once the keeper is closed: nothing is kept
     ///   after `close()`, as for a singleton.
@@ -124,29 +124,34 @@ extension DependencyInjector {
         caching: ArgumentCaching,
         teardown: Registration.Teardown?
     ) throws(InjectionError) -> (ArgumentCache?, DependencyInjector) {
-        guard case .pending(let registration, _, let keeper) = locate(key), registration === running else {
+        guard case .pending(let registration, let holder, let keeper) = locate(key), registration === running else {
             return (nil, self)
         }
-        let (cache, replaced) = keeper.registry.withLock {
-            registry -> (ArgumentCache?, (registration: Registration, cache: ArgumentCache)?) in
-            guard !registry.isClosed else { return (nil, nil) }
-            if let kept = registry.argumentCaches[key], kept.registration === registration { return (kept.cache, nil) }
+        let (cache, replaced, isStale) = keeper.registry.withLock {
+            registry -> (ArgumentCache?, (registration: Registration, cache: ArgumentCache)?, Bool) in
+            guard !registry.isClosed else { return (nil, nil, false) }
+            if let kept = registry.argumentCaches[key], kept.registration === registration {
+                return (kept.cache, nil, false)
+            }
+            // Replaced since the walk (the keeper holds it, as it mostly does): a cache of a
+            // newer registration may be here, which this one must not retire.
+            if holder === keeper, !registry.stores(registration) { return (nil, nil, true) }
             let cache = ArgumentCache(caching, of: registration, teardown: teardown, keptBy: keeper)
             // The pair leaves the lock whole: its registration is released after the unlock.
-            return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key))
+            return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key), false)
         }
+        if isStale { return (nil, self) }
         // A replaced registration's values, torn down and released after the unlock.
         if let replaced { keeper.tearDown(replaced.cache.retire()) }
         guard let cache else { throw .closed(key, path: Self.runningPath(endingAt: key)) }
         return (cache, keeper)
     }
 
-    /// `value`, which `registration` made for no cache to keep (see `argumentCache`): its
-    /// teardown waits for this injector's `close()`, as a retired cache's values do.
-    func orphaned<Value>(_ value: Value, madeBy registration: Registration?) -> Value {
-        if let registration, let teardown = PendingTeardown(of: value, producedBy: registration) {
-            keepOrphan(teardown)
-        }
+    /// `value`, made for `key` by a factory that caches by argument, for no cache to keep (see
+    /// `argumentCache`): its `teardown` waits for this injector's `close()`, as a retired
+    /// cache's values' do.
+    func orphaned<Value>(_ value: Value, of key: DependencyKey, teardown: Registration.Teardown?) -> Value {
+        if let teardown { keepOrphan(PendingTeardown(of: value, key: key, teardown: teardown)) }
         return value
     }
 }
@@ -167,10 +172,11 @@ extension AsyncResolver {
         // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
         guard let cache else {
             return try await keeper.orphaned(
-                injector.decoratedIfAny(make(self), key: key, after: frames), madeBy: running)
+                injector.decoratedIfAny(make(self), key: key, after: frames), of: key, teardown: teardown)
         }
         let face = injector.face(of: keeper)
-        let resolver = AsyncResolver(face, frames: frames)
+        // The keeper's face is not `current` here: what its resolver runs binds it.
+        let resolver = face === injector ? self : AsyncResolver(face, frames: frames, task: nil)
         return try await cache.value(for: tuple, as: T.self, after: frames) {
             try await face.decoratedIfAny(make(resolver), key: key, after: frames)
         }

@@ -55,7 +55,7 @@ extension AsyncDependencyInjector {
                 let inner = value
                 let decorated = try DependencyInjector.$current.withValue(core) { try decorate.decorate(core, inner) }
                 value = try Self.sendable(decorated, as: valueType, key: key)
-            case .async(let decorate): value = try await decorate(AsyncResolver(self, frames: frames), value)
+            case .async(let decorate): value = try await decorate(AsyncResolver(self, frames: frames, task: nil), value)
             }
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
         }
