@@ -231,7 +231,8 @@ extension AsyncDependencyInjector {
         // if it can (see `run`); a value cached by argument is bound as a creation is.
         let (inside, run, unbound) = frames.appending(
             registration, creation: creation, unboundIn: registration.caching == nil ? resolverTask : nil)
-        let outcome = await self.run(registration, frames: inside, unbound: unbound, arguments: arguments)
+        let outcome = await self.run(
+            registration, frames: inside, unboundIn: unbound ? resolverTask : nil, arguments: arguments)
         inside.end(run)
         return try outcome.get()
     }
@@ -241,16 +242,16 @@ extension AsyncDependencyInjector {
     /// `AsyncResolutionContext.Frames.capture`).
     ///
     /// The run binds its frames and `current` for the task (what a factory's captured
-    /// injector, and the wrappers of what it builds, read), unless `unbound`: a transient's
-    /// asked for through the resolver of a run in progress, in that run's task, whose path
-    /// travels in its own resolver, and whose resolve keeps its frames for this task
-    /// (`Resolve.unboundFrames`); the bindings of the run it works for stand. Binding cost
-    /// more than the rest of a run.
+    /// injector, and the wrappers of what it builds, read), unless it is `unboundIn` this
+    /// task: a transient's asked for through the resolver of a run in progress, in that run's
+    /// task, whose path travels in its own resolver, and whose resolve keeps its frames for
+    /// this task (`Resolve.unboundFrames`); the bindings of the run it works for stand.
+    /// Binding cost more than the rest of a run.
     @inline(__always)
     nonisolated func run(
         _ registration: Registration,
         frames: AsyncResolutionContext.Frames,
-        unbound: Bool = false,
+        unboundIn task: UInt? = nil,
         arguments: Any = ()
     ) async -> AsyncSingletonCreation.Outcome {
         guard let (make, valueType) = Self.asyncFactory(of: registration, arguments: arguments) else {
@@ -259,7 +260,8 @@ extension AsyncDependencyInjector {
         }
         AsyncWrapperCapture.beginBuilder()
         defer { AsyncWrapperCapture.endBuilder() }
-        let resolver = AsyncResolver(self, frames: frames, task: CurrentTask.address)
+        let unbound = task != nil
+        let resolver = AsyncResolver(self, frames: frames, task: task ?? CurrentTask.address)
         do {
             let value =
                 unbound
