@@ -20,8 +20,8 @@ enum AsyncResolutionContext {
     }
 
     /// The frames of the innermost run in this task that bound them, or in the task that
-    /// started it: every run binds, but a transient's asked for through a run's resolver (see
-    /// `AsyncDependencyInjector.run`).
+    /// started it: every run binds, but a transient's asked for through a run's resolver in
+    /// that run's task (see `AsyncDependencyInjector.run`).
     @TaskLocal static var bound = Frames()
 
     /// The resolutions in progress in this task: the bound frames, or, deeper, those of the
@@ -29,7 +29,7 @@ enum AsyncResolutionContext {
     /// A task started inside such a run sees the bound frames around it.
     static var frames: Frames {
         let bound = bound
-        return bound.shared?.unboundFrames(deeperThan: bound.count) ?? bound
+        return bound.shared?.unboundFrames(after: bound.innermostRun) ?? bound
     }
 
     /// The keys being resolved in this task, outermost first.
@@ -142,6 +142,9 @@ extension AsyncResolutionContext {
 
         /// The registration of the innermost frame: the run these frames were made for.
         var innermostRegistration: Registration? { innermost?.frame.registration }
+
+        /// The number of the innermost frame's run in its resolve.
+        var innermostRun: Resolve.Run? { innermost?.frame.run }
 
         /// The keys being resolved, outermost first.
         var keys: [DependencyKey] {
@@ -315,13 +318,15 @@ extension AsyncResolutionContext {
         }
 
         /// The frames of the innermost run in progress in the current task that did not bind
-        /// them, if they are deeper than `depth` (the bound frames': one bound inside it wins).
-        func unboundFrames(deeperThan depth: Int) -> Frames? {
+        /// them, if it began after `run`, the innermost run of the task's bound frames (one bound
+        /// inside it wins). A task's runs in progress are nested: the latest begun is innermost,
+        /// and it began after the bindings the task inherited.
+        func unboundFrames(after run: Run?) -> Frames? {
             state.withLock { state -> Frames? in
                 guard !state.unbound.isEmpty else { return nil }
                 let task = CurrentTask.address
                 guard let entry = state.unbound.last(where: { $0.task == task }) else { return nil }
-                return entry.frames.count > depth ? entry.frames : nil
+                return entry.run > (run ?? -1) ? entry.frames : nil
             }
         }
 

@@ -9,10 +9,10 @@
 ///
 /// It carries the run's path, into any task it is handed to (`Task.detached` too), so a cycle
 /// through it is always reported. In the run's own task, a transient it resolves binds no
-/// task-local: the factories of a graph cost little more than their own work. Resolve through
-/// it rather than through an injector the closure captured: that one finds the path from the
-/// task's bindings, which a task started inside a transient's factory has only from the
-/// nearest singleton, scoped value or outer resolve.
+/// task-local, which costs more than the rest of a run's bookkeeping. Resolve through it
+/// rather than through an injector the closure captured: that one reads the path from the
+/// task's bindings, which, in a task started inside a transient's factory, hold it only up to
+/// the nearest singleton, scoped value or outer resolve.
 ///
 /// A resolve through it once its whole resolve has ended (from a task the factory left
 /// running) is a resolve of its own, as one through ``injector`` would be.

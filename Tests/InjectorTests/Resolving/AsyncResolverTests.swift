@@ -84,6 +84,36 @@ import Testing
         #expect(cycleNames(error) == ["Service", "Service"])
     }
 
+    /// A resolver of an outer run, used inside a deeper transient, runs its value after the
+    /// outer run's path: a captured injector inside that value sees that path, not the deeper
+    /// transient's it was asked from.
+    @Test func anOuterResolverUsedDeeperRunsAfterItsOwnPath() async throws {
+        let injector = AsyncDependencyInjector()
+        let outer = Collected<AsyncResolver>()
+        let step = { (name: String) in DependencyKey(Int.self, name: name) }
+        await injector.register(Int.self, name: "outer") { r in
+            outer.append(r)
+            return try await r.resolve(name: "a")
+        }
+        await injector.register(Int.self, name: "a") { r in try await r.resolve(name: "b") }
+        await injector.register(Int.self, name: "b") { r in try await r.resolve(name: "c") }
+        await injector.register(Int.self, name: "c") { _ in
+            guard let outer = outer.values.first else { return 0 }
+            return try await outer.resolve(Int.self, name: "cached", arguments: 1)
+        }
+        await injector.register(Int.self, name: "cached", caching: .strong) { (_, _: Int) in
+            try await injector.resolve(Int.self, name: "missing")  // captured, not `r`
+        }
+
+        let error = await injectionError { try await injector.resolve(Int.self, name: "outer") }
+
+        guard case .notRegistered(_, let path, _)? = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(path == ["outer", "cached", "missing"].map(step))
+    }
+
     /// A resolver kept past its run (by a task its factory left running) still resolves: the
     /// resolve is one of its own, as through the injector.
     @Test func aResolverKeptPastItsRunStillResolves() async throws {
