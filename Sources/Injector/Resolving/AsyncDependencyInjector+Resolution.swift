@@ -276,7 +276,8 @@ extension AsyncDependencyInjector {
             guard shared != nil || decorates else { return .success(value) }
             // A completion or a decorator: user code again, bound as the factory was.
             let finish = { () async throws -> any Sendable in
-                try await self.finish(value, as: valueType, madeBy: registration, sharingIn: shared, resolver)
+                try await self.finish(
+                    value, as: valueType, madeBy: registration, sharingIn: shared, decorating: decorates, resolver)
             }
             if unbound { return .success(try await finish()) }
             return .success(try await AsyncResolutionContext.$bound.withValue(frames) { try await asCurrent(finish) })
@@ -286,12 +287,13 @@ extension AsyncDependencyInjector {
     }
 
     /// `value`, which `registration`'s factory has just made, completed (shared meanwhile in
-    /// `shared`, the resolve's values, if it shares values) and decorated.
+    /// `shared`, the resolve's values, if it shares values) and, if `decorates`, decorated.
     private nonisolated func finish(
         _ value: any Sendable,
         as valueType: any Sendable.Type,
         madeBy registration: Registration,
         sharingIn shared: AsyncResolutionContext.Resolve?,
+        decorating decorates: Bool,
         _ resolver: AsyncResolver
     ) async throws -> any Sendable {
         let frames = resolver.frames
@@ -304,7 +306,7 @@ extension AsyncDependencyInjector {
                 throw error
             }
         }
-        guard !registration.decoratesOwnValues, core.mayDecorate(registration.key) else { return value }
+        guard decorates else { return value }
         let decorated = try await decorated(value, as: valueType, key: registration.key, frames: frames)
         // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
         if registration.scope == .graph, let shared = frames.shared {
@@ -314,7 +316,7 @@ extension AsyncDependencyInjector {
     }
 
     /// `registration`'s async factory, to call with `arguments`, and the type of its values;
-    /// `nil` for a synchronous one. Apart from `run(_:frames:unbound:arguments:)`, and the failure
+    /// `nil` for a synchronous one. Apart from `run(_:frames:unboundIn:arguments:)`, and the failure
     /// below too, so that the frame each level of a chain of creations keeps stays small.
     @inline(never)
     private nonisolated static func asyncFactory(
