@@ -112,8 +112,7 @@ public actor AsyncDependencyInjector {
         self.core = core
     }
 
-    /// Creates an injector that sees this one's registrations and can override them locally;
-    /// see ``DependencyInjector/child()``.
+    /// A child that sees this injector's registrations and can override them, as ``DependencyInjector/child()`` is.
     public nonisolated func child() -> AsyncDependencyInjector {
         child(singletons: .shared)
     }
@@ -123,21 +122,9 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 
-    /// Opens a scope under this injector: a child that keeps one value of each
-    /// ``Scope/scoped`` registration for every resolve in it; the rules are
-    /// ``DependencyInjector/openScope(fileID:filePath:line:)``'s (one released without
-    /// ``close()`` is reported at this call). ``close()`` ends it, awaiting its teardowns;
+    /// Opens a scope under this injector, as ``DependencyInjector/openScope(fileID:filePath:line:)`` does: a child that
+    /// keeps one value of each ``Scope/scoped`` registration. ``close()`` ends it, awaiting its teardowns;
     /// ``withScope(fileID:filePath:line:isolation:_:)`` closes it on every path.
-    ///
-    /// ```swift
-    /// await server.register(Transaction.self, scope: .scoped) { r in try await Transaction.begin(r.resolve()) }
-    ///     .teardown { try await $0.commit() }
-    ///
-    /// let request = server.openScope()
-    /// await request.register(RequestContext(id: 42))
-    /// let handler = try await request.resolve(OrderHandler.self)
-    /// try await request.close()
-    /// ```
     public nonisolated func openScope(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
@@ -151,8 +138,7 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.scratchScope())
     }
 
-    /// A preview scope under this injector, where registrations answer with their preview
-    /// stand-ins; see ``DependencyInjector/previewScope()``.
+    /// A scope whose registrations answer with their preview stand-ins, as ``DependencyInjector/previewScope()`` is.
     public nonisolated func previewScope() -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(.preview))
     }

@@ -1,10 +1,5 @@
 extension AsyncDependencyInjector {
-    /// Resolves every registration once, off to the side, awaiting async factories, and
-    /// reports every problem at once; see ``DependencyInjector/verify()``.
-    ///
-    /// ```swift
-    /// try await services.verify()
-    /// ```
+    /// Resolves every registration off to the side, as ``DependencyInjector/verify()`` does, awaiting async factories.
     public nonisolated func verify() async throws(VerificationError) {
         let scratch = scratchScope()
         var verification = Verification(of: core, in: scratch.core)
@@ -28,41 +23,23 @@ extension AsyncDependencyInjector {
         try verification.finish()
     }
 
-    /// The dependencies seen so far, as a graph; see ``DependencyInjector/graph()``.
-    ///
-    /// ```swift
-    /// print(await services.graph().dot)
-    /// ```
+    /// The dependencies seen so far, as ``DependencyInjector/graph()`` returns them.
     public func graph() -> DependencyGraph {
         core.graph()
     }
 
-    /// Calls `observer` after every resolve made through this injector; see
-    /// ``DependencyInjector/observe(_:)``.
-    ///
-    /// ```swift
-    /// await services.observe { event in logger.debug("\(event)") }
-    /// ```
+    /// Calls `observer` after every resolve, as ``DependencyInjector/observe(_:)`` does.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         core.observe(observer)
     }
 
-    /// Removes the observer that ``observe(_:)`` installed; see ``DependencyInjector/stopObserving()``.
-    ///
-    /// ```swift
-    /// await services.stopObserving()
-    /// ```
+    /// Removes the observer, as ``DependencyInjector/stopObserving()`` does.
     public func stopObserving() {
         core.stopObserving()
     }
 
-    /// Every key this injector can resolve, each once; see ``DependencyInjector/registrations``.
-    /// Each ``RegistrationInfo/owner`` is an ``RegistrationInfo/Owner/asyncInjector(_:)``, and
-    /// an async factory is a ``RegistrationInfo/Kind/factory(_:)`` with its scope.
-    ///
-    /// ```swift
-    /// for info in await services.registrations where !info.isCreated { print(info.key) }
-    /// ```
+    /// Every key this injector can resolve, as ``DependencyInjector/registrations`` lists them; each owner is an
+    /// ``RegistrationInfo/Owner/asyncInjector(_:)``.
     public var registrations: [RegistrationInfo] {
         core.registrations { .asyncInjector(face(of: $0)) }
     }

@@ -1,31 +1,15 @@
 import Dispatch
 
 extension AsyncDependencyInjector {
-    /// Registers an async factory that takes run-time arguments, checked by the compiler; with
-    /// `caching`, one value is kept per argument tuple.
+    /// Registers an async factory that takes run-time arguments, as
+    /// ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)`` does:
+    /// `await injector.register(Session.self) { (r, id: UUID) in try await Session(id: id, api: r.resolve()) }`.
     ///
-    /// ```swift
-    /// await injector.register(UserSession.self) { (r, userID: UUID) in
-    ///     try await UserSession(id: userID, api: r.resolve())
-    /// }
-    /// await server.register(TenantClient.self, caching: .strong(limit: 100)) { (r, tenant: TenantID) in
-    ///     try await TenantClient.connect(tenant, http: r.resolve())
-    /// }
-    ///
-    /// let session = try await injector.resolve(UserSession.self, arguments: userID)
-    /// ```
-    ///
-    /// The rules are those of
-    /// ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``: without
-    /// `caching`, a new value on every resolve (in the resolving task); other arguments, or
-    /// none, throw ``InjectionError/argumentMismatch(_:path:expected:given:)``. With it, the
-    /// value is made in the task of the first resolve of its tuple (whose cancellation reaches
-    /// the factory), and a resolve that finds it being made awaits that creation: when the
-    /// creating task is cancelled, it makes the value itself, and two tasks whose cached values
-    /// need each other get ``InjectionError/circularDependency(path:)``, not a hang.
-    /// `teardown` may await: what the bound lets go is torn down by the resolve that made the
-    /// new value, before it returns; a value let go outside ``close()`` otherwise is torn down
-    /// in a task that `close()` awaits.
+    /// With `caching`, a value is made in the task of the first resolve of its tuple (whose cancellation
+    /// reaches the factory); a resolve that finds it being made awaits it, or makes it itself when the
+    /// creating task is cancelled, and cached values that need each other are a cycle, not a hang.
+    /// `teardown` may await: what the bound lets go is torn down by the resolve that made the new value,
+    /// and what is let go otherwise, in a task that ``close()`` awaits.
     public func register<T: Sendable, First: Sendable, each Rest: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -58,12 +42,8 @@ extension AsyncDependencyInjector {
         )
     }
 
-    /// Resolves a registration whose factory takes run-time arguments, passing `arguments`;
-    /// see ``DependencyInjector/resolve(_:name:arguments:_:)``.
-    ///
-    /// ```swift
-    /// let session = try await injector.resolve(UserSession.self, arguments: userID)
-    /// ```
+    /// Resolves a registration that takes run-time arguments, as
+    /// ``DependencyInjector/resolve(_:name:arguments:_:)`` does.
     public nonisolated func resolve<T: Sendable, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,

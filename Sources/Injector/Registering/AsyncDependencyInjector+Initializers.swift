@@ -1,11 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Registers an initializer as the factory of `type`, each parameter resolved by its type
-    /// and awaited; the rules are those of
-    /// ``DependencyInjector/register(_:name:scope:fileID:line:initializer:)``.
-    ///
-    /// ```swift
-    /// await server.register(OrderService.self, scope: .singleton, initializer: OrderService.init)
-    /// ```
+    /// Registers `initializer` as the factory of `type`, each parameter resolved and awaited, as
+    /// ``DependencyInjector/register(_:name:scope:fileID:line:initializer:)`` does:
+    /// `await server.register(OrderService.self, scope: .singleton, initializer: OrderService.init)`.
     @discardableResult
     public func register<T: Sendable, each Parameter: Sendable>(
         _ type: T.Type = T.self,

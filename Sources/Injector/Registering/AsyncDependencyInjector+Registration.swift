@@ -33,12 +33,7 @@ extension AsyncDependencyInjector {
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 
-    /// Registers an existing value under the type you register it *as*, as a singleton; see
-    /// ``DependencyInjector/register(_:as:name:fileID:line:)``.
-    ///
-    /// ```swift
-    /// await injector.register(SMTPMailer() as any Mailer)
-    /// ```
+    /// Registers `instance` as a singleton, as ``DependencyInjector/register(_:as:name:fileID:line:)`` does.
     public func register<T: Sendable>(
         _ instance: T,
         as type: T.Type = T.self,
@@ -49,22 +44,12 @@ extension AsyncDependencyInjector {
         core.register(instance, as: type, name: name, fileID: fileID, line: line)
     }
 
-    /// Removes this injector's registration of `type` under `name`; see
-    /// ``DependencyInjector/unregister(_:name:)``.
-    ///
-    /// ```swift
-    /// await injector.unregister(Database.self)
-    /// ```
+    /// Removes this injector's registration, as ``DependencyInjector/unregister(_:name:)`` does.
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
         core.unregister(type, name: name)
     }
 
-    /// Whether `type` under `name` is registered here or in an ancestor; see
-    /// ``DependencyInjector/isRegistered(_:name:)``.
-    ///
-    /// ```swift
-    /// if await !injector.isRegistered(Database.self) { … }
-    /// ```
+    /// Whether `type` under `name` is registered, as ``DependencyInjector/isRegistered(_:name:)`` says.
     public func isRegistered<T>(_ type: T.Type, name: String? = nil) async -> Bool {
         core.isRegistered(type, name: name)
     }

@@ -1,18 +1,10 @@
 extension AsyncDependencyInjector {
-    /// Freezes this injector's registrations; see ``DependencyInjector/seal()``.
-    ///
-    /// ```swift
-    /// await services.seal()
-    /// ```
+    /// Freezes the registrations, as ``DependencyInjector/seal()`` does.
     public func seal() {
         core.seal()
     }
 
-    /// Whether ``seal()`` has been called on this injector; see ``DependencyInjector/isSealed``.
-    ///
-    /// ```swift
-    /// if await services.isSealed { … }
-    /// ```
+    /// Whether ``seal()`` was called, as ``DependencyInjector/isSealed`` says.
     public var isSealed: Bool {
         core.isSealed
     }

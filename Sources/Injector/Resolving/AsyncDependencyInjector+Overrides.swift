@@ -1,22 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Runs `operation` with a child of this injector, configured by `overrides`, as
-    /// ``current``; outside, nothing has changed.
-    ///
-    /// ```swift
-    /// try await AsyncDependencyInjector.shared.withOverrides({ scope in
-    ///     await scope.register(MockMailer() as any Mailer)
-    /// }) {
-    ///     try await SignUp().run()  // resolves MockMailer through AsyncDependencyInjector.current
-    /// }
-    /// ```
-    ///
-    /// It is a test scope, `strict` if asked, with the rules of
-    /// ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)``: child tasks
-    /// inherit it, `Task.detached` does not; test doubles
-    /// (``AsyncRegistered/inTests(fileID:line:_:)``) stand in for the ancestors' registrations.
-    ///
-    /// Only `AsyncDependencyInjector.current` is bound (nest a `DependencyInjector.withOverrides`
-    /// for both, or use the `InjectorTesting` trait, which scopes both).
+    /// Runs `operation` with a test scope of this injector, configured by `overrides`, as ``current``, as
+    /// ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)`` does. Only
+    /// `AsyncDependencyInjector.current` is bound: the `InjectorTesting` trait scopes both faces.
     @discardableResult
     public func withOverrides<Result>(
         strict: Bool = false,

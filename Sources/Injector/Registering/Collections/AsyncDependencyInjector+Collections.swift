@@ -1,11 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Registers a factory whose value is an element of the collection `[T]`, or, with `key`,
-    /// the entry under `key` of the map `[Key: T]`; the rules are those of
-    /// ``DependencyInjector/register(into:key:scope:fileID:line:factory:)``.
-    ///
-    /// ```swift
-    /// await server.register(into: [any Middleware].self) { r in try await Auth(keys: r.resolve()) }
-    /// ```
+    /// Registers an element of `[T]`, or the entry under `key` of `[Key: T]`, made by an async factory, as
+    /// ``DependencyInjector/register(into:key:scope:fileID:line:factory:)`` does:
+    /// `await server.register(into: [any Middleware].self) { r in try await Auth(keys: r.resolve()) }`.
     @discardableResult
     public func register<C: ServiceCollection>(
         into collection: C.Type,
@@ -24,12 +20,8 @@ extension AsyncDependencyInjector {
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 
-    /// Declares the collection `[T]` or the map `[Key: T]`; see
-    /// ``DependencyInjector/declareCollection(_:inheriting:fileID:line:)``.
-    ///
-    /// ```swift
-    /// await server.declareCollection([any AnalyticsSink].self)
-    /// ```
+    /// Declares the collection `[T]` or the map `[Key: T]`, as
+    /// ``DependencyInjector/declareCollection(_:inheriting:fileID:line:)`` does.
     public func declareCollection<C: ServiceCollection>(
         _ collection: C.Type,
         inheriting: CollectionInheritance = .adding,

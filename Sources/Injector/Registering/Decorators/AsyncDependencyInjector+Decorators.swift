@@ -1,17 +1,10 @@
 extension AsyncDependencyInjector {
-    /// Wraps every value of `type` (under `name`) that this injector, or a descendant of it,
-    /// makes; the rules are those of ``DependencyInjector/decorate(_:name:fileID:line:_:)``.
+    /// Wraps every value of `type` (under `name`) that this injector or a descendant makes, as
+    /// ``DependencyInjector/decorate(_:name:fileID:line:_:)`` does; the decorator may await:
+    /// `await server.decorate((any Store).self) { r, inner in try await CachingStore(inner, cache: r.resolve()) }`.
     ///
-    /// ```swift
-    /// await server.register((any Store).self, scope: .singleton) { r in try await PostgresStore(pool: r.resolve()) }
-    /// await server.decorate((any Store).self) { r, inner in try await CachingStore(inner, cache: r.resolve()) }
-    /// let store = try await server.resolve((any Store).self)  // CachingStore(PostgresStore), made once
-    /// ```
-    ///
-    /// The decorator may await. It wraps what the actor face's factories make; a value made
-    /// by a synchronous factory (registered through ``synchronous``) cannot await it, and its
-    /// resolve fails with an error that says so: decorate that one with
-    /// `synchronous.decorate`, whose decorators run on both faces.
+    /// It wraps what the actor face's factories make. A value made by a synchronous factory (through
+    /// ``synchronous``) cannot await it and fails to resolve: decorate that one with `synchronous.decorate`.
     public func decorate<T: Sendable>(
         _ type: T.Type,
         name: String? = nil,

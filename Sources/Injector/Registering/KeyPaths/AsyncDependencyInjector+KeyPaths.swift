@@ -1,10 +1,6 @@
 extension AsyncDependencyInjector {
-    /// The key-path dependency: the registered value, its factory awaited, or the key's default
-    /// value; see ``DependencyInjector/resolve(_:fileID:filePath:line:)``.
-    ///
-    /// ```swift
-    /// let network = await injector.resolve(\.networkProvider)
-    /// ```
+    /// The key-path dependency, its factory awaited, as
+    /// ``DependencyInjector/resolve(_:fileID:filePath:line:)`` reads it.
     public nonisolated func resolve<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         fileID: StaticString = #fileID,
@@ -35,12 +31,9 @@ extension AsyncDependencyInjector {
         return InjectedValues(resolved: value)[keyPath: keyPath]
     }
 
-    /// Registers an async factory for the key behind `keyPath`, for `scope`; see
-    /// ``DependencyInjector/register(_:scope:fileID:line:factory:)``.
-    ///
-    /// ```swift
-    /// await injector.register(\.networkProvider) { r in try await LiveNetwork(session: r.resolve()) }
-    /// ```
+    /// Registers an async factory for the key behind `keyPath`, as
+    /// ``DependencyInjector/register(_:scope:fileID:line:factory:)`` does:
+    /// `await injector.register(\.networkProvider) { r in try await LiveNetwork(session: r.resolve()) }`.
     public nonisolated func register<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         scope: Scope? = nil,

@@ -1,12 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Installs `modules` in order, then creates the ``Scope/eagerSingleton`` registrations
-    /// they made; the rules are those of ``DependencyInjector/install(_:)-(DependencyModule...)``.
-    ///
-    /// ```swift
-    /// try await server.install(PersistenceModule(), MailModule())
-    /// ```
-    ///
-    /// A module type that another `install` is installing is waited for without blocking a thread.
+    /// Installs ``AsyncDependencyModule``s as ``DependencyInjector/install(_:)-(DependencyModule...)`` installs
+    /// modules, awaiting (not blocking on) one that another `install` is installing:
+    /// `try await server.install(PersistenceModule(), MailModule())`.
     public func install(_ modules: any AsyncDependencyModule...) async throws(InjectionError) {
         try await install(modules)
     }
@@ -54,12 +49,7 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// The module-qualified name of the module that registered `type` under `name`, or `nil`;
-    /// see ``DependencyInjector/module(providing:name:)``.
-    ///
-    /// ```swift
-    /// await server.module(providing: Database.self)  // "MyServer.PersistenceModule"
-    /// ```
+    /// The module that registered `type` under `name`, as ``DependencyInjector/module(providing:name:)`` says.
     public func module<T>(providing type: T.Type, name: String? = nil) async -> String? {
         core.module(providing: type, name: name)
     }

@@ -1,10 +1,6 @@
 extension AsyncDependencyInjector {
-    /// A handle that resolves `type` under `name` from this injector each time it is called;
-    /// see ``DependencyInjector/provider(for:name:)``.
-    ///
-    /// ```swift
-    /// let session = try await injector.provider(for: UserSession.self)()
-    /// ```
+    /// A handle that resolves `type` under `name` each time it is awaited, as
+    /// ``DependencyInjector/provider(for:name:)`` does on the sync face.
     public nonisolated func provider<T: Sendable>(for type: T.Type = T.self, name: String? = nil)
         -> AsyncProviderHandle<T>
     {

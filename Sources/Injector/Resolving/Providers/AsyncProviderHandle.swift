@@ -1,20 +1,11 @@
-/// A way to make a `Value` on demand from an ``AsyncDependencyInjector``: the actor's ``ProviderHandle``.
+/// The actor face's ``ProviderHandle``: each call resolves `Value` anew (so a handle breaks a cycle), and awaits,
+/// so async factories run. Resolving `AsyncProviderHandle<Value>` needs no registration.
 ///
 /// ```swift
-/// actor LoginFlow {
-///     let makeSession: AsyncProviderHandle<UserSession>
-///
-///     func logIn() async throws {
-///         let session = try await makeSession()  // resolved now, not when LoginFlow was created
-///     }
-/// }
-///
+/// struct LoginFlow { let makeSession: AsyncProviderHandle<UserSession> }
 /// await injector.register(LoginFlow.self) { r in try await LoginFlow(makeSession: r.resolve()) }
+/// let session = try await flow.makeSession()  // resolved now, not when the flow was made
 /// ```
-///
-/// It works as a ``ProviderHandle`` does (each call resolves anew, so a handle breaks a
-/// cycle; resolving `AsyncProviderHandle<Value>` needs no registration; or make one with
-/// ``AsyncDependencyInjector/provider(for:name:)``), but its call awaits, so async factories run.
 public struct AsyncProviderHandle<Value: Sendable>: Sendable {
     /// The injector each call resolves from.
     public let injector: AsyncDependencyInjector
