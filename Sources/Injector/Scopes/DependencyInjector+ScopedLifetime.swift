@@ -209,7 +209,9 @@ extension DependencyInjector {
             throw error
         }
         // Closed meanwhile: nothing is kept, and the claim ends all the same.
-        let keeping = scoped.withLock { $0.keep(value, producedBy: registration, heldBy: holder, claimed: true) }
+        let keeping = scoped.withLock {
+            $0.keep(value, producedBy: registration, heldBy: holder, keptBy: self, claimed: true)
+        }
         if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
         // After the claim ends, so that no resolve waiting for the value waits for user code.
         tearDown(letGo(by: keeping, of: registration))
@@ -278,7 +280,9 @@ extension AsyncDependencyInjector {
             return try outcome.get()
         }
         // Closed meanwhile: nothing is kept, and the claim ends all the same.
-        let kept = scoped.withLock { $0.keep(value, producedBy: registration, heldBy: holder, claimed: true) }
+        let kept = scoped.withLock {
+            $0.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper, claimed: true)
+        }
         if kept.isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
             await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })

@@ -60,10 +60,25 @@ struct KeptValues {
         let held: Held
         let order: UInt64
         /// The injector that stores `registration`, when the resolve that kept the value knew
-        /// it (weak: a child below the scope may go first); unknown (`knowsHolder` false) for a
-        /// registration found in an ancestor's table.
-        private weak let holder: DependencyInjector?
-        private let knowsHolder: Bool
+        /// it; unknown for a registration found in an ancestor's table.
+        private let holder: Holder
+
+        /// Where the registration of a kept value is stored. The keeper, or an ancestor of it,
+        /// lives as long as the keeper's values, so only a child below the keeper, which may go
+        /// first, is held weakly: a weak reference gives its object a side table, after which
+        /// every retain and release of the object takes the runtime's slow path. Held weakly,
+        /// the app injector made each of its retains cost several times as much, for good.
+        private enum Holder {
+            case unknown
+            /// The keeper itself: not held, which would keep it alive through its own values.
+            case keeper
+            case above(DependencyInjector)
+            case below(WeakInjector)
+        }
+
+        private struct WeakInjector {
+            weak var injector: DependencyInjector?
+        }
 
         /// How a value is held: strongly, or weakly (a `.weak` registration's class instance).
         /// The registry's `Cache` without its teardown record: a request's values read through
@@ -73,9 +88,13 @@ struct KeptValues {
             case weak(WeakReference)
         }
 
-        /// `value` as `registration`'s scope keeps it, numbered in creation order; `nil` when
-        /// it keeps nothing (a `.weak` value that is no class instance, made anew each time).
-        init?(keeping value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector?) {
+        /// `value` as `registration`'s scope keeps it for `keeper`, numbered in creation order;
+        /// `nil` when it keeps nothing (a `.weak` value that is no class instance, made anew
+        /// each time).
+        init?(
+            keeping value: Any, producedBy registration: Registration, heldBy holder: DependencyInjector?,
+            keptBy keeper: DependencyInjector
+        ) {
             if registration.scope.isKeptStrongly {
                 held = .strong(value)
             } else if registration.scope == .weak, type(of: value) is AnyObject.Type {
@@ -85,16 +104,30 @@ struct KeptValues {
             }
             self.registration = registration
             order = registration.teardown == nil ? 0 : CreationOrder.next()
-            self.holder = holder
-            knowsHolder = holder != nil
+            self.holder = Self.holder(holder, keptBy: keeper)
+        }
+
+        private static func holder(_ holder: DependencyInjector?, keptBy keeper: DependencyInjector) -> Holder {
+            guard let holder else { return .unknown }
+            if holder === keeper { return .keeper }
+            var above = keeper.parent
+            while let injector = above {
+                if injector === holder { return .above(holder) }
+                above = injector.parent
+            }
+            return .below(WeakInjector(injector: holder))
         }
 
         /// Whether its registration is no longer stored by its holder (replaced, removed, or the
-        /// holder gone): asked of the holder when known, else of `above`, the keeper's parent,
-        /// and its ancestors.
-        func isReplaced(lookingFrom above: DependencyInjector) -> Bool {
-            guard knowsHolder else { return !above.isStoredHereOrAbove(registration) }
-            return holder?.stores(registration) != true
+        /// holder gone), `keeper` keeping the value: asked of the holder when known, else of the
+        /// keeper's ancestors.
+        func isReplaced(keptBy keeper: DependencyInjector) -> Bool {
+            switch holder {
+            case .unknown: keeper.parent?.isStoredHereOrAbove(registration) != true
+            case .keeper: !keeper.stores(registration)
+            case .above(let holder): !holder.stores(registration)
+            case .below(let reference): reference.injector?.stores(registration) != true
+            }
         }
 
         /// The value, while it lives.
@@ -241,11 +274,13 @@ struct KeptValues {
         _ value: Any,
         producedBy registration: Registration,
         heldBy holder: DependencyInjector?,
+        keptBy keeper: DependencyInjector,
         claimed: Bool = false
     ) -> Keeping {
         var keeping = Keeping(isClosed: isClosed)
         if claimed { keeping.ended = release(claimOf: registration) }
-        guard !isClosed, let kept = Kept(keeping: value, producedBy: registration, heldBy: holder) else {
+        guard !isClosed, let kept = Kept(keeping: value, producedBy: registration, heldBy: holder, keptBy: keeper)
+        else {
             return keeping
         }
         // Its earlier value (a weak one gone) is replaced; the new one goes last, in creation order.
@@ -403,7 +438,7 @@ extension DependencyInjector {
         guard let keptValues else { return SingletonCreation.Keeping() }
         // What keeping replaces leaves the lock whole, registration included: released there,
         // the last reference to a replaced registration would release its factory's captures.
-        let kept = keptValues.withLock { $0.keep(value, producedBy: registration, heldBy: holder) }
+        let kept = keptValues.withLock { $0.keep(value, producedBy: registration, heldBy: holder, keptBy: self) }
         return SingletonCreation.Keeping(isClosed: kept.isClosed, letGo: letGo(by: kept, of: registration))
     }
 
@@ -422,9 +457,9 @@ extension DependencyInjector {
     /// The values of overrides still stored, above the scope or below it, stay. Their
     /// teardowns, for the caller to run after the unlock.
     func letGoOfReplaced(by registration: Registration) -> [PendingTeardown] {
-        guard let keptValues, let parent else { return [] }
+        guard let keptValues, parent != nil else { return [] }
         let others = keptValues.withLock { $0.others(sharingKeyWith: registration) }
-        let replaced = others.filter { $0.isReplaced(lookingFrom: parent) }
+        let replaced = others.filter { $0.isReplaced(keptBy: self) }
         guard !replaced.isEmpty else { return [] }
         let dropped = keptValues.withLock { values in replaced.compactMap { values.dropValue(of: $0.registration) } }
         return dropped.compactMap(\.teardown)

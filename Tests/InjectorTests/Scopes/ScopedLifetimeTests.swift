@@ -416,6 +416,32 @@ import Testing
         #expect(closed.values == [1, 2])
     }
 
+    /// A child below a scope that goes away while the scope keeps its override's value: the
+    /// value is let go (and torn down) when the scope keeps the app's value of the key, since
+    /// no injector stores its registration any more. The scope does not keep the child alive.
+    @Test func theValueOfAChildThatWentAwayIsLetGoWhenTheScopeKeepsTheApps() throws {
+        let app = DependencyInjector()
+        let closed = Collected<Int>()
+        app.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 1) }
+            .teardown { closed.append($0.request) }
+        let request = app.openScope()
+        weak var released: DependencyInjector?
+        do {
+            let child = request.child()
+            released = child
+            child.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 2) }
+                .teardown { closed.append($0.request) }
+            #expect(try child.resolve(Transaction.self).request == 2)
+        }
+        #expect(released == nil)
+        #expect(closed.values.isEmpty)
+
+        #expect(try request.resolve(Transaction.self).request == 1)
+        #expect(closed.values == [2])
+        try request.close()
+        #expect(closed.values == [2, 1])
+    }
+
     /// A child of an opened scope that registers its own scoped value of a key: the scope keeps
     /// a value of each registration, the app's for resolves through the scope, the child's for
     /// resolves through the child, and neither replaces the other.

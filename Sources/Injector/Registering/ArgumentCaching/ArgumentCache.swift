@@ -57,18 +57,15 @@ final class ArgumentCache: Sendable {
     private let registration: Registration
     private var key: DependencyKey { registration.key }
     private let teardown: Registration.Teardown?
-    /// The injector that keeps the cache, which tears down what the cache lets go and keeps
-    /// the failures for its `close()`. Weak: it holds the cache.
-    private weak let keeper: DependencyInjector?
 
-    init(
-        _ caching: ArgumentCaching, of registration: Registration, teardown: Registration.Teardown?,
-        keptBy keeper: DependencyInjector
-    ) {
+    /// A cache of `registration`'s values. Its keeper, which tears down what the cache lets go
+    /// and keeps the failures for its `close()`, is handed to each resolve, not held: it holds
+    /// the cache, and a weak reference would give it a side table, which makes every retain
+    /// and release of the injector take the runtime's slow path.
+    init(_ caching: ArgumentCaching, of registration: Registration, teardown: Registration.Teardown?) {
         self.caching = caching
         self.registration = registration
         self.teardown = teardown
-        self.keeper = keeper
     }
 
     private enum Claimed {
@@ -83,11 +80,12 @@ final class ArgumentCache: Sendable {
     }
 
     /// The value for `arguments`, made by `make` on this thread if no value is kept for them
-    /// (the resolve of `dependency`, on the thread of `context`).
+    /// (the resolve of `dependency`, on the thread of `context`, through `keeper`).
     func value(
         for arguments: [AnyHashable],
         of dependency: DependencyKey,
         context: ResolutionContext,
+        keptBy keeper: DependencyInjector,
         make: () throws -> Any
     ) throws -> Any {
         while true {
@@ -110,7 +108,7 @@ final class ArgumentCache: Sendable {
                     }
                 }
             case .claimed(let entry):
-                return try create(entry, for: arguments, make: make)
+                return try create(entry, for: arguments, keptBy: keeper, make: make)
             }
         }
     }
@@ -133,7 +131,12 @@ final class ArgumentCache: Sendable {
     /// Runs `make` for the tuple this thread claimed, keeps its value, and wakes the threads
     /// that wait for it; what a bounded cache lets go is released after the lock. The value is
     /// handed out until this returns: a bound does not let go of it meanwhile.
-    private func create(_ entry: Entry, for arguments: [AnyHashable], make: () throws -> Any) throws -> Any {
+    private func create(
+        _ entry: Entry,
+        for arguments: [AnyHashable],
+        keptBy keeper: DependencyInjector,
+        make: () throws -> Any
+    ) throws -> Any {
         let value: Any
         do {
             value = try make()
@@ -159,9 +162,9 @@ final class ArgumentCache: Sendable {
             return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state), false, true)
         }
         if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
-        if isClosed { throw closedError(tearingDown: value) }
-        tearDown(evicted)  // torn down and released here, after the unlock and the waiters
-        if !isKept { orphan(value) }
+        if isClosed { throw closedError(tearingDown: value, keptBy: keeper) }
+        tearDown(evicted, keptBy: keeper)  // torn down and released here, after the unlock and the waiters
+        if !isKept { orphan(value, keptBy: keeper) }
         state.withLock { _ in entry.handOuts -= 1 }
         return value
     }
@@ -214,6 +217,7 @@ final class ArgumentCache: Sendable {
         for arguments: [AnyHashable],
         as type: T.Type,
         after frames: AsyncResolutionContext.Frames,
+        keptBy keeper: DependencyInjector,
         make: () async throws -> T
     ) async throws -> T {
         // Taken only when this task is to make the value: a value kept costs no walk of the frames.
@@ -251,7 +255,7 @@ final class ArgumentCache: Sendable {
                 number = frames.innermostCreation?.creation ?? CreationOrder.next()
             case .create(let entry):
                 defer { state.withLock { _ in entry.handOuts -= 1 } }
-                return try await create(entry, for: arguments, after: frames, make: make)
+                return try await create(entry, for: arguments, after: frames, keptBy: keeper, make: make)
             case .wait(let entry, let awaited):
                 defer { state.withLock { _ in entry.handOuts -= 1 } }
                 // From the frames outside this run, which are the cached registration's own.
@@ -270,6 +274,7 @@ final class ArgumentCache: Sendable {
         _ entry: Entry,
         for arguments: [AnyHashable],
         after frames: AsyncResolutionContext.Frames,
+        keptBy keeper: DependencyInjector,
         make: () async throws -> T
     ) async throws -> T {
         let value: T
@@ -300,32 +305,32 @@ final class ArgumentCache: Sendable {
         if isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
             if let teardown {
-                await keeper?.tearDownAwaiting([PendingTeardown(of: value, key: key, teardown: teardown)])
+                await keeper.tearDownAwaiting([PendingTeardown(of: value, key: key, teardown: teardown)])
             }
             let error = InjectionError.closed(key, path: [key])
             awaited?.finish(.failure(error))
             throw error
         }
         awaited?.finish(.success(value))
-        if !isKept { orphan(value) }
+        if !isKept { orphan(value, keptBy: keeper) }
         // Awaited here, after the waiters are woken, as the sync face's creator runs them.
         let teardowns = evicted.compactMap(\.teardown)
-        if !teardowns.isEmpty { await keeper?.tearDownAwaiting(teardowns) }
+        if !teardowns.isEmpty { await keeper.tearDownAwaiting(teardowns) }
         withExtendedLifetime(evicted) {}  // released here, after the unlock and the teardowns
         return value
     }
 
     /// The error of a value made after the keeper closed, which is not kept but torn down at
     /// once, as a singleton's would be.
-    private func closedError(tearingDown value: Any) -> InjectionError {
-        if let teardown { keeper?.tearDown([PendingTeardown(of: value, key: key, teardown: teardown)]) }
+    private func closedError(tearingDown value: Any, keptBy keeper: DependencyInjector) -> InjectionError {
+        if let teardown { keeper.tearDown([PendingTeardown(of: value, key: key, teardown: teardown)]) }
         return .closed(key, path: [key])
     }
 
     /// Tears down the values of `entries`, which the cache let go, through its keeper.
-    private func tearDown(_ entries: [Entry]) {
+    private func tearDown(_ entries: [Entry], keptBy keeper: DependencyInjector) {
         let teardowns = entries.compactMap(\.teardown)
-        if !teardowns.isEmpty { keeper?.tearDown(teardowns) }
+        if !teardowns.isEmpty { keeper.tearDown(teardowns) }
         withExtendedLifetime(entries) {}
     }
 
@@ -345,9 +350,9 @@ final class ArgumentCache: Sendable {
     /// Hands the teardown of `value`, made after the registration was replaced or removed (see
     /// `retire()`), to the keeper's `close()`: the retired cache keeps it only for the resolves
     /// that waited for it, and goes with them, as a singleton made across a re-registration.
-    private func orphan(_ value: Any) {
+    private func orphan(_ value: Any, keptBy keeper: DependencyInjector) {
         if !caching.isWeak, let teardown {
-            keeper?.keepOrphan(PendingTeardown(of: value, key: key, teardown: teardown))
+            keeper.keepOrphan(PendingTeardown(of: value, key: key, teardown: teardown))
         }
     }
 

@@ -105,7 +105,7 @@ extension DependencyInjector {
         guard let cache else {
             return try keeper.orphaned(decoratedIfAny(make(self), key: key, in: context), of: key, teardown: teardown)
         }
-        return try cache.value(for: tuple, of: key, context: context) {
+        return try cache.value(for: tuple, of: key, context: context, keptBy: keeper) {
             try keeper.decoratedIfAny(make(keeper), key: key, in: context)
         }
     }
@@ -136,7 +136,7 @@ extension DependencyInjector {
             // Replaced since the walk (the keeper holds it, as it mostly does): a cache of a
             // newer registration may be here, which this one must not retire.
             if holder === keeper, !registry.stores(registration) { return (nil, nil, true) }
-            let cache = ArgumentCache(caching, of: registration, teardown: teardown, keptBy: keeper)
+            let cache = ArgumentCache(caching, of: registration, teardown: teardown)
             // The pair leaves the lock whole: its registration is released after the unlock.
             return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key), false)
         }
@@ -177,7 +177,7 @@ extension AsyncResolver {
         let face = injector.face(of: keeper)
         // The keeper's face is not `current` here: what its resolver runs binds it.
         let resolver = face === injector ? self : AsyncResolver(face, frames: frames, task: nil)
-        return try await cache.value(for: tuple, as: T.self, after: frames) {
+        return try await cache.value(for: tuple, as: T.self, after: frames, keptBy: keeper) {
             try await face.decoratedIfAny(make(resolver), key: key, after: frames)
         }
     }
