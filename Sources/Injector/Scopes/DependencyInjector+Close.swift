@@ -49,13 +49,14 @@ extension DependencyInjector {
     /// The values are released after the locks.
     func closeKeeping() -> (teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [Task<Void, Never>]) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
-        // would run its `deinit` under the lock.
-        let (dropped, orphans, tasks, caches) = registry.updateReturning { registry in
+        // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
+        let keepsForOthers = keepsOwnSingletons || opensScope  // it has `keptValues`
+        let (dropped, orphans, tasks, caches, kept) = registry.updateReturning { registry in
             registry.isClosed = true
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
                 Array(exchange(&registry.teardownTasks, with: [:]).values),
-                exchange(&registry.argumentCaches, with: [:])
+                exchange(&registry.argumentCaches, with: [:]), keepsForOthers ? registry.kept.close() : nil
             )
         }
         var teardowns = orphans
@@ -65,7 +66,7 @@ extension DependencyInjector {
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }
-        return (teardowns, keptValues?.withLock { $0.close() }, tasks)
+        return (teardowns, kept, tasks)
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its
