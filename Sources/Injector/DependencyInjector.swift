@@ -49,8 +49,11 @@ public final class DependencyInjector: Sendable {
     /// registry's lock: its own copies of their singletons when `keepsOwnSingletons`, their
     /// `.scoped` values when it `opensScope`; `nil` for an injector that does neither.
     var keptValues: LockedKeptValues? {
-        keepsOwnSingletons || opensScope ? LockedKeptValues(registry: registry) : nil
+        keepsValuesForOthers ? LockedKeptValues(registry: registry) : nil
     }
+
+    /// Whether it keeps values of registrations other injectors hold (it has `keptValues`).
+    var keepsValuesForOthers: Bool { keepsOwnSingletons || opensScope }
 
     /// Whether it keeps its own copies of its ancestors' singletons (`ChildSingletons.own`,
     /// what test and preview scopes make), rather than sharing theirs.

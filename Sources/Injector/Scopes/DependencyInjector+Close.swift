@@ -50,13 +50,12 @@ extension DependencyInjector {
     func closeKeeping() -> (teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [Task<Void, Never>]) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
-        let keepsForOthers = keepsOwnSingletons || opensScope  // it has `keptValues`
         let (dropped, orphans, tasks, caches, kept) = registry.updateReturning { registry in
             registry.isClosed = true
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
                 Array(exchange(&registry.teardownTasks, with: [:]).values),
-                exchange(&registry.argumentCaches, with: [:]), keepsForOthers ? registry.kept.close() : nil
+                exchange(&registry.argumentCaches, with: [:]), keepsValuesForOthers ? registry.kept.close() : nil
             )
         }
         var teardowns = orphans

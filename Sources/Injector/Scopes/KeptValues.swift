@@ -63,15 +63,13 @@ struct KeptValues {
         /// it; unknown for a registration found in an ancestor's table.
         private let holder: Holder
 
-        /// Where the registration of a kept value is stored. The keeper, or an ancestor of it,
-        /// lives as long as the keeper's values, so only a child below the keeper, which may go
-        /// first, is held weakly: a weak reference gives its object a side table, after which
-        /// every retain and release of the object takes the runtime's slow path. Held weakly,
-        /// the app injector made each of its retains cost several times as much, for good.
+        /// Where the registration of a kept value is stored. An ancestor of the keeper lives as
+        /// long as the keeper's values, so only another holder (a child below the keeper, which
+        /// may go first) is held weakly: a weak reference gives its object a side table, after
+        /// which every retain and release of the object takes the runtime's slow path. Held
+        /// weakly, the app injector made each of its retains cost several times as much, for good.
         private enum Holder {
             case unknown
-            /// The keeper itself: not held, which would keep it alive through its own values.
-            case keeper
             case above(DependencyInjector)
             case below(WeakInjector)
         }
@@ -109,7 +107,6 @@ struct KeptValues {
 
         private static func holder(_ holder: DependencyInjector?, keptBy keeper: DependencyInjector) -> Holder {
             guard let holder else { return .unknown }
-            if holder === keeper { return .keeper }
             var above = keeper.parent
             while let injector = above {
                 if injector === holder { return .above(holder) }
@@ -124,7 +121,6 @@ struct KeptValues {
         func isReplaced(keptBy keeper: DependencyInjector) -> Bool {
             switch holder {
             case .unknown: keeper.parent?.isStoredHereOrAbove(registration) != true
-            case .keeper: !keeper.stores(registration)
             case .above(let holder): !holder.stores(registration)
             case .below(let reference): reference.injector?.stores(registration) != true
             }
