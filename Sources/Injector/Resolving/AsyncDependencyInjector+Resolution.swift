@@ -143,8 +143,7 @@ extension AsyncDependencyInjector {
                 switch request {
                 case .ready(let value):
                     return value
-                case .started(let creation, let createHere):
-                    if let createHere { await createHere() }
+                case .started(let creation):
                     return try await creation.value(waitingFrom: frames)
                 case .wait(let creation):
                     guard let value = try await creation.valueUnlessCreatorCancelled(waitingFrom: frames) else {
@@ -192,11 +191,7 @@ extension AsyncDependencyInjector {
         }
         guard registration.scope.isKept else { return nil }
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
-        if registration.isScoped,
-            let request = try scopedRequest(registration, heldBy: holder, keptBy: keeper, after: frames)
-        {
-            return request
-        }
+        if registration.isScoped { return try scopedRequest(registration, keptBy: keeper, after: frames) }
         do {
             return try AsyncSingletonCreation.request(
                 of: registration, heldBy: holder, keptBy: keeper, builtBy: face(of: keeper), frames: frames)

@@ -295,15 +295,17 @@ extension DependencyInjector {
             return try run(registration, in: context)
         case .scoped:
             try checkScoped(registration, keptBy: keeper, in: context)
-            // Kept by an opened scope below the holder: the scope's own creation (see `KeptValues`).
-            if keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues {
-                do {
-                    return try keeper.scopedValue(of: registration, heldBy: holder, in: scoped, context: context)
-                } catch {
-                    throw explained(error, building: registration, keptBy: keeper)
-                }
+            // Kept by the opened scope (`checkScoped` threw outside one), its own registrations'
+            // values too: in its one store, where a resolve that finds the registration in a
+            // published table keeps it (see `KeptValues`).
+            guard let scoped = keeper.keptValues else {  // `checkScoped` threw: no scope is open
+                throw .outsideScope(registration.key, path: context.path + [registration.key])
             }
-            fallthrough
+            do {
+                return try keeper.scopedValue(of: registration, heldBy: holder, in: scoped, context: context)
+            } catch {
+                throw explained(error, building: registration, keptBy: keeper)
+            }
         case .singleton, .weak, .eagerSingleton, .named:
             // A copy kept below the holder is read without the process-wide creation lock.
             if keeper !== holder, let value = keeper.keptValue(of: registration) { return value }

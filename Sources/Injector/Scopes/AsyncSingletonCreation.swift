@@ -2,8 +2,8 @@
 /// every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
 /// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
 /// value's runs in the task of the resolve that started it, which claims its place in the
-/// opened scope's `KeptValues` (`AsyncDependencyInjector.scopedRequest`), or here, for the
-/// scope's own registration (`request(of:…)`).
+/// opened scope's `KeptValues` (`AsyncDependencyInjector.scopedRequest`); what its waiters
+/// await is one of these, made by the first of them.
 final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
@@ -44,9 +44,8 @@ final class AsyncSingletonCreation: Sendable {
         case ready(Any?)
         /// Waits for `creation`'s value (`value(waitingFrom:)`), which another resolve started.
         case wait(AsyncSingletonCreation)
-        /// This resolve started `creation`: runs `createHere` in this task if there is one (a
-        /// scoped value's creation), then waits for its value.
-        case started(AsyncSingletonCreation, createHere: (@Sendable () async -> Void)?)
+        /// This resolve started `creation` (in a task of its own): waits for its value.
+        case started(AsyncSingletonCreation)
         /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
         case create(Number, in: LockedKeptValues)
         /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
@@ -101,12 +100,8 @@ final class AsyncSingletonCreation: Sendable {
                 inside.end(run)
                 await creation.conclude(outcome, heldBy: holder, keptBy: keeper, after: frames)
             }
-            // A scoped value is the request's own, made in the requesting task (whose
-            // cancellation may stop it) as every scoped value is (see `scopedRequest`); only a
-            // value that outlives the request is made in a task shielded from its cancellation.
-            if registration.isScoped { return .started(creation, createHere: create) }
             start(create)
-            return .started(creation, createHere: nil)
+            return .started(creation)
         }
     }
 

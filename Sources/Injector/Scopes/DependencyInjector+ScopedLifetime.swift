@@ -161,8 +161,7 @@ extension DependencyInjector {
                     scoped.withLock { $0.awaitedCreator(of: claim, by: registration) }
                 }
                 // Re-registered while we waited: the value just made may be the old one's.
-                guard (holder.map { $0.stores(registration) } ?? parent?.isStoredHereOrAbove(registration)) == true
-                else { return nil }
+                guard holder?.stores(registration) ?? isStoredHereOrAbove(registration) else { return nil }
             case .claimed:
                 return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
             }
@@ -222,20 +221,20 @@ extension DependencyInjector {
 
 extension AsyncDependencyInjector {
     /// What a resolve of `registration`, a `.scoped` one, finds in the opened scope `keeper`,
-    /// once checked (`checkScoped`): the value, a creation for this task to run, or another
-    /// task's to await, when the registration is an ancestor's; `nil` for one the scope holds
-    /// itself, made as its singletons are (`AsyncSingletonCreation.request(of:…)`). The place is
-    /// claimed as the sync face claims it (`DependencyInjector.scopedValue(of:in:context:)`),
-    /// under the scope's lock alone: no process-wide rendezvous, and what waiters await is made
-    /// only when one waits.
+    /// once checked (`checkScoped`, which throws outside one): the value, a creation for this
+    /// task to run, or another task's to await. The place is claimed as the sync face claims
+    /// it (`DependencyInjector.scopedValue(of:in:context:)`), in the scope's one store (its own
+    /// registrations' values too), under its lock alone: no process-wide rendezvous, and what
+    /// waiters await is made only when one waits.
     nonisolated func scopedRequest(
         _ registration: Registration,
-        heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames
-    ) throws(InjectionError) -> AsyncSingletonCreation.Request? {
+    ) throws(InjectionError) -> AsyncSingletonCreation.Request {
         try core.checkScoped(registration, keptBy: keeper)
-        guard keeper !== holder, keeper.opensScope, let scoped = keeper.keptValues else { return nil }
+        guard let scoped = keeper.keptValues else {  // `checkScoped` threw: no scope is open
+            throw .outsideScope(registration.key, path: frames.keys + [registration.key])
+        }
         // Numbered when this task takes the place: a ready value costs no count shared by all cores.
         var number: AsyncSingletonCreation.Number = 0
         let claimed = scoped.withLock { values in

@@ -64,12 +64,16 @@ struct KeptValues {
         private let holder: Holder
 
         /// Where the registration of a kept value is stored. An ancestor of the keeper lives as
-        /// long as the keeper's values, so only another holder (a child below the keeper, which
-        /// may go first) is held weakly: a weak reference gives its object a side table, after
-        /// which every retain and release of the object takes the runtime's slow path. Held
-        /// weakly, the app injector made each of its retains cost several times as much, for good.
+        /// long as the keeper's values, so only a child below the keeper, which may go first, is
+        /// held weakly: a weak reference gives its object a side table, after which every
+        /// retain and release of the object takes the runtime's slow path. Held weakly, the
+        /// app injector made each of its retains cost several times as much, for good.
         private enum Holder {
+            /// Found in a published table: the keeper's registration, or an ancestor's.
             case unknown
+            /// The keeper itself (an opened scope's own scoped registration): not held, which
+            /// would keep it alive through its own values.
+            case keeper
             case above(DependencyInjector)
             case below(WeakInjector)
         }
@@ -107,6 +111,7 @@ struct KeptValues {
 
         private static func holder(_ holder: DependencyInjector?, keptBy keeper: DependencyInjector) -> Holder {
             guard let holder else { return .unknown }
+            if holder === keeper { return .keeper }
             var above = keeper.parent
             while let injector = above {
                 if injector === holder { return .above(holder) }
@@ -117,10 +122,11 @@ struct KeptValues {
 
         /// Whether its registration is no longer stored by its holder (replaced, removed, or the
         /// holder gone), `keeper` keeping the value: asked of the holder when known, else of the
-        /// keeper's ancestors.
+        /// keeper and its ancestors.
         func isReplaced(keptBy keeper: DependencyInjector) -> Bool {
             switch holder {
-            case .unknown: keeper.parent?.isStoredHereOrAbove(registration) != true
+            case .unknown: !keeper.isStoredHereOrAbove(registration)
+            case .keeper: !keeper.stores(registration)
             case .above(let holder): !holder.stores(registration)
             case .below(let reference): reference.injector?.stores(registration) != true
             }

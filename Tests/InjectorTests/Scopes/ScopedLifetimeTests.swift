@@ -416,6 +416,56 @@ import Testing
         #expect(closed.values == [1, 2])
     }
 
+    /// A scoped registration an opened scope holds itself: one value in the scope, however it
+    /// is reached. Read from the published table, from a `.graph` value's factory and from an
+    /// `initCompleted` hook (which take the walk), it was two values: the walk kept the scope's
+    /// own in its registry, the table in the scope's store. Torn down once, at the close.
+    @Test func aScopesOwnScopedRegistrationHasOneValueOnEveryPath() throws {
+        let app = DependencyInjector()
+        let request = app.openScope()
+        let made = Collected<Int>()
+        let closed = Collected<Int>()
+        request.register(Transaction.self, scope: .scoped) { _ in
+            made.append(1)
+            return Transaction(request: 1)
+        }.teardown { closed.append($0.request) }
+        request.register(Handler.self, scope: .graph) { r in try Handler(transaction: r.resolve()) }
+        let completed = Collected<Transaction>()
+        request.register(AuditLog.self) { r in try AuditLog(transaction: r.resolve()) }
+            .initCompleted { r, _ in completed.append(try r.resolve(Transaction.self)) }
+
+        let transaction = try request.resolve(Transaction.self)
+        #expect(try request.resolve(Handler.self).transaction === transaction)
+        #expect(try request.resolve(AuditLog.self).transaction === transaction)
+        #expect(completed.values.count == 1 && completed.values.allSatisfy { $0 === transaction })
+        request.observe { _ in }  // resolves of an observed injector take the walk
+        #expect(try request.resolve(Transaction.self) === transaction)
+        #expect(made.values == [1])
+        try request.close()
+        #expect(closed.values == [1])
+    }
+
+    /// The same on the actor face: a synchronous factory's registration read from the table,
+    /// then through the walk an observed scope takes; an async one's, which the walk finds.
+    @Test func aScopesOwnScopedRegistrationHasOneValueOnEveryPathOfTheActorFace() async throws {
+        let server = AsyncDependencyInjector()
+        let request = server.openScope()
+        let made = Collected<Int>()
+        request.synchronous.register(Transaction.self, scope: .scoped) { _ in
+            made.append(1)
+            return Transaction(request: 1)
+        }
+        await request.register(Service.self, scope: .scoped) { _ in Service() }
+
+        let transaction = try await request.resolve(Transaction.self)
+        let service = try await request.resolve(Service.self)
+        await request.observe { _ in }
+        #expect(try await request.resolve(Transaction.self) === transaction)
+        #expect(try await request.resolve(Service.self) === service)
+        #expect(made.values == [1])
+        try await request.close()
+    }
+
     /// A child below a scope that goes away while the scope keeps its override's value: the
     /// value is let go (and torn down) when the scope keeps the app's value of the key, since
     /// no injector stores its registration any more. The scope does not keep the child alive.
