@@ -55,8 +55,9 @@ extension DependencyInjector {
                             answeredBy = answer.isPreviewStandIn(of: registration) ? .preview : .testDouble
                         }
                     }
-                    // Below a keeper, an inherited value exists once the keeper has made its copy.
-                    if let keeper = keepers.keeper(of: registration), keeper !== current {
+                    // Below a keeper, an inherited value exists once the keeper has made its copy;
+                    // an opened scope keeps its own scoped values with those (see `KeptValues`).
+                    if let keeper = keepers.keeper(of: registration), keeper !== current || registration.isScoped {
                         isCreated = keeper.keptValue(of: answer) != nil
                     }
                     // Decorated by the injector that makes the value (see `decoratedIfAny(_:madeFor:in:isCurrent:)`).

@@ -441,6 +441,7 @@ import Testing
         request.observe { _ in }  // resolves of an observed injector take the walk
         #expect(try request.resolve(Transaction.self) === transaction)
         #expect(made.values == [1])
+        #expect(request.registrations.first { $0.key == DependencyKey(Transaction.self) }?.isCreated == true)
         try request.close()
         #expect(closed.values == [1])
     }
