@@ -104,8 +104,11 @@ extension DependencyInjector {
     /// holder, else its copies of an ancestor's (see `KeptValues`); returns their teardowns.
     /// The values are released after the lock.
     func dropValues(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
-        if holder === self { return registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [] }
-        return keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? []
+        var dropped: [PendingTeardown] = []
+        if holder === self { dropped = registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [] }
+        // An opened scope keeps its own scoped values with its copies (see `KeptValues`).
+        if holder !== self || opensScope { dropped += keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? [] }
+        return dropped
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.

@@ -446,6 +446,29 @@ import Testing
         #expect(closed.values == [1])
     }
 
+    /// `reset` of a scope's own scoped registration lets go of its value (in the scope's store
+    /// of kept values, with the rest), as a decorator added for the key does.
+    @Test func resetAndDecorateLetGoOfAScopesOwnScopedValue() throws {
+        let request = DependencyInjector().openScope()
+        let closed = Collected<Int>()
+        let made = Collected<Int>()
+        request.register(Transaction.self, scope: .scoped) { _ in
+            made.append(made.values.count + 1)
+            return Transaction(request: made.values.count)
+        }.teardown { closed.append($0.request) }
+
+        let first = try request.resolve(Transaction.self)
+        try request.reset(Transaction.self)
+        #expect(closed.values == [1])
+        let second = try request.resolve(Transaction.self)
+        #expect(second !== first)
+        request.decorate(Transaction.self) { _, transaction in transaction }
+        #expect(closed.values == [1, 2])
+        #expect(try request.resolve(Transaction.self).request == 3)
+        try request.close()
+        #expect(closed.values == [1, 2, 3])
+    }
+
     /// The same on the actor face: a synchronous factory's registration read from the table,
     /// then through the walk an observed scope takes; an async one's, which the walk finds.
     @Test func aScopesOwnScopedRegistrationHasOneValueOnEveryPathOfTheActorFace() async throws {
