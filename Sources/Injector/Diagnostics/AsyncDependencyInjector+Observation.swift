@@ -30,6 +30,10 @@ extension AsyncDependencyInjector {
     private nonisolated func runsFactory(for key: DependencyKey) -> Bool {
         guard case .pending(let registration, let holder, let keeper) = core.locate(key) else { return false }
         guard registration.scope.isKept else { return true }
+        // An opened scope keeps every scoped value in its one store, its own registrations' too.
+        if registration.isScoped, let scoped = keeper.keptValues {
+            return scoped.withLock { $0.value(of: registration) == nil && !$0.isCreating(registration) }
+        }
         return SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper) == nil
             && AsyncSingletonCreation.running(registration, keptBy: keeper) == nil
             && keeper.keptValues?.withLock({ $0.isCreating(registration) }) != true

@@ -38,6 +38,30 @@ import Testing
             ])
     }
 
+    /// A scoped value that an opened scope keeps, registered in the app or in the scope itself:
+    /// created by the first resolve, cached for the next, as the observer is told.
+    @Test(arguments: Face.allCases)
+    func aScopedValueIsCreatedOnceAndThenCached(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Service.self, scope: .scoped) { Service() }
+        let request = app.openScope()
+        await request.register(Dependent.self, scope: .scoped, resolving: Service.self) { Dependent(service: $0) }
+        let events = Collected<ResolutionEvent>()
+        await request.observe { events.append($0) }
+
+        _ = await request.resolveError(Dependent.self)
+        _ = await request.resolveError(Dependent.self)
+        _ = await request.resolveError(Service.self)
+
+        #expect(
+            events.values.map(Self.summary) == [
+                "Service: created via Dependent → Service",
+                "Dependent: created via Dependent",
+                "Dependent: cached via Dependent",
+                "Service: cached via Service",
+            ])
+    }
+
     @Test(arguments: Face.allCases)
     func theObserverSeesEveryResolveInOrder(face: Face) async {
         let injector = face.makeInjector()
