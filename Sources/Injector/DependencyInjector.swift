@@ -45,9 +45,10 @@ public final class DependencyInjector: Sendable {
     /// Its ready values, published for resolves that take no lock (kept by `registry`'s writes).
     @usableFromInline let ready: PublishedTable
 
-    /// The values it keeps for its ancestors' registrations (see `KeptValues`), under its
-    /// registry's lock: its own copies of their singletons when `keepsOwnSingletons`, their
-    /// `.scoped` values when it `opensScope`; `nil` for an injector that does neither.
+    /// The values it keeps apart from its registry's (see `KeptValues`), under its registry's
+    /// lock: its own copies of its ancestors' singletons when `keepsOwnSingletons`, the values
+    /// of `.scoped` registrations (theirs and its own) when it `opensScope`; `nil` for an
+    /// injector that does neither.
     var keptValues: LockedKeptValues? {
         keepsValuesForOthers ? LockedKeptValues(registry: registry) : nil
     }

@@ -188,6 +188,10 @@ extension DependencyInjector {
         // A value an installation replaces is torn down when the installation succeeds (it
         // puts the value back if it fails).
         if installation == nil, let teardown = previous?.entry.teardown { tearDown([teardown]) }
+        // An opened scope's own scoped value is kept with its copies (see `KeptValues`).
+        if installation == nil, case .factory(let replaced, _)? = previous?.entry, replaced.isScoped {
+            tearDown(dropKeptValue(of: replaced))
+        }
         // The values a replaced or removed registration kept per argument tuple go with it; an
         // installation tears them down when it succeeds, and puts them back if it fails.
         if let previousValues {

@@ -443,7 +443,8 @@ struct Keepers {
     var singletons: DependencyInjector?
     var scope: DependencyInjector?
 
-    /// Who keeps `registration`'s value for the resolve, if not its holder (`nil`).
+    /// Who keeps `registration`'s value for the resolve (the holder too, for a scoped one an
+    /// opened scope holds), or `nil`: its holder, in its registry.
     func keeper(of registration: Registration) -> DependencyInjector? {
         registration.isScoped ? scope : singletons
     }

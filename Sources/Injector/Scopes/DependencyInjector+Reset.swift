@@ -78,7 +78,9 @@ extension DependencyInjector {
                     return
                 }
                 guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }
-                keeper.tearDown(keeper.dropValues(of: key, heldBy: holder))
+                var letGo = keeper.dropValues(of: key, heldBy: holder)
+                if holder === keeper, registration.isScoped { letGo += keeper.dropKeptValue(of: registration) }
+                keeper.tearDown(letGo)
                 return
             case .instance?:
                 throw .notResettable(key, scope: nil)
@@ -104,11 +106,14 @@ extension DependencyInjector {
     /// holder, else its copies of an ancestor's (see `KeptValues`); returns their teardowns.
     /// The values are released after the lock.
     func dropValues(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
-        var dropped: [PendingTeardown] = []
-        if holder === self { dropped = registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [] }
-        // An opened scope keeps its own scoped values with its copies (see `KeptValues`).
-        if holder !== self || opensScope { dropped += keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? [] }
-        return dropped
+        if holder === self { return registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [] }
+        return keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? []
+    }
+
+    /// Drops the value this injector keeps for `registration` in its store of kept values (an
+    /// opened scope's own scoped registration's, see `KeptValues`); returns its teardown.
+    func dropKeptValue(of registration: Registration) -> [PendingTeardown] {
+        keptValues?.withLock { $0.dropValue(of: registration) }?.teardown.map { [$0] } ?? []
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.

@@ -119,8 +119,8 @@ extension AsyncDependencyInjector {
 }
 
 extension DependencyInjector {
-    /// The value of `registration`, a `.scoped` one of an ancestor's, that this opened scope
-    /// keeps: created now by this thread if need be, once for the scope however many threads
+    /// The value of `registration`, a `.scoped` one (an ancestor's, or this scope's own), that
+    /// this opened scope keeps: created now by this thread if need be, once for the scope however many threads
     /// ask at once.
     ///
     /// The creation claims its place in the scope's own list (`KeptValues`), so that the

@@ -1,5 +1,5 @@
-/// The values an injector keeps for registrations other injectors hold: an opened scope's
-/// values of `.scoped` registrations (its ancestors', and those of plain children below it),
+/// The values an injector keeps apart from its registry's: an opened scope's values of
+/// `.scoped` registrations (its ancestors', its own, and those of plain children below it),
 /// and a test scope's own copies of its ancestors' singletons (and weak instances), built with
 /// the test's registrations (`ChildSingletons.own`). The one store
 /// of kept values besides each registry's (principle 13): a registration has at most one kept
@@ -420,12 +420,12 @@ struct LockedKeptValues {
 }
 
 extension DependencyInjector {
-    /// What this injector keeps for `registration`, which an ancestor holds.
+    /// What this injector keeps for `registration` in its store of kept values.
     func keptValue(of registration: Registration) -> Any? {
         keptValues?.withLock { $0.value(of: registration) }
     }
 
-    /// What this injector keeps for `registration`, which an ancestor holds, for a creation
+    /// What this injector keeps for `registration` in its store of kept values, for a creation
     /// about to start: the value, `.closed` once its `close()` has begun (nothing is built for
     /// a closed keeper), or `nil`.
     func kept(_ registration: Registration) -> SingletonCreation.Start? {

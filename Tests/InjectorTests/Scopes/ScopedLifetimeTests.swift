@@ -469,6 +469,25 @@ import Testing
         #expect(closed.values == [1, 2, 3])
     }
 
+    /// Registering a scope's own scoped key again, or unregistering it, lets go of its value
+    /// then, as it does a singleton's.
+    @Test func replacingAScopesOwnScopedRegistrationLetsGoOfItsValue() throws {
+        let request = DependencyInjector().openScope()
+        let closed = Collected<Int>()
+        request.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 1) }
+            .teardown { closed.append($0.request) }
+        _ = try request.resolve(Transaction.self)
+
+        request.register(Transaction.self, scope: .scoped) { _ in Transaction(request: 2) }
+            .teardown { closed.append($0.request) }
+        #expect(closed.values == [1])
+        #expect(try request.resolve(Transaction.self).request == 2)
+        request.unregister(Transaction.self)
+        #expect(closed.values == [1, 2])
+        try request.close()
+        #expect(closed.values == [1, 2])
+    }
+
     /// The same on the actor face: a synchronous factory's registration read from the table,
     /// then through the walk an observed scope takes; an async one's, which the walk finds.
     @Test func aScopesOwnScopedRegistrationHasOneValueOnEveryPathOfTheActorFace() async throws {
