@@ -56,8 +56,11 @@ extension DependencyInjector {
                         }
                     }
                     // Below a keeper, an inherited value exists once the keeper has made its copy;
-                    // an opened scope keeps its own scoped values with those (see `KeptValues`).
-                    if let keeper = keepers.keeper(of: registration), keeper !== current || registration.isScoped {
+                    // an opened scope keeps its own scoped values with those (see `KeptValues`), and
+                    // those of the plain children below it, as the walk finds it (`locate`).
+                    let keeper =
+                        keepers.keeper(of: registration) ?? (registration.isScoped ? current.enclosingScope : nil)
+                    if let keeper, keeper !== current || registration.isScoped {
                         isCreated = keeper.keptValue(of: answer) != nil
                     }
                     // Decorated by the injector that makes the value (see `decoratedIfAny(_:madeFor:in:isCurrent:)`).

@@ -96,6 +96,8 @@ import Testing
         let value = try await below.resolve(Service.self)
         #expect(try await below.resolve(Service.self) === value)
         #expect(try await below.child().resolve(Service.self) === value)
+        let listed = await below.registrations.first { $0.key == DependencyKey(Service.self) }
+        #expect(listed?.isCreated == true)
     }
 
     @Test(arguments: Face.allCases)
