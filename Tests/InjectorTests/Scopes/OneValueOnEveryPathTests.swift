@@ -29,15 +29,23 @@ import Testing
 
     @Test(arguments: Level.allCases, [Scope.singleton, .scoped])
     func everyPathGetsTheOneValue(registeredIn level: Level, scope: Scope) async throws {
-        try await everyPathGetsTheOneValue(registeredIn: level, scope: scope, async: false)
-        try await everyPathGetsTheOneValue(registeredIn: level, scope: scope, async: true)
+        for isAsync in [false, true] {
+            try await everyPathGetsTheOneValue(registeredIn: level, scope: scope, async: isAsync, in: nil)
+            // The same in a test's scope of the app, which keeps its own copies of singletons.
+            let app = AsyncDependencyInjector()
+            try await app.withOverrides({ _ in }) {
+                try await everyPathGetsTheOneValue(
+                    registeredIn: level, scope: scope, async: isAsync, in: AsyncDependencyInjector.current)
+            }
+        }
     }
 
-    private func everyPathGetsTheOneValue(registeredIn level: Level, scope: Scope, async isAsync: Bool)
-        async throws
-    {
-        let app = AsyncDependencyInjector()
-        let request = app.openScope()
+    /// The check, in `test` (a test's scope) if given, else in an app of its own.
+    private func everyPathGetsTheOneValue(
+        registeredIn level: Level, scope: Scope, async isAsync: Bool, in test: AsyncDependencyInjector?
+    ) async throws {
+        let app = test?.parent ?? AsyncDependencyInjector()
+        let request = (test ?? app).openScope()
         let child = request.child()
         let holder = [Level.app: app, .scope: request, .childBelowScope: child][level] ?? app
         let through = level == .childBelowScope ? child : request
@@ -76,6 +84,7 @@ import Testing
         #expect(made.values.count == 1)
         try await request.close()
         try await child.close()  // a singleton registered in the child is the child's to close
+        try await test?.close()
         try await app.close()
         #expect(closed.values.count == 1 && closed.values.first === value)
     }
