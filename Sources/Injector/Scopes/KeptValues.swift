@@ -78,8 +78,15 @@ struct KeptValues {
             case below(WeakInjector)
         }
 
-        private struct WeakInjector {
+        /// A weak reference in an object of its own: with every case a class reference, the
+        /// enum is moved and destroyed as one word, where a weak reference in a struct payload
+        /// made each go through the runtime (60 instructions per kept value).
+        private final class WeakInjector {
             weak var injector: DependencyInjector?
+
+            init(_ injector: DependencyInjector) {
+                self.injector = injector
+            }
         }
 
         /// How a value is held: strongly, or weakly (a `.weak` registration's class instance).
@@ -117,7 +124,7 @@ struct KeptValues {
                 if injector === holder { return .above(holder) }
                 above = injector.parent
             }
-            return .below(WeakInjector(injector: holder))
+            return .below(WeakInjector(holder))
         }
 
         /// Whether its registration is no longer stored by its holder (replaced, removed, or the
