@@ -85,13 +85,7 @@ func transientWithThreeDependencies() -> Scenario {
             parser: r.resolve() ?? Parser(), formatter: r.resolve() ?? Formatter(),
             validator: r.resolve() ?? Validator())
     }
-    let injector = DependencyInjector()
-    injector.register(Parser.self) { _ in Parser() }
-    injector.register(Formatter.self) { _ in Formatter() }
-    injector.register(Validator.self) { _ in Validator() }
-    injector.register(Importer.self) { r in
-        try Importer(parser: r.resolve(), formatter: r.resolve(), validator: r.resolve())
-    }
+    let injector = importerInjector()
     let factories = "locked factories"
     let busy = injectorUsingEveryLifetime()
 
@@ -127,9 +121,8 @@ func transientWithThreeDependencies() -> Scenario {
     )
 }
 
-/// `Importer`'s graph in an injector that has also cached a value by argument, kept scoped
-/// values in a scope (closed since) and copies of its singleton in a test scope.
-private func injectorUsingEveryLifetime() -> DependencyInjector {
+/// An injector with `Importer`'s graph: four transients.
+private func importerInjector() -> DependencyInjector {
     let injector = DependencyInjector()
     injector.register(Parser.self) { _ in Parser() }
     injector.register(Formatter.self) { _ in Formatter() }
@@ -137,6 +130,13 @@ private func injectorUsingEveryLifetime() -> DependencyInjector {
     injector.register(Importer.self) { r in
         try Importer(parser: r.resolve(), formatter: r.resolve(), validator: r.resolve())
     }
+    return injector
+}
+
+/// `Importer`'s graph in an injector that has also cached a value by argument, kept scoped
+/// values in a scope (closed since) and copies of its singleton in a test scope.
+private func injectorUsingEveryLifetime() -> DependencyInjector {
+    let injector = importerInjector()
     injector.register(Logger.self, name: "by tenant", caching: .strong) { (_, _: Int) in Logger() }
     injector.register(Logger.self, name: "per request", scope: .scoped) { _ in Logger() }
     injector.register(Logger.self, scope: .singleton) { _ in Logger() }

@@ -294,13 +294,10 @@ extension DependencyInjector {
         case .transient, .graph:
             return try run(registration, in: context)
         case .scoped:
-            try checkScoped(registration, keptBy: keeper, in: context)
-            // Kept by the opened scope (`checkScoped` threw outside one), its own registrations'
-            // values too: in its one store, where a resolve that finds the registration in a
-            // published table keeps it (see `KeptValues`).
-            guard let scoped = keeper.keptValues else {  // `checkScoped` threw: no scope is open
-                throw .outsideScope(registration.key, path: context.path + [registration.key])
-            }
+            // Kept by the opened scope, its own registrations' values too: in its one store,
+            // where a resolve that finds the registration in a published table keeps it (see
+            // `KeptValues`).
+            let scoped = try checkScoped(registration, keptBy: keeper, in: context)
             do {
                 return try keeper.scopedValue(of: registration, heldBy: holder, in: scoped, context: context)
             } catch {

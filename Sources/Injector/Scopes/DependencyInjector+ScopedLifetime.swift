@@ -41,12 +41,12 @@ extension DependencyInjector {
 
     /// Checks that this injector may hand out a value of `registration`, which is scoped, kept
     /// by `keeper`: no value that outlives the scope is asking for it, and the resolve runs in
-    /// an opened scope. `context`: this thread's.
+    /// an opened scope, whose store of kept values it returns. `context`: this thread's.
     func checkScoped(
         _ registration: Registration,
         keptBy keeper: DependencyInjector,
         in context: ResolutionContext = .current
-    ) throws(InjectionError) {
+    ) throws(InjectionError) -> LockedKeptValues {
         // The task's frames only while it builds something (most resolves: no async builder
         // runs in the process, and the task-locals are not read).
         let holder =
@@ -58,9 +58,10 @@ extension DependencyInjector {
                 registration.key, path: Self.runningPath(endingAt: registration.key), holder: holder.key,
                 holderScope: holder.keptLifetime)
         }
-        guard keeper.opensScope else {
+        guard keeper.opensScope, let scoped = keeper.keptValues else {
             throw .outsideScope(registration.key, path: Self.runningPath(endingAt: registration.key))
         }
+        return scoped
     }
 
     /// Whether `registration` is stored in this injector or an ancestor up to `scope`: a
@@ -178,8 +179,8 @@ extension DependencyInjector {
         throws(InjectionError) -> T
     {
         let context = ResolutionContext.current
-        if opensScope, let scoped = keptValues, !context.isSharing {
-            try checkScoped(registration, keptBy: self, in: context)
+        if opensScope, !context.isSharing {
+            let scoped = try checkScoped(registration, keptBy: self, in: context)
             if let value = try scopedValue(of: registration, heldBy: nil, in: scoped, context: context) {
                 return try Self.cast(value, to: T.self, key: key)
             }
@@ -231,10 +232,7 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames
     ) throws(InjectionError) -> AsyncSingletonCreation.Request {
-        try core.checkScoped(registration, keptBy: keeper)
-        guard let scoped = keeper.keptValues else {  // `checkScoped` threw: no scope is open
-            throw .outsideScope(registration.key, path: frames.keys + [registration.key])
-        }
+        let scoped = try core.checkScoped(registration, keptBy: keeper)
         // Numbered when this task takes the place: a ready value costs no count shared by all cores.
         var number: AsyncSingletonCreation.Number = 0
         let claimed = scoped.withLock { values in
