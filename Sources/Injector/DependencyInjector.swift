@@ -114,9 +114,14 @@ public final class DependencyInjector: Sendable {
     }
 
     deinit {
-        // An opened scope released without `close()`: its values are torn down, and it is
-        // reported (principle 14), never leaked in silence.
-        if opensScope, let keptValues, let parent { parent.tearDown(releasedScope: keptValues) }
+        // An opened scope released without `close()`: all it keeps (its scoped values, its own
+        // singletons, …) is torn down, and it is reported (principle 14), never leaked in silence.
+        if opensScope, let parent, !registry.withLock({ $0.isClosed }) {
+            let (teardowns, kept, _) = closeKeeping()  // no task of its own runs: each holds it
+            parent.tearDown(
+                releasedScopeKeeping: teardowns + (kept?.teardowns ?? []),
+                openedAt: registry.withLock { $0.kept.openedAt })
+        }
     }
 
     /// A test scope under this injector: an opened scope that keeps its own singletons, and

@@ -64,7 +64,7 @@ extension DependencyInjector {
                         isCreated = keeper.keptValue(of: answer) != nil
                     }
                     // Decorated by the injector that makes the value (see `decoratedIfAny(_:madeFor:in:isCurrent:)`).
-                    let maker = registration.scope.isKept ? keepers.keeper(of: registration) ?? current : self
+                    let maker = registration.isKept ? keepers.keeper(of: registration) ?? current : self
                     decorators = maker.decorators(of: key).map(\.site)
                 }
                 let info = RegistrationInfo(

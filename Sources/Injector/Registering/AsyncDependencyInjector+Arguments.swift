@@ -73,6 +73,12 @@ extension AsyncDependencyInjector {
         do {
             let registration = try core.registration(
                 of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
+            if observer != nil, registration.caching != nil,
+                let tuple = try? ArgumentCaching.tuple(first, repeat each rest),
+                core.keepsCachedValue(of: registration, for: tuple)
+            {
+                outcome = .cached
+            }
             let value = try await runTransient(registration, after: frames, arguments: (first, (repeat each rest)))
             return try DependencyInjector.cast(value, to: T.self, key: key)
         } catch {

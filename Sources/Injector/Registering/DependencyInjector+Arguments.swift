@@ -92,6 +92,12 @@ extension DependencyInjector {
         do {
             let registration = try registration(
                 of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: context.path)
+            if observer != nil, registration.caching != nil,
+                let tuple = try? ArgumentCaching.tuple(first, repeat each rest),
+                keepsCachedValue(of: registration, for: tuple)
+            {
+                outcome = .cached
+            }
             try context.checkNotResolving(registration)
             return try Self.cast(
                 run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)

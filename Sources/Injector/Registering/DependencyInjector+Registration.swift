@@ -195,8 +195,8 @@ extension DependencyInjector {
         // The values a replaced or removed registration kept per argument tuple go with it; an
         // installation tears them down when it succeeds, and puts them back if it fails.
         if let previousValues {
-            if let installation, !refused {
-                installation.recordReplacedCache(previousValues, of: key)
+            if let installation, !refused, installation.recordReplacedCache(previousValues, of: key) {
+                // Kept for the installation's end.
             } else {
                 tearDown(previousValues.cache.retire())
             }

@@ -341,9 +341,9 @@ extension AsyncDependencyInjector {
     /// Inside a factory this face runs, they are bound already (unless the factory bound
     /// others): no new bindings, which cost more than the rest of a run's bookkeeping, and the
     /// injector bound outside the outermost factory stays the one wrappers fall back to.
-    private nonisolated func asCurrent(
-        _ body: () async throws -> any Sendable
-    ) async throws -> any Sendable {
+    nonisolated func asCurrent<Value: Sendable>(
+        _ body: () async throws -> Value
+    ) async throws -> Value {
         if let running = ActorFaceCurrent.running, running.core === core, DependencyInjector.current === core,
             Self.current === self
         {

@@ -128,13 +128,12 @@ extension DependencyInjector {
         return .closed(registration.key, path: path.last == registration.key ? path : path + [registration.key])
     }
 
-    /// Tears down the values of `scope`, an opened scope under this injector released without
-    /// `close()`, as its `close()` would have (asynchronous teardowns in this injector's task,
-    /// failures kept for this injector's `close()`), and reports the forgotten close at the
-    /// `openScope` call: recorded on the running test, printed otherwise.
-    func tearDown(releasedScope scope: LockedKeptValues) {
-        let (dropped, openedAt) = scope.withLock { scope in (scope.isClosed ? nil : scope.close(), scope.openedAt) }
-        let teardowns = dropped?.teardowns ?? []
+    /// Runs `teardowns`, what an opened scope under this injector kept when it was released
+    /// without `close()`, as its `close()` would have (asynchronous teardowns in this
+    /// injector's task, failures kept for this injector's `close()`), and reports the
+    /// forgotten close at the `openScope` call (`openedAt`, `nil` for the scopes the library
+    /// opens itself): recorded on the running test, printed otherwise.
+    func tearDown(releasedScopeKeeping teardowns: [PendingTeardown], openedAt: DeclarationSite?) {
         guard !teardowns.isEmpty else { return }
         if let openedAt {
             let keys = PendingTeardown.latestFirst(teardowns).map { "\($0.key)" }.joined(separator: ", ")
@@ -224,12 +223,19 @@ extension DependencyInjector {
     }
 }
 
-extension AsyncDependencyInjector {
-    /// Waits for the asynchronous teardowns running for values let go outside `close()`
-    /// (replaced, unregistered, reset).
+extension DependencyInjector {
+    /// Waits for the asynchronous teardowns running for values this injector let go outside
+    /// `close()` (replaced, unregistered, reset).
     func teardownsFinished() async {
-        let tasks = core.registry.withLock { Array($0.teardownTasks.values) }
+        let tasks = registry.withLock { Array($0.teardownTasks.values) }
         for task in tasks { await task.value }
+    }
+}
+
+extension AsyncDependencyInjector {
+    /// `DependencyInjector.teardownsFinished()` of its core.
+    func teardownsFinished() async {
+        await core.teardownsFinished()
     }
 
     /// `DependencyInjector.closeReportingFailures()` for the actor face, awaiting its teardowns.

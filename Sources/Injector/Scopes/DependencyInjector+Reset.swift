@@ -25,20 +25,27 @@ extension DependencyInjector {
     ///   (``Scope/transient``, ``Scope/graph``), or a named scope that no registration of this
     ///   injector or its ancestors uses.
     public func reset(_ scope: Scope) throws(InjectionError) {
+        _ = try dropValues(ofScope: scope)
+    }
+
+    /// `reset(_:)`, which returns the injectors that tore the values down: the actor face
+    /// awaits their asynchronous teardowns.
+    func dropValues(ofScope scope: Scope) throws(InjectionError) -> [DependencyInjector] {
         guard scope.isKept, isUsed(scope) else { throw .unknownScope(scope) }
         let resets = { (kept: Scope) in kept == scope || (scope == .singleton && kept == .eagerSingleton) }
-        var injector: DependencyInjector? = self
-        while let current = injector {
+        var keepers: [DependencyInjector] = []
+        for current in sequence(first: self, next: \.parent) {
+            keepers.append(current)
             let dropped = current.registry.updateReturning { $0.dropValues(ofScopes: resets) }
             current.tearDown(dropped.compactMap(\.teardown))
             // Scoped values are kept by the nearest opened scope; a test scope keeps every value
             // above it, for resolves through it.
             if (scope == .scoped && current.opensScope) || current.keepsOwnSingletons, let kept = current.keptValues {
                 current.tearDown(kept.withLock { $0.dropValues(ofScopes: resets) }.teardowns)
-                return
+                break
             }
-            injector = current.parent
         }
+        return keepers
     }
 
     /// Drops the value this injector keeps for `type` (under `name`), and only that one: the
@@ -61,6 +68,12 @@ extension DependencyInjector {
     ///   registered for the key; ``InjectionError/notResettable(_:scope:)`` when its
     ///   registration keeps no value (a registered instance, a transient).
     public func reset<T>(_ type: T.Type, name: String? = nil) throws(InjectionError) {
+        _ = try dropValue(of: type, name: name)
+    }
+
+    /// `reset(_:name:)`, which returns the injector that tore the value down: the actor face
+    /// awaits its asynchronous teardown.
+    func dropValue<T>(of type: T.Type, name: String?) throws(InjectionError) -> DependencyInjector {
         let key = DependencyKey(type, name: name)
         // The keepers a resolve's walk would pass (see `locate(_:after:)`).
         var keepers = Keepers()
@@ -70,18 +83,20 @@ extension DependencyInjector {
             case .factory(let registration)?:
                 let keeper =
                     keepers.keeper(of: registration) ?? (registration.isScoped ? holder.enclosingScope : nil) ?? holder
-                // A factory with run-time arguments that keeps a value per argument tuple.
-                if case .withArguments = registration.factory,
-                    let kept = keeper.registry.withLock({ $0.argumentCaches[key] })
-                {
-                    keeper.tearDown(kept.cache.removeAll())
-                    return
+                // A factory with run-time arguments that keeps a value per argument tuple: with
+                // none kept yet, there is nothing to drop.
+                if registration.caching != nil {
+                    keeper.tearDown(keeper.registry.withLock { $0.argumentCaches[key] }?.cache.removeAll() ?? [])
+                    return keeper
                 }
                 guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }
-                var letGo = keeper.dropValues(of: key, heldBy: holder)
-                if holder === keeper, registration.isScoped { letGo += keeper.dropKeptValue(of: registration) }
+                // The keeper's own value, or, in its store of kept values, the one of this
+                // registration alone: an override's value below the scope, or the app's above
+                // it, is another resolve's, and stays.
+                var letGo = holder === keeper ? keeper.dropValues(of: key, heldBy: holder) : []
+                letGo += keeper.dropKeptValues(madeFor: registration)
                 keeper.tearDown(letGo)
-                return
+                return keeper
             case .instance?:
                 throw .notResettable(key, scope: nil)
             case nil:
@@ -103,17 +118,27 @@ extension DependencyInjector {
     }
 
     /// Drops what this injector keeps for `key` held by `holder`: its own value when it is the
-    /// holder, else its copies of an ancestor's (see `KeptValues`); returns their teardowns.
-    /// The values are released after the lock.
+    /// holder, else its copies of an ancestor's (see `KeptValues`), and the values it caches by
+    /// argument for the key; returns their teardowns. The values are released after the lock.
     func dropValues(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
-        if holder === self { return registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [] }
-        return keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? []
+        let cached = registry.withLock { $0.argumentCaches[key] }?.cache.removeAll() ?? []
+        if holder === self {
+            return cached + (registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [])
+        }
+        return cached + (keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? [])
     }
 
     /// Drops the value this injector keeps for `registration` in its store of kept values (an
     /// opened scope's own scoped registration's, see `KeptValues`); returns its teardown.
     func dropKeptValue(of registration: Registration) -> [PendingTeardown] {
         keptValues?.withLock { $0.dropValue(of: registration) }?.teardown.map { [$0] } ?? []
+    }
+
+    /// Drops what this injector keeps in its store of kept values for `registration`, as its
+    /// resolves find it: the value of the registration, or of the test double or preview
+    /// stand-in a test or preview scope made in its place; returns their teardowns.
+    func dropKeptValues(madeFor registration: Registration) -> [PendingTeardown] {
+        keptValues?.withLock { $0.dropValues(madeFor: registration) }.teardowns ?? []
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.
@@ -140,8 +165,9 @@ extension AsyncDependencyInjector {
     /// try await server.reset(.session)
     /// ```
     public func reset(_ scope: Scope) async throws(InjectionError) {
-        try core.reset(scope)
-        await teardownsFinished()  // the values' asynchronous teardowns, before it returns
+        // The values' asynchronous teardowns, before it returns: each runs in a task of the
+        // injector that kept the value (an ancestor's, for a value shared with it).
+        for keeper in try core.dropValues(ofScope: scope) { await keeper.teardownsFinished() }
     }
 
     /// Drops the value this injector keeps for `type` (under `name`), and only that one; see
@@ -151,8 +177,7 @@ extension AsyncDependencyInjector {
     /// try await server.reset(FeatureFlags.self)
     /// ```
     public func reset<T>(_ type: T.Type, name: String? = nil) async throws(InjectionError) {
-        try core.reset(type, name: name)
-        await teardownsFinished()
+        try await core.dropValue(of: type, name: name).teardownsFinished()
     }
 }
 

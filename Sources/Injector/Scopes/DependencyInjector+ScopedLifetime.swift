@@ -64,10 +64,14 @@ extension DependencyInjector {
         return scoped
     }
 
-    /// Whether `registration` is stored in this injector or an ancestor up to `scope`: a
-    /// singleton registered inside a scope lives no longer than the scope.
-    private func isRegistered(_ registration: Registration, within scope: DependencyInjector) -> Bool {
-        guard scope.opensScope else { return false }
+    /// Whether `registration` is stored in this injector or an ancestor up to the opened scope
+    /// `keeper`: a singleton registered inside a scope lives no longer than the scope. A scope
+    /// the library opens inside the user's (a test, preview or `verify()` scope, which keeps
+    /// its own copies of singletons) lives within it, and so does its copy of a singleton
+    /// registered there: the walk goes on up to the user's scope.
+    private func isRegistered(_ registration: Registration, within keeper: DependencyInjector) -> Bool {
+        guard keeper.opensScope else { return false }
+        let scope = sequence(first: keeper, next: \.parent).first { $0.opensScope && !$0.keepsOwnSingletons } ?? keeper
         for injector in sequence(first: self, next: \.parent) {
             let stored = injector.registry.withLock { registry in
                 if case .factory(let current, _)? = registry[registration.key] {

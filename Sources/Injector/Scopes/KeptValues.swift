@@ -339,6 +339,12 @@ struct KeptValues {
         dropKept(where: { $0.registration.key == key })
     }
 
+    /// Forgets the value made by `registration`, or by the test double or preview stand-in
+    /// made in its place (a reset of the key through the keeper), which it returns.
+    mutating func dropValues(madeFor registration: Registration) -> Dropped {
+        dropKept(where: { $0.registration.isStored(as: registration) })
+    }
+
     /// Forgets every kept value whose registration's scope `resets` (a reset of that scope),
     /// which it returns. Running creations go on.
     mutating func dropValues(ofScopes resets: (Scope) -> Bool) -> Dropped {

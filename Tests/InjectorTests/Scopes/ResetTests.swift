@@ -9,6 +9,12 @@ extension Scope {
 final class Cart: Sendable {}
 
 /// Named scopes reset by the application, and singletons reset in tests.
+/// A numbered value, to tell which one was torn down.
+private final class Ticket: Sendable {
+    let id: Int
+    init(id: Int) { self.id = id }
+}
+
 @Suite struct ResetTests {
     @Test(arguments: Face.allCases)
     func aSessionScopeKeepsItsValueUntilLogoutResetsIt(face: Face) async throws {
@@ -185,6 +191,60 @@ final class Cart: Sendable {}
         try await first.child().reset(Cart.self)
         #expect(try await first.resolve(Cart.self) !== firstCart)
         #expect(try await second.resolve(Cart.self) === secondCart)
+    }
+
+    /// Regression: a reset through a scope, or through a child below it with an override of
+    /// its own, dropped every value the scope kept for the key, the other registration's too.
+    @Test(arguments: Face.allCases)
+    func aResetThroughAScopeOrAChildBelowItDropsTheValueItsResolveGetsOnly(face: Face) async throws {
+        let closed = Collected<Int>()
+        let app = face.makeInjector()
+        await app.register(Ticket.self, scope: .scoped, tornDown: { closed.append($0.id) }) { Ticket(id: 1) }
+        let request = app.openScope()
+        let child = request.child()
+        await child.register(Ticket.self, scope: .scoped, tornDown: { closed.append($0.id) }) { Ticket(id: 2) }
+        let apps = try await request.resolve(Ticket.self)
+        let childs = try await child.resolve(Ticket.self)
+
+        try await child.reset(Ticket.self)
+        #expect(closed.values == [2])
+        #expect(try await request.resolve(Ticket.self) === apps)
+        let newChilds = try await child.resolve(Ticket.self)
+        #expect(newChilds !== childs)
+
+        try await request.reset(Ticket.self)
+        #expect(closed.values == [2, 1])
+        #expect(try await child.resolve(Ticket.self) === newChilds)
+        try await request.close()
+    }
+
+    /// Regression: the actor face's reset awaited the asynchronous teardowns of its own core
+    /// only, while the value's teardown runs in a task of the injector that kept it (the
+    /// scope, or the app): it returned before the value was torn down.
+    @Test func theActorFacesResetAwaitsTheTeardownWhereverTheValueWasKept() async throws {
+        let closed = Collected<Int>()
+        let app = AsyncDependencyInjector()
+        // Suspends long enough that a reset which does not await it returns first.
+        let slowly = { @Sendable (ticket: Ticket) async throws in
+            try await Task.sleep(nanoseconds: 50_000_000)
+            closed.append(ticket.id)
+        }
+        await app.register(Ticket.self, scope: .scoped) { _ in Ticket(id: 1) }.teardown(slowly)
+        await app.register(Ticket.self, name: "app", scope: .singleton) { _ in Ticket(id: 2) }
+            .teardown(slowly)
+        let request = app.openScope()
+        let child = request.child()
+
+        _ = try await child.resolve(Ticket.self)
+        try await child.reset(Ticket.self)  // kept by the scope
+        #expect(closed.values == [1])
+        _ = try await request.resolve(Ticket.self, name: "app")
+        try await request.reset(Ticket.self, name: "app")  // kept by the app
+        #expect(closed.values == [1, 2])
+        _ = try await child.resolve(Ticket.self)
+        try await child.reset(.scoped)
+        #expect(closed.values == [1, 2, 1])
+        try await request.close()
     }
 
     @Test(arguments: Face.allCases)

@@ -186,6 +186,30 @@ import Testing
         #expect(holder == DependencyKey(AuditLog.self))
     }
 
+    /// Regression: a singleton registered inside a scope may keep the scope's values (it lives
+    /// no longer than the scope), but `verify()`, a test scope and a preview scope over that
+    /// scope (which keep their own copies of it, inside the scope) reported it as captive.
+    @Test(arguments: Face.allCases)
+    func aSingletonRegisteredInAScopeMayKeepItsScopedValuesInEveryScopeOpenedInside(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(Transaction.self, scope: .scoped) { Transaction(request: 1) }
+        let request = app.openScope()
+        await request.register(AuditLog.self, scope: .singleton, resolving: Transaction.self) {
+            AuditLog(transaction: $0)
+        }
+        let audit = try await request.resolve(AuditLog.self)
+        #expect(try await request.resolve(Transaction.self) === audit.transaction)
+        try await request.verify()
+        let copy = try await request.withOverrides({ _ in }) {
+            try await face.currentInjector.resolve(AuditLog.self)
+        }
+        #expect(copy !== audit)  // the test scope's own copy, with the test scope's transaction
+        if case .sync(let injector) = request.base {
+            #expect(throws: Never.self) { try injector.previewScope().resolve(AuditLog.self) }
+        }
+        try await request.close()
+    }
+
     /// What nothing registers: a scoped handler asks for it besides the request.
     final class PaymentService: Sendable {}
 

@@ -107,6 +107,48 @@ import Testing
                     + "withScope { … }, which does.") == true)
     }
 
+    /// Regression: only the scope's scoped values were torn down; a singleton registered in
+    /// the scope (kept in its registry) was left, and nothing was reported for it.
+    @Test func aScopeReleasedWithoutCloseTearsDownTheSingletonsRegisteredInItToo() throws {
+        let closed = Collected<Int>()
+        let app = app(closed: closed)
+        let recorded = Collected<Issue>()
+        withKnownIssue {
+            do {
+                let request = app.openScope()
+                request.register(Transaction.self, name: "audit", scope: .singleton) { _ in Transaction(id: 7) }
+                    .teardown { closed.append($0.id) }
+                _ = try request.resolve(Transaction.self)
+                _ = try request.resolve(Transaction.self, name: "audit")
+            } catch {
+                Issue.record(error)
+            }
+        } matching: { issue in
+            recorded.append(issue)
+            return true
+        }
+        #expect(closed.values == [7, 1])  // latest first
+        #expect(recorded.values.count == 1)
+        #expect(recorded.values.first?.comments.map(\.rawValue).joined().contains("keeping 2 values") == true)
+    }
+
+    @Test func theActorFacesScopeReleasedWithoutCloseTearsDownTheSingletonsRegisteredInIt() async throws {
+        let closed = Collected<Int>()
+        let app = await asyncApp(closed: closed)
+        await withKnownIssue {
+            do {
+                let request = app.openScope()
+                await request.register(Transaction.self, name: "audit", scope: .singleton) { _ in Transaction(id: 7) }
+                    .teardown { value async in closed.append(value.id) }
+                _ = try await request.resolve(Transaction.self, name: "audit")
+            } catch {
+                Issue.record(error)
+            }
+        }
+        await app.teardownsFinished()  // the asynchronous teardown runs in the app's task
+        #expect(closed.values == [7])
+    }
+
     @Test func aClosedOrEmptyScopeReleasedReportsNothing() throws {
         let closed = Collected<Int>()
         let app = app(closed: closed)

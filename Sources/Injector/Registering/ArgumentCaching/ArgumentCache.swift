@@ -304,9 +304,7 @@ final class ArgumentCache: Sendable {
         }
         if isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
-            if let teardown {
-                await keeper.tearDownAwaiting([PendingTeardown(of: value, key: key, teardown: teardown)])
-            }
+            if let teardown = pendingTeardown(of: value) { await keeper.tearDownAwaiting([teardown]) }
             let error = InjectionError.closed(key, path: [key])
             awaited?.finish(.failure(error))
             throw error
@@ -323,8 +321,15 @@ final class ArgumentCache: Sendable {
     /// The error of a value made after the keeper closed, which is not kept but torn down at
     /// once, as a singleton's would be.
     private func closedError(tearingDown value: Any, keptBy keeper: DependencyInjector) -> InjectionError {
-        if let teardown { keeper.tearDown([PendingTeardown(of: value, key: key, teardown: teardown)]) }
+        if let teardown = pendingTeardown(of: value) { keeper.tearDown([teardown]) }
         return .closed(key, path: [key])
+    }
+
+    /// The teardown of `value`, if the cache would tear it down: a strongly held value's, when
+    /// the registration has one; recorded, if it fails in a test, at the registration's line.
+    private func pendingTeardown(of value: Any) -> PendingTeardown? {
+        guard !caching.isWeak, let teardown else { return nil }  // a weak value is its holders'
+        return PendingTeardown(of: value, key: key, teardown: teardown, site: registration.site.declarationSite)
     }
 
     /// Tears down the values of `entries`, which the cache let go, through its keeper.
@@ -339,7 +344,7 @@ final class ArgumentCache: Sendable {
     private func keep(_ value: Any, in entry: Entry, for arguments: [AnyHashable], in state: inout State) {
         if !caching.isWeak {
             entry.value = value
-            entry.teardown = teardown.map { PendingTeardown(of: value, key: key, teardown: $0) }
+            entry.teardown = pendingTeardown(of: value)
         } else if type(of: value) is AnyObject.Type {
             entry.object = value as AnyObject
         } else {
@@ -351,9 +356,7 @@ final class ArgumentCache: Sendable {
     /// `retire()`), to the keeper's `close()`: the retired cache keeps it only for the resolves
     /// that waited for it, and goes with them, as a singleton made across a re-registration.
     private func orphan(_ value: Any, keptBy keeper: DependencyInjector) {
-        if !caching.isWeak, let teardown {
-            keeper.keepOrphan(PendingTeardown(of: value, key: key, teardown: teardown))
-        }
+        if let teardown = pendingTeardown(of: value) { keeper.keepOrphan(teardown) }
     }
 
     /// Lets go of every kept value, as `removeAll()` does, for good: the registration was
@@ -388,6 +391,11 @@ final class ArgumentCache: Sendable {
             return Array(kept.values)
         }
         return dropped.compactMap(\.teardown).sorted { $0.order < $1.order }
+    }
+
+    /// Whether a value is kept for `arguments` (and, held weakly, is still alive).
+    func hasValue(for arguments: [AnyHashable]) -> Bool {
+        state.withLock { $0.entries[arguments]?.kept != nil }
     }
 
     /// Whether a resolve besides its creator waits for the creation of the value for

@@ -105,8 +105,12 @@ extension DependencyInjector {
         guard let cache else {
             return try keeper.orphaned(decoratedIfAny(make(self), key: key, in: context), of: key, teardown: teardown)
         }
+        // Made with the keeper as `current`, as a singleton is: the wrappers of what the
+        // factory builds resolve from the keeper, never from the child that asked.
         return try cache.value(for: tuple, of: key, context: context, keptBy: keeper) {
-            try keeper.decoratedIfAny(make(keeper), key: key, in: context)
+            let value =
+                try Self.current === keeper ? make(keeper) : Self.$current.withValue(keeper) { try make(keeper) }
+            return try keeper.decoratedIfAny(value, key: key, in: context)
         }
     }
 
@@ -147,6 +151,16 @@ extension DependencyInjector {
         return (cache, keeper)
     }
 
+    /// Whether a resolve through this injector of `registration` (which caches by argument)
+    /// for the argument `tuple` would find its value kept: what an observed resolve reports as
+    /// `cached`. Asked beforehand, as the actor face asks of every key it observes.
+    func keepsCachedValue(of registration: Registration, for tuple: [AnyHashable]) -> Bool {
+        guard case .pending(let found, _, let keeper) = locate(registration.key), found === registration,
+            let kept = keeper.registry.withLock({ $0.argumentCaches[registration.key] }), kept.registration === found
+        else { return false }
+        return kept.cache.hasValue(for: tuple)
+    }
+
     /// `value`, made for `key` by a factory that caches by argument, for no cache to keep (see
     /// `argumentCache`): its `teardown` waits for this injector's `close()`, as a retired
     /// cache's values' do.
@@ -178,7 +192,9 @@ extension AsyncResolver {
         // The keeper's face is not `current` here: what its resolver runs binds it.
         let resolver = face === injector ? self : AsyncResolver(face, frames: frames, task: nil)
         return try await cache.value(for: tuple, as: T.self, after: frames, keptBy: keeper) {
-            try await face.decoratedIfAny(make(resolver), key: key, after: frames)
+            // Made with the keeper's face as `current`, as a singleton is (see the sync face).
+            let value = try await face === injector ? make(resolver) : face.asCurrent { try await make(resolver) }
+            return try await face.decoratedIfAny(value, key: key, after: frames)
         }
     }
 }

@@ -180,10 +180,15 @@ final class Installation: Sendable {
     }
 
     /// Notes that the installation replaced the registration of `key` whose values per argument
-    /// tuple `kept` holds (the first one it replaced, if several).
-    func recordReplacedCache(_ kept: (registration: Registration, cache: ArgumentCache), of key: DependencyKey) {
+    /// tuple `kept` holds, if it is the first it replaced (what a failure puts back); returns
+    /// whether it did. A later one is the installation's own, replaced for good.
+    func recordReplacedCache(_ kept: (registration: Registration, cache: ArgumentCache), of key: DependencyKey)
+        -> Bool
+    {
         journal.withLock { journal in
-            if journal.replacedCaches[key] == nil { journal.replacedCaches[key] = kept }
+            guard journal.replacedCaches[key] == nil else { return false }
+            journal.replacedCaches[key] = kept
+            return true
         }
     }
 
@@ -208,11 +213,14 @@ final class Installation: Sendable {
             for module in installed { registry.modules[module] = nil }
             // Released after the unlock: a decorator's closure may hold the last reference to a value.
             var removedDecorators: [Decorator] = []
-            // A value kept for a key whose layers go may be wrapped by them: it goes too.
+            // A value kept for a key whose layers go may be wrapped by them: it goes too, and
+            // so do the values cached by argument for the key.
             var undecorated: [Cache] = []
+            var decoratedCaches: [ArgumentCache] = []
             for key in decorated {
                 removedDecorators += registry.removeDecorators(of: key, addedBy: id)
                 if let dropped = registry.dropValue(of: key) { undecorated.append(dropped) }
+                if let kept = registry.argumentCaches[key] { decoratedCaches.append(kept.cache) }
             }
             // The values per argument tuple of the registrations put back come back with them;
             // a cache made meanwhile for the installation's registration leaves the lock whole.
@@ -221,18 +229,18 @@ final class Installation: Sendable {
             }
             return (
                 replaced.reversed().map { key, previous in registry.replace(key, with: previous) },
-                (removedDecorators, displacedCaches), undecorated
+                (removedDecorators, displacedCaches, decoratedCaches), undecorated
             )
         }
         // Released here, after the unlock: a decorator's closure or a displaced registration
         // may hold the last reference to a value.
-        let (removedDecorators, displacedCaches) = released
+        let (removedDecorators, displacedCaches, decoratedCaches) = released
         withExtendedLifetime(removedDecorators) {}
         // What the installation created (eager singletons, values cached by its registrations)
         // goes; what it replaced is back.
         injector.tearDown(
             undone.compactMap { $0?.teardown } + undecorated.compactMap(\.teardown)
-                + displacedCaches.flatMap { $0.cache.retire() })
+                + displacedCaches.flatMap { $0.cache.retire() } + decoratedCaches.flatMap { $0.removeAll() })
     }
 }
 
