@@ -14,7 +14,7 @@ final class Locked<State>: @unchecked Sendable {
         let stateOffset =
             (PlatformMutex.byteCount + MemoryLayout<State>.alignment - 1) / MemoryLayout<State>.alignment
             * MemoryLayout<State>.alignment
-        let block = UnsafeMutableRawPointer.allocate(
+        let block = RawMemory.allocate(
             byteCount: stateOffset + MemoryLayout<State>.size,
             alignment: max(PlatformMutex.alignment, MemoryLayout<State>.alignment))
         mutex = PlatformMutex(at: block)
@@ -25,7 +25,7 @@ final class Locked<State>: @unchecked Sendable {
     deinit {
         state.deinitialize(count: 1)
         mutex.destroy()
-        mutex.memory.deallocate()
+        RawMemory.deallocate(mutex.memory)
     }
 
     /// Runs `body`, which must not call user code nor release a stored value, under the lock.

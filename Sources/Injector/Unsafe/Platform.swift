@@ -66,6 +66,22 @@ struct PlatformMutex {
     }
 }
 
+/// Memory for the library's own blocks (a lock's, a published table's), from the C allocator:
+/// `UnsafeMutableRawPointer.allocate(byteCount:alignment:)` takes the runtime's aligned path
+/// for every alignment (`posix_memalign` on Linux, about twice `malloc`'s cost), which an opened
+/// scope paid for its lock and its table. `malloc` aligns to 16 bytes on the platforms the
+/// library runs on; a larger alignment goes to the runtime. Either is freed by `deallocate`.
+enum RawMemory {
+    static func allocate(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        if alignment <= 16, let memory = malloc(byteCount) { return memory }
+        return .allocate(byteCount: byteCount, alignment: alignment)
+    }
+
+    static func deallocate(_ memory: UnsafeMutableRawPointer) {
+        free(memory)
+    }
+}
+
 /// A slot in which each thread keeps a pointer of its own; when a thread that set one ends,
 /// the pointer is handed to the destructor.
 struct ThreadKey: @unchecked Sendable {

@@ -55,7 +55,7 @@ final class PublishedTable: @unchecked Sendable {
         // Not for an injector that passes its misses up (a request's scope, a test's child):
         // opened per request, where an aligned allocation costs a tenth of the request, and
         // read by one task more often than not.
-        cell = .allocate(byteCount: 128, alignment: above == nil ? 128 : 16)
+        cell = RawMemory.allocate(byteCount: 128, alignment: above == nil ? 128 : 16)
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             heldTypesCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
@@ -152,7 +152,7 @@ final class PublishedTable: @unchecked Sendable {
             }
         }
         for removed in removedOwners { removed.owner.release() }
-        cell.deallocate()
+        RawMemory.deallocate(cell)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -72,7 +72,7 @@ final class ReadyTable {
         self.instrumentation = instrumentation
         isObserved = instrumentation != nil
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-        slots = .allocate(byteCount: capacity * Self.stride, alignment: max(16, MemoryLayout<Entry>.alignment))
+        slots = RawMemory.allocate(byteCount: capacity * Self.stride, alignment: max(16, MemoryLayout<Entry>.alignment))
         for index in 0..<capacity {
             let slot = slots + index * Self.stride
             slot.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(Self.empty))
@@ -114,7 +114,7 @@ final class ReadyTable {
             entry(at: index).deinitialize(count: 1)
             key(at: index).deinitialize(count: 1)
         }
-        slots.deallocate()
+        RawMemory.deallocate(slots)
     }
 
     @inline(__always)
