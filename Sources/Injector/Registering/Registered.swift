@@ -199,15 +199,23 @@ public struct Registered<Value>: Sendable {
 
     /// Stores `modified` in place of this registration, if it is still stored, keeping what
     /// it has created (a test double is never created by the registration it stands in for).
+    /// Refused once the injector is sealed, as a `register` is: the registration stays as it is,
+    /// and the observer hears of the refusal.
     fileprivate func replaced(by modified: Registration) -> Registered<Value> {
+        var isSealed = false
         injector.registry.update { registry -> Entry? in
-            guard case .factory(let current, var cache) = registry[registration.key], current === registration
+            isSealed = registry.isSealed
+            guard !isSealed, case .factory(let current, var cache) = registry[registration.key], current === registration
             else { return nil }
             // A value created already is closed as the registration now says, in its place in the order.
             if case .strong(let value, let teardown) = cache {
                 cache = .strong(value, PendingTeardown(of: value, producedBy: modified, order: teardown?.order))
             }
             return registry.replace(registration.key, with: .factory(modified, cache))
+        }
+        guard !isSealed else {
+            injector.reportRefusal(of: registration.key)
+            return self
         }
         return Registered(injector: injector, registration: modified)
     }

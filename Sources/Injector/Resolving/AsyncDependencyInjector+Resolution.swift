@@ -281,10 +281,12 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// `value`, which `registration`'s factory has just made, completed (shared meanwhile in
-    /// `shared`, the resolve's values, if it shares values) and, if `decorates`, decorated.
+    /// `made`, which `registration`'s factory has just made, decorated if `decorates`, and
+    /// completed (shared meanwhile, decorated, in `shared`, the resolve's values, if it shares
+    /// values): decorated first, so that a resolve of the key inside the completion gets the
+    /// one decorated value, as on the sync face.
     private nonisolated func finish(
-        _ value: any Sendable,
+        _ made: any Sendable,
         as valueType: any Sendable.Type,
         madeBy registration: Registration,
         sharingIn shared: AsyncResolutionContext.Resolve?,
@@ -292,22 +294,16 @@ extension AsyncDependencyInjector {
         _ resolver: AsyncResolver
     ) async throws -> any Sendable {
         let frames = resolver.frames
-        if let shared {
-            do {
-                try await complete(value, madeBy: registration, sharingIn: shared, resolver: resolver)
-                if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
-            } catch {
-                shared.stopSharing(registration, builtBy: core)  // not whole: no later request gets it
-                throw error
-            }
+        let value = decorates ? try await decorated(made, as: valueType, key: registration.key, frames: frames) : made
+        guard let shared else { return value }
+        do {
+            try await complete(made, sharing: value, madeBy: registration, in: shared, resolver: resolver)
+            if let failure = frames.takeCaptured() { throw failure.error(building: made, after: frames.keys) }
+        } catch {
+            shared.stopSharing(registration, builtBy: core)  // not whole: no later request gets it
+            throw error
         }
-        guard decorates else { return value }
-        let decorated = try await decorated(value, as: valueType, key: registration.key, frames: frames)
-        // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
-        if registration.scope == .graph, let shared = frames.shared {
-            shared.share(decorated, madeBy: registration, builtBy: core)
-        }
-        return decorated
+        return value
     }
 
     /// `registration`'s async factory, to call with `arguments`, and the type of its values;
@@ -357,18 +353,20 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// Shares `value` with the rest of the resolve, and runs `registration`'s completion on it.
+    /// Shares `value` (`made`, decorated) with the rest of the resolve, and runs
+    /// `registration`'s completion on `made`.
     private nonisolated func complete(
-        _ value: any Sendable,
+        _ made: any Sendable,
+        sharing value: any Sendable,
         madeBy registration: Registration,
-        sharingIn shared: AsyncResolutionContext.Resolve,
+        in shared: AsyncResolutionContext.Resolve,
         resolver: AsyncResolver
     ) async throws {
         shared.share(value, madeBy: registration, builtBy: core)
         switch registration.completion {
         case nil: return
-        case .async(let complete)?: try await complete(resolver, value)
-        case .sync(let complete)?: try complete(core, value)
+        case .async(let complete)?: try await complete(resolver, made)
+        case .sync(let complete)?: try complete(core, made)
         }
         // The value is kept by its scope from now on, or (a transient) is the caller's alone.
         if registration.scope != .graph { shared.stopSharing(registration, builtBy: core) }

@@ -50,17 +50,21 @@ extension DependencyInjector {
         }
     }
 
-    /// Builds a value that the rest of the resolve shares, and runs `registration`'s
-    /// completion on it (with this injector as `current`); apart, for the stack.
+    /// Builds a value that the rest of the resolve shares, decorated if its key has decorators
+    /// here, and runs `registration`'s completion on the value it made (with this injector as
+    /// `current`); apart, for the stack. Decorated before the completion runs, so that a resolve
+    /// of the key inside it gets the one decorated value, as every other resolve does.
     @inline(never)
     private func buildSharing(
         _ registration: Registration,
         arguments: Any,
         in context: ResolutionContext
     ) throws -> Any {
-        let value = try build(registration, arguments: arguments)
+        let made = try build(registration, arguments: arguments)
         // Before the completion runs: it is for whole values only.
-        try context.throwCapturedFailure(building: value)
+        try context.throwCapturedFailure(building: made)
+        let decorates = !registration.decoratesOwnValues && mayDecorate(registration.key)
+        let value = decorates ? try decorated(made, key: registration.key, in: context) : made
         context.share(value, madeBy: registration, builtBy: self)
         var completed = false
         defer {
@@ -73,20 +77,16 @@ extension DependencyInjector {
             break
         case .sync(let complete)?:
             if Self.current === self {
-                try complete(self, value)
+                try complete(self, made)
             } else {
-                try Self.$current.withValue(self) { try complete(self, value) }
+                try Self.$current.withValue(self) { try complete(self, made) }
             }
         case .async?:
             throw RequiresAwait()
         }
-        try context.throwCapturedFailure(building: value)
+        try context.throwCapturedFailure(building: made)
         completed = true
-        guard !registration.decoratesOwnValues, mayDecorate(registration.key) else { return value }
-        let decorated = try decorated(value, key: registration.key, in: context)
-        // The rest of a resolve that shares the value gets it decorated, as its scope keeps it.
-        if registration.scope == .graph { context.share(decorated, madeBy: registration, builtBy: self) }
-        return decorated
+        return value
     }
 
     /// `run(_:in:arguments:)` with `make` as the factory; inlined, one frame fewer per level.

@@ -149,8 +149,12 @@ final class Installation: Sendable {
             injector.registry.withLock { registry in
                 for module in claimed { registry.modules[module] = .installed }
             }
-            // The values the installation replaced are gone for good.
+            // The values the installation replaced are gone for good, an opened scope's own
+            // scoped value too (kept with its copies, see `KeptValues`).
             injector.tearDown(replaced.compactMap { $0.previous?.teardown })
+            for case .factory(let registration, _)? in replaced.map(\.previous) where registration.isScoped {
+                injector.tearDown(injector.dropKeptValue(of: registration))
+            }
             for kept in caches.values { injector.tearDown(kept.cache.retire()) }
         }
         let waiters = ending.withLock { ending in

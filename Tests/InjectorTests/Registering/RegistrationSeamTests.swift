@@ -1,0 +1,104 @@
+import TestSupport
+import Testing
+
+@testable import Injector
+
+/// Where a registration's modifiers, hooks and decorators meet sealing and installation. Each
+/// test is a regression: each failed before.
+@Suite struct RegistrationSeamTests {
+    protocol Sink: Sendable {
+        var label: String { get }
+    }
+
+    final class PlainSink: Sink {
+        let label: String
+        init(_ label: String = "plain") { self.label = label }
+    }
+
+    final class WrappingSink: Sink {
+        let inner: any Sink
+        var label: String { "wrapped(\(inner.label))" }
+        init(_ inner: any Sink) { self.inner = inner }
+    }
+
+    /// What a hook saw when it resolved the key of the value it completes.
+    final class Seen: @unchecked Sendable {
+        // `@unchecked Sendable`: written by the hook, then read by the test, in one resolve.
+        var sink: (any Sink)?
+    }
+
+    struct HookFailed: Error {}
+
+    @Test func aSealedInjectorRefusesTheModifiersOfARegistrationMadeBeforeTheSeal() throws {
+        let app = DependencyInjector()
+        let registered = app.register(PlainSink.self) { _ in PlainSink() }
+        app.seal()
+        registered.initCompleted { _, _ in throw HookFailed() }.teardown { _ in }
+        #expect(try app.resolve(PlainSink.self).label == "plain")  // stays as it was
+    }
+
+    @Test func aResolveInTheHookOfADecoratedSingletonGetsTheOneDecoratedValue() async throws {
+        // The sync face.
+        let app = DependencyInjector()
+        let seen = Seen()
+        app.register((any Sink).self, scope: .singleton) { _ in PlainSink() }
+            .initCompleted { r, _ in seen.sink = try r.resolve((any Sink).self) }
+        app.decorate((any Sink).self) { _, inner in WrappingSink(inner) }
+        let value = try app.resolve((any Sink).self)
+        #expect(value.label == "wrapped(plain)")
+        #expect(seen.sink.map { $0 as AnyObject } === value as AnyObject)
+
+        // The actor face.
+        let server = AsyncDependencyInjector()
+        let seenOnServer = Seen()
+        await server.register((any Sink).self, scope: .singleton) { _ in PlainSink() }
+            .initCompleted { r, _ in seenOnServer.sink = try await r.resolve((any Sink).self) }
+        await server.decorate((any Sink).self) { _, inner in WrappingSink(inner) }
+        let served = try await server.resolve((any Sink).self)
+        #expect(served.label == "wrapped(plain)")
+        #expect(seenOnServer.sink.map { $0 as AnyObject } === served as AnyObject)
+    }
+
+    /// A graph value's two users.
+    final class Consumer: @unchecked Sendable {
+        // `@unchecked Sendable`: set by the hook, in the one resolve.
+        var first: (any Sink)?
+        var second: (any Sink)?
+    }
+
+    @Test func aGraphValueWithAHookAndADecoratorIsOneDecoratedValueInTheResolve() throws {
+        let app = DependencyInjector()
+        let seen = Seen()
+        app.register((any Sink).self, scope: .graph) { _ in PlainSink() }
+            .initCompleted { r, _ in seen.sink = try r.resolve((any Sink).self) }
+        app.decorate((any Sink).self) { _, inner in WrappingSink(inner) }
+        app.register(Consumer.self) { _ in Consumer() }
+            .initCompleted { r, consumer in
+                consumer.first = try r.resolve((any Sink).self)
+                consumer.second = try r.resolve((any Sink).self)
+            }
+        let consumer = try app.resolve(Consumer.self)
+        #expect(consumer.first?.label == "wrapped(plain)")
+        #expect(consumer.first.map { $0 as AnyObject } === consumer.second.map { $0 as AnyObject })
+        #expect(seen.sink.map { $0 as AnyObject } === consumer.first.map { $0 as AnyObject })
+    }
+
+    /// Registers `PlainSink` as a scoped value of the scope it is installed into.
+    struct ScopedSinkModule: DependencyModule {
+        func register(in injector: DependencyInjector) {
+            injector.register(PlainSink.self, scope: .scoped) { _ in PlainSink("module") }
+        }
+    }
+
+    @Test func anInstallationThatReplacesAScopesOwnScopedRegistrationTearsDownItsValue() throws {
+        let closed = Counter()
+        let request = DependencyInjector().openScope()
+        request.register(PlainSink.self, scope: .scoped) { _ in PlainSink("own") }.teardown { _ in closed.increment() }
+        _ = try request.resolve(PlainSink.self)
+        try request.install(ScopedSinkModule())
+        #expect(closed.value == 1)  // as a plain `register` would have
+        #expect(try request.resolve(PlainSink.self).label == "module")
+        try request.close()
+        #expect(closed.value == 1)
+    }
+}
