@@ -205,7 +205,8 @@ public struct Registered<Value>: Sendable {
         var isSealed = false
         injector.registry.update { registry -> Entry? in
             isSealed = registry.isSealed
-            guard !isSealed, case .factory(let current, var cache) = registry[registration.key], current === registration
+            guard !isSealed, case .factory(let current, var cache) = registry[registration.key],
+                current === registration
             else { return nil }
             // A value created already is closed as the registration now says, in its place in the order.
             if case .strong(let value, let teardown) = cache {
