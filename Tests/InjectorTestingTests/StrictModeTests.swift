@@ -54,6 +54,20 @@ struct StrictModeTests {
         #expect(issues.first?.line == receiptsRegistrationLine)  // where the app registered it
     }
 
+    /// A `@LazyInject` of a refused key, in an object made by hand.
+    final class LazyReceipts {
+        @LazyInject var receipts: any Receipts
+    }
+
+    /// Regression: the refusal was recorded twice, at the app's registration and at the property.
+    @Test func aRefusedLazyInjectOfAHandMadeObjectIsRecordedOnceAtTheProperty() {
+        let line = #line - 5  // the property's
+        let owner = LazyReceipts()
+        let issues = recordedIssues { _ = owner.$receipts }
+        #expect(issues.count == 1)
+        #expect(issues.first?.line == line)
+    }
+
     @Test(.injecting(.strict(allowing: [(any Receipts).self])))
     func aTestCanAllowTheRealOne() throws {
         #expect(try DependencyInjector.current.resolve((any Receipts).self).kind == "live")

@@ -92,10 +92,16 @@ package struct TestIssueRecorder: Sendable {
         declaredAt site: DeclarationSite,
         searchingIn injector: DependencyInjector
     ) {
-        // A strict scope's refusal is on the test already, at the registration's line, unless
-        // it is of the property's own key outside a builder (see `DependencyInjector.refusal`).
-        if case .notProvidedInTest = error, error.path.count > 1 || ResolutionContext.current.isBuilding { return }
+        if isRecordedAlready(error) { return }
         report(error, of: wrapper, declaredAt: site, searched: injector.searchedDescription, to: .current)
+    }
+
+    /// Whether a wrapper's `error` is on the test already: a strict scope's refusal is, at the
+    /// registration's line, unless it is of the property's own key outside a builder (see
+    /// `DependencyInjector.refusal`).
+    static func isRecordedAlready(_ error: InjectionError) -> Bool {
+        guard case .notProvidedInTest = error else { return false }
+        return error.path.count > 1 || ResolutionContext.current.isBuilding
     }
 
     /// Reports that the `wrapper` property declared at `site` failed with `error`, having

@@ -34,6 +34,7 @@ final class LazyResolution: Sendable {
 
     /// A resolution of `Value` under `name` from `injector`, for the property declared at `site`.
     init<Value>(of type: Value.Type, injector: DependencyInjector, name: String?, site: DeclarationSite) {
+        let injector = injector.wrapperInjector(for: Value.self, name: name)
         self.injector = injector
         self.name = name
         self.site = site
@@ -107,14 +108,18 @@ final class LazyResolution: Sendable {
         }
         defer { SingletonCreation.shared.finish(key) }
         do {
-            let value = try injector.resolve(Value.self, name: name)
+            // Marked as a wrapper's resolve: a strict scope's refusal of this key is recorded
+            // once, here, at the property (see `DependencyInjector.refusal`).
+            let value = try injector.resolveLockedForWrapper(Value.self, name: name)
             // A value kept meanwhile (an assignment, or a ready value another first read
             // kept) wins over what was resolved, for this read too: every first read sees one.
             if kept.keep(ReadyValue(value), replacing: false) { return value }
             return kept.keptValue(as: Value.self) ?? value  // never `nil`: a value is kept
         } catch {
-            TestIssueRecorder.report(
-                error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
+            if !TestIssueRecorder.isRecordedAlready(error) {
+                TestIssueRecorder.report(
+                    error, of: "@LazyInject", declaredAt: site, searched: searched, to: recorder)
+            }
             throw error
         }
     }

@@ -20,4 +20,22 @@ extension DependencyInjector {
         }
         return running.outside
     }
+
+    /// `optionalResult(_:name:)` where this injector has nothing for `T`: in what the actor
+    /// face's factory builds, what the injector bound outside it has; `nil` otherwise.
+    @usableFromInline
+    func optionalResultOutsideActorFace<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
+        guard AsyncWrapperCapture.isBuilding, let outside = outsideActorFace else { return .success(nil) }
+        return outside.optionalResult(type, name: name)
+    }
+
+    /// The injector a wrapper created now resolves `T` (under `name`) from, later too: this
+    /// one, or, in what the actor face's factory builds, the injector bound outside it when
+    /// this one (the face's registry) has nothing for it. One atomic load outside a build.
+    func wrapperInjector<T>(for type: T.Type, name: String?) -> DependencyInjector {
+        guard AsyncWrapperCapture.isBuilding, let outside = outsideActorFace, !isRegistered(T.self, name: name),
+            outside.isRegistered(T.self, name: name)
+        else { return self }
+        return outside
+    }
 }

@@ -24,7 +24,7 @@ extension DependencyInjector {
             }
         }
         // Checked first: absence, the expected case, builds no error.
-        guard isRegistered(T.self, name: name) else { return .success(nil) }
+        guard isRegistered(T.self, name: name) else { return optionalResultOutsideActorFace(T.self, name: name) }
         // As `@Inject`'s: a refusal of the property's own key is the wrapper's to record.
         let outcome: Result<T, InjectionError>
         do {

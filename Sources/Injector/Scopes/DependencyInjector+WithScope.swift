@@ -36,7 +36,8 @@ extension DependencyInjector {
 }
 
 extension AsyncDependencyInjector {
-    /// Opens a scope under this injector, runs `body` with it (as ``current`` too), and closes
+    /// Opens a scope under this injector, runs `body` with it (as ``current`` too, on both
+    /// faces, so that the wrappers of what the body makes resolve from it), and closes
     /// it on every path, awaiting its teardowns: what a `defer` cannot do, since it cannot
     /// `await`. The rules are ``DependencyInjector/withScope(fileID:filePath:line:_:)``'s.
     ///
@@ -56,7 +57,10 @@ extension AsyncDependencyInjector {
         let scope = openScope(fileID: fileID, filePath: filePath, line: line)
         let result: Result
         do {
-            result = try await Self.$current.withValue(scope) { try await body(scope) }
+            // Both faces' `current`: the wrappers of what the body makes resolve from the scope.
+            result = try await Self.$current.withValue(scope) {
+                try await DependencyInjector.$current.withValue(scope.core) { try await body(scope) }
+            }
         } catch {
             await scope.closeReportingFailures()
             throw error

@@ -1,0 +1,54 @@
+import TestSupport
+import Testing
+
+@testable import Injector
+
+/// Where the wrappers of what the actor face builds meet the injector bound outside it, and
+/// the actor face's `withScope`. Each test is a regression: each failed before.
+@Suite struct WrapperSeamTests {
+    struct Clock: Sendable {
+        let time: Int
+    }
+
+    final class OptionalReport {
+        @OptionalInject var clock: Clock?
+    }
+
+    final class LazyReport: @unchecked Sendable {
+        // `@unchecked Sendable`: read by one task at a time in these tests.
+        @LazyInject var clock: Clock
+    }
+
+    final class Transaction: Sendable {}
+
+    final class Handler {
+        @Inject var transaction: Transaction
+    }
+
+    @Test func anOptionalInjectOfWhatTheActorFaceBuildsFallsBackToTheInjectorBoundOutside() async throws {
+        let app = DependencyInjector()
+        app.register(Clock(time: 5))
+        let server = AsyncDependencyInjector()
+        await server.register(Int.self) { _ in OptionalReport().clock?.time ?? -1 }
+        let time = try await DependencyInjector.$current.withValue(app) { try await server.resolve(Int.self) }
+        #expect(time == 5)
+    }
+
+    @Test func aLazyInjectOfWhatTheActorFaceBuildsResolvesLaterFromTheInjectorBoundOutside() async throws {
+        let app = DependencyInjector()
+        app.register(Clock(time: 5))
+        let server = AsyncDependencyInjector()
+        await server.register(LazyReport.self) { _ in LazyReport() }
+        let report = try await DependencyInjector.$current.withValue(app) { try await server.resolve(LazyReport.self) }
+        #expect(try report.$clock.get().time == 5)  // read later, outside the binding
+    }
+
+    @Test func theWrappersOfWhatTheActorFacesWithScopeBodyMakesResolveFromTheScope() async throws {
+        let server = AsyncDependencyInjector()
+        await server.register(Transaction.self, scope: .scoped) { _ in Transaction() }
+        try await server.withScope { request in
+            let transaction = try await request.resolve(Transaction.self)
+            #expect(Handler().transaction === transaction)
+        }
+    }
+}
