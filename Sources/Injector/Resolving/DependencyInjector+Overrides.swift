@@ -11,7 +11,9 @@ extension DependencyInjector {
     ///
     /// Scopes nest: an override inside another sees both, innermost first. Leaving the scope,
     /// normally or by a throw, restores the previous ``current``. Objects created inside keep
-    /// the injector their wrappers captured, even when used after the scope ends.
+    /// the injector their wrappers captured, even when used after the scope ends; the scope is
+    /// closed then, so what it would still have to build (its copy of a singleton, a scoped
+    /// value) throws ``InjectionError/closed(_:path:)``.
     ///
     /// The scope keeps its own singletons: a singleton registered in an ancestor is built
     /// afresh inside it, with the overrides (so a mock reaches the singletons that depend on

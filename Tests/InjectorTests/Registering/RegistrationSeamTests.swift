@@ -90,6 +90,24 @@ import Testing
         }
     }
 
+    /// Declares the collection of sinks again, then fails.
+    struct RedeclaringModule: DependencyModule {
+        func register(in injector: DependencyInjector) throws(InjectionError) {
+            injector.declareCollection([any Sink].self, inheriting: .replacing)
+            throw .unknownScope(.named("abandoned"))
+        }
+    }
+
+    @Test func aFailedInstallationKeepsTheCollectionsDeclarationItReplaced() throws {
+        let app = DependencyInjector()
+        app.register(into: [any Sink].self) { _ in PlainSink("app") }
+        let child = app.child()
+        child.declareCollection([any Sink].self, inheriting: .replacing)
+        child.register(into: [any Sink].self) { _ in PlainSink("child") }
+        #expect(throws: InjectionError.self) { try child.install(RedeclaringModule()) }
+        #expect(try child.resolve([any Sink].self).map(\.label) == ["child"])  // still replacing
+    }
+
     @Test func anInstallationThatReplacesAScopesOwnScopedRegistrationTearsDownItsValue() throws {
         let closed = Counter()
         let request = DependencyInjector().openScope()

@@ -39,6 +39,23 @@ struct CollectionContents {
     var declared = CollectionInheritance.adding {
         didSet { gathered = nil }
     }
+    /// The gathering registrations stored before `gathering`, each with its inheritance: what a
+    /// failed installation puts back under the key holds its declaration again.
+    private var earlier: [(gathering: Registration, declared: CollectionInheritance)] = []
+
+    /// Notes `made` as the collection's gathering registration now stored, with `declared`.
+    mutating func noteGathering(_ made: Registration, declared: CollectionInheritance) {
+        if let gathering { earlier.append((gathering, self.declared)) }
+        gathering = made
+        self.declared = declared
+    }
+
+    /// The inheritance declared with `registration`, if it is one of the collection's
+    /// gathering registrations (the last, or one a failed installation put back).
+    private func declaration(of registration: Registration) -> CollectionInheritance? {
+        if registration === gathering { return declared }
+        return earlier.last { $0.gathering === registration }?.declared
+    }
 
     /// One injector's part of a collection as a resolve gathers it: what it makes of its
     /// ancestors' elements, its present elements, and for each, its registration when that is
@@ -81,10 +98,8 @@ struct CollectionContents {
 
     /// What the collection makes of its ancestors' elements in `registry` (this injector's).
     func inheritance(in registry: Registry) -> CollectionInheritance {
-        guard let gathering, case .factory(let current, _)? = registry[gathering.key], current === gathering else {
-            return .adding
-        }
-        return declared
+        guard let gathering, case .factory(let current, _)? = registry[gathering.key] else { return .adding }
+        return declaration(of: current) ?? .adding
     }
 
     /// Whether `registry` (this injector's) needs a new gathering registration: it has none
@@ -92,7 +107,7 @@ struct CollectionContents {
     func needsGathering(in registry: Registry, isAsync: Bool) -> Bool {
         guard let gathering else { return true }
         guard case .factory(let current, _)? = registry[gathering.key] else { return true }
-        guard current === gathering else { return false }  // a registration of the key by hand
+        guard declaration(of: current) != nil else { return false }  // a registration of the key by hand
         if case .async = current.factory { return false }
         return isAsync
     }
@@ -320,8 +335,7 @@ extension DependencyInjector {
         let made = store(scope: .transient, site: site) { _, site in make(site) }
         registry.withLock { registry in
             guard case .factory(let current, _)? = registry[collection], current === made else { return }
-            registry.collections[collection, default: CollectionContents()].gathering = made
-            registry.collections[collection, default: CollectionContents()].declared = declared
+            registry.collections[collection, default: CollectionContents()].noteGathering(made, declared: declared)
         }
     }
 }
