@@ -128,6 +128,43 @@ struct StrictOverCurrentTests {
     }
 }
 
+/// Regression: a strict scope's refusal of a key path was recorded twice, as the refusal and as
+/// the fall-back to the default.
+@Suite struct StrictKeyPathTests {
+    @Test(.injecting(.strict(app: { $0.register(\.refusable) { _ in "app" } })))
+    func aRefusedKeyPathIsRecordedOnceOnTheSyncFace() {
+        var value = ""
+        let issues = recordedIssues { value = DependencyInjector.current.resolve(\.refusable) }
+        #expect(value == "default")
+        #expect(issues.count == 1)
+    }
+
+    @Test(.injecting(.strict(asyncApp: { await $0.register(\.refusable) { _ in "app" } })))
+    func aRefusedKeyPathIsRecordedOnceOnTheActorFace() async {
+        let issues = Collected<Issue>()
+        var value = ""
+        await withKnownIssue {
+            value = await AsyncDependencyInjector.current.resolve(\.refusable)
+        } matching: { issue in
+            issues.append(issue)
+            return true
+        }
+        #expect(value == "default")
+        #expect(issues.values.count == 1)
+    }
+}
+
+private enum RefusableKey: InjectionKey {
+    static var defaultValue: String { "default" }
+}
+
+extension InjectedValues {
+    fileprivate var refusable: String {
+        get { self[RefusableKey.self] }
+        set { self[RefusableKey.self] = newValue }
+    }
+}
+
 private enum FailingKey: InjectionKey {
     static var defaultValue: String { "default" }
 }
@@ -265,6 +302,31 @@ final class HandMadeOptionalCheckout {
         #expect(issues.first?.comments.first?.hasPrefix("Injector ran every teardown, and 1 teardown threw:") == true)
         #expect(issues.first?.fileID == "InjectorTestingTests/StrictModeTests.swift")
         #expect(issues.first?.line == line)
+    }
+
+    /// Regression: the failing asynchronous teardown of a value a test scope let go was recorded
+    /// when it ran, and again by the scope's close, which had awaited it.
+    @Test(arguments: [false, true])
+    func aReplacedValuesFailingAsyncTeardownInATestScopeIsRecordedOnce(resolvesAgain: Bool) async {
+        struct TeardownFailed: Error {}
+        let issues = Collected<Issue>()
+        await withKnownIssue {
+            try? await AsyncDependencyInjector().withOverrides({ _ in }) {
+                let scope = AsyncDependencyInjector.current
+                await scope.register(Int.self, scope: .singleton) { _ in 1 }
+                    .teardown { _ in
+                        await Task.yield()
+                        throw TeardownFailed()
+                    }
+                _ = try await scope.resolve(Int.self)
+                await scope.register(Int.self, scope: .singleton) { _ in 2 }  // lets go of 1
+                if resolvesAgain { _ = try await scope.resolve(Int.self) }
+            }
+        } matching: { issue in
+            issues.append(issue)
+            return true
+        }
+        #expect(issues.values.count == 1)
     }
 }
 

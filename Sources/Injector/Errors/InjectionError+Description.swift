@@ -105,9 +105,9 @@ extension InjectionError: CustomStringConvertible {
             ]
             lines += Self.pathLine(path)
             lines.append(
-                "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName))` in its "
-                    + "`.injecting` closure; `$0.mainActor.register(\(key.typeExpression)) { _ in … }` where the "
-                    + "stand-in is main-actor code, as in a target whose default isolation is the main actor), "
+                "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName)\(key.nameArgument))` in "
+                    + "its `.injecting` closure; `$0.mainActor.register(\(key.typeExpression)\(key.nameArgument)) { _ in … }` "
+                    + "where the stand-in is main-actor code, as in a target whose default isolation is the main actor), "
                     + "give the registration one for every test (`.inTests { r in … }`), "
                     + "or allow the real one in tests (`.allowedInTests()` on the registration, "
                     + "or `allowing: [\(key.typeExpression)]` on the test scope).")
@@ -119,7 +119,7 @@ extension InjectionError: CustomStringConvertible {
             lines += Self.pathLine(path)
             lines.append(
                 "To fix: resolve it from an opened scope (`let request = injector.openScope()`, then "
-                    + "`request.resolve(\(key.typeExpression))`; a test scope is one too), "
+                    + "`request.resolve(\(key.typeExpression)\(key.nameArgument))`; a test scope is one too), "
                     + "or register it with another scope.")
         case .captiveDependency(let key, let path, let holder, let holderScope):
             lines = [
@@ -155,7 +155,8 @@ extension InjectionError: CustomStringConvertible {
             lines += Self.pathLine(path)
             lines.append(
                 "To fix: register it in the scope when you open it: "
-                    + "`let request = injector.openScope(); request.register(value as \(key.typeName))`.")
+                    + "`let request = injector.openScope(); request.register(value as \(key.typeName)\(key.nameArgument))`."
+            )
         case .argumentMismatch(let key, let path, let expected, let given):
             let takes =
                 expected.isEmpty ? "takes no arguments" : "takes arguments (\(expected.joined(separator: ", ")))"
@@ -164,9 +165,9 @@ extension InjectionError: CustomStringConvertible {
             lines += Self.pathLine(path)
             lines.append(
                 expected.isEmpty
-                    ? "To fix: resolve it without arguments, `resolve(\(key.typeExpression))`."
+                    ? "To fix: resolve it without arguments, `resolve(\(key.typeExpression)\(key.nameArgument))`."
                     : "To fix: pass arguments of exactly those types, in that order: "
-                        + "`resolve(\(key.typeExpression), arguments: …)`."
+                        + "`resolve(\(key.typeExpression)\(key.nameArgument), arguments: …)`."
             )
         }
         return lines.joined(separator: "\n")
@@ -226,12 +227,11 @@ extension InjectionError: CustomStringConvertible {
     }
 
     private static func registrationExample(for key: DependencyKey) -> String {
-        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
-        return "`injector.register(\(key.typeExpression)\(name)) { r in … }`"
+        "`injector.register(\(key.typeExpression)\(key.nameArgument)) { r in … }`"
     }
 
     private static func sentence(for suggestion: Suggestion, requested key: DependencyKey) -> String {
-        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+        let name = key.nameArgument
         switch suggestion {
         case .otherNames, .unlistedRegistrations:
             return suggestion.description

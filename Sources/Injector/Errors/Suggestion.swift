@@ -74,7 +74,7 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
         case .sameSimpleName(let key):
             return "\(key) has the same simple name but is another type."
         case .possiblyConforming(let key, let requested):
-            let name = requested.name.map { ", name: \"\($0)\"" } ?? ""
+            let name = requested.nameArgument
             return "\(key) is registered with a factory; if it conforms to \(requested.typeName), add "
                 + "`.implements(\(requested.typeExpression)\(name))` to its registration."
         case .unlistedRegistrations(let count):

@@ -187,11 +187,7 @@ extension DependencyInjector {
         defer { withExtendedLifetime((previous, previousValues)) {} }  // released here, not under the lock
         // A value an installation replaces is torn down when the installation succeeds (it
         // puts the value back if it fails).
-        if installation == nil, let teardown = previous?.entry.teardown { tearDown([teardown]) }
-        // An opened scope's own scoped value is kept with its copies (see `KeptValues`).
-        if installation == nil, case .factory(let replaced, _)? = previous?.entry, replaced.isScoped {
-            tearDown(dropKeptValue(of: replaced))
-        }
+        if installation == nil { tearDown(teardowns(ofReplaced: previous?.entry)) }
         // The values a replaced or removed registration kept per argument tuple go with it; an
         // installation tears them down when it succeeds, and puts them back if it fails.
         if let previousValues {
@@ -210,7 +206,19 @@ extension DependencyInjector {
             return
         }
         guard let installation else { return }
-        installation.recordReplacement(of: key, previous: previous?.entry, isEager: slot?.entry.isEager ?? false)
+        // A key registered again by the same installation: what it replaces is its own, for good.
+        if !installation.recordReplacement(of: key, previous: previous?.entry, isEager: slot?.entry.isEager ?? false) {
+            tearDown(teardowns(ofReplaced: previous?.entry))
+        }
+    }
+
+    /// The teardowns of the value kept for `entry`, replaced or removed for good, which this
+    /// lets go of: its registry's, or, for an opened scope's own scoped registration, the one
+    /// kept with its copies (see `KeptValues`).
+    func teardowns(ofReplaced entry: Entry?) -> [PendingTeardown] {
+        let kept = entry?.teardown.map { [$0] } ?? []
+        guard case .factory(let replaced, _)? = entry, replaced.isScoped else { return kept }
+        return kept + dropKeptValue(of: replaced)
     }
 
     /// The entry for `key` in this injector or the nearest ancestor that has one, and its owner.

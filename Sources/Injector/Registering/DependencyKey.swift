@@ -87,6 +87,12 @@ public struct DependencyKey: Hashable, Sendable, CustomStringConvertible {
         Self.isExistential(type) ? "(\(typeName)).self" : "\(typeName).self"
     }
 
+    /// The name as a call passes it after the type, `, name: "baseURL"`, for a fix's code;
+    /// empty for an unnamed key.
+    var nameArgument: String {
+        name.map { ", name: \"\($0)\"" } ?? ""
+    }
+
     /// `name` without the `(unknown context at $…).` that `String(reflecting:)` prints for the
     /// context of a private or local type, marked `(private)` if it had any.
     static func readable(_ name: String) -> String {

@@ -47,7 +47,10 @@ public struct Registered<Value>: Sendable {
     /// ``InjectionError/circularDependency(path:)``. A singleton's other resolves wait until
     /// `complete` returns. An error `complete` throws fails the resolve, as a factory's does,
     /// and nothing is kept. Several calls add several hooks, which run in the order they were
-    /// added (as Swinject runs them); a hook that throws stops the ones after it.
+    /// added (as Swinject runs them); a hook that throws stops the ones after it. With
+    /// decorators (``DependencyInjector/decorate(_:name:fileID:line:_:)``) on the key, the value
+    /// is decorated first, and shared decorated: a resolve of the key inside the hook gets the
+    /// one decorated value, while `complete` gets the value the factory made.
     ///
     /// ```swift
     /// injector.register(Checkout.self) { _ in Checkout() }
@@ -157,7 +160,11 @@ public struct Registered<Value>: Sendable {
             injector.store(scope: .transient, site: registration.site) { scope, site in
                 TypedRegistration<Forwarded>(
                     { r in
-                        guard let value = try r.value(for: target) else { throw Self.missing(target) }
+                        // Reported to an observer of the forwarded key's resolve, as its own.
+                        let observed = ResolutionContext.current.observedResolves > 0
+                        guard let value = try r.value(for: target, observed: observed) else {
+                            throw Self.missing(target)
+                        }
                         guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
                         return forwarded
                     }, key: key, scope: scope, site: site, completion: nil, forwardedTo: target)
@@ -165,7 +172,7 @@ public struct Registered<Value>: Sendable {
             return
         }
         let factory = Registration.Factory.async { r in
-            let value = try await r.value(for: target)
+            let value = try await r.value(for: target, observed: true)  // reported to an observer, if any
             guard let value else { throw Self.missing(target) }
             guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
             return value
@@ -202,20 +209,25 @@ public struct Registered<Value>: Sendable {
     /// Refused once the injector is sealed, as a `register` is: the registration stays as it is,
     /// and the observer hears of the refusal.
     fileprivate func replaced(by modified: Registration) -> Registered<Value> {
-        var isSealed = false
+        var isRefused = false
         injector.registry.update { registry -> Entry? in
-            isSealed = registry.isSealed
-            guard !isSealed, case .factory(let current, var cache) = registry[registration.key],
-                current === registration
+            guard case .factory(let current, var cache) = registry[registration.key], current === registration
             else { return nil }
+            isRefused = registry.isSealed
+            guard !isRefused else { return nil }
             // A value created already is closed as the registration now says, in its place in the order.
             if case .strong(let value, let teardown) = cache {
                 cache = .strong(value, PendingTeardown(of: value, producedBy: modified, order: teardown?.order))
             }
             return registry.replace(registration.key, with: .factory(modified, cache))
         }
-        guard !isSealed else {
-            injector.reportRefusal(of: registration.key)
+        guard !isRefused else {
+            // As a `register` is refused: `install` throws it, else the observer hears of it.
+            if let installation = Installation.current(into: injector) {
+                installation.recordRefusal(of: registration.key)
+            } else {
+                injector.reportRefusal(of: registration.key)
+            }
             return self
         }
         return Registered(injector: injector, registration: modified)

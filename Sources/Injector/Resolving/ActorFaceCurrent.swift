@@ -15,9 +15,10 @@ extension DependencyInjector {
     /// The injector bound outside the actor face's factory now running, when this injector is
     /// that face's registry (and not the same injector): where a miss here goes next.
     var outsideActorFace: DependencyInjector? {
-        guard let running = ActorFaceCurrent.running, running.core === self, running.outside !== self else {
-            return nil
-        }
+        guard let running = ActorFaceCurrent.running, running.core === self else { return nil }
+        // Not this injector, nor one below it (a request's, a child's): what they hold is no
+        // fallback for what this face makes and may keep.
+        for injector in sequence(first: running.outside, next: \.parent) where injector === self { return nil }
         return running.outside
     }
 
@@ -25,15 +26,15 @@ extension DependencyInjector {
     /// face's factory builds, what the injector bound outside it has; `nil` otherwise.
     @usableFromInline
     func optionalResultOutsideActorFace<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
-        guard AsyncWrapperCapture.isBuilding, let outside = outsideActorFace else { return .success(nil) }
+        guard AsyncWrapperCapture.mayRun, let outside = outsideActorFace else { return .success(nil) }
         return outside.optionalResult(type, name: name)
     }
 
     /// The injector a wrapper created now resolves `T` (under `name`) from, later too: this
-    /// one, or, in what the actor face's factory builds, the injector bound outside it when
-    /// this one (the face's registry) has nothing for it. One atomic load outside a build.
+    /// one, or, while the actor face is `current` (its factory's run, its `withScope`), the
+    /// injector bound outside it when this one (the face's registry) has nothing for it.
     func wrapperInjector<T>(for type: T.Type, name: String?) -> DependencyInjector {
-        guard AsyncWrapperCapture.isBuilding, let outside = outsideActorFace, !isRegistered(T.self, name: name),
+        guard AsyncWrapperCapture.mayRun, let outside = outsideActorFace, !isRegistered(T.self, name: name),
             outside.isRegistered(T.self, name: name)
         else { return self }
         return outside

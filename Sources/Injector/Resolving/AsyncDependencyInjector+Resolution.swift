@@ -337,16 +337,27 @@ extension AsyncDependencyInjector {
     /// Inside a factory this face runs, they are bound already (unless the factory bound
     /// others): no new bindings, which cost more than the rest of a run's bookkeeping, and the
     /// injector bound outside the outermost factory stays the one wrappers fall back to.
-    nonisolated func asCurrent<Value: Sendable>(
+    nonisolated func asCurrent<Value>(_ body: () async throws -> Value) async throws -> Value {
+        try await Self.running(self, body)
+    }
+
+    /// `asCurrent(_:)` for `face`, in the caller's isolation (`withScope`'s body keeps its actor).
+    static func running<Value>(
+        _ face: AsyncDependencyInjector,
+        isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
+        let core = face.core
         if let running = ActorFaceCurrent.running, running.core === core, DependencyInjector.current === core,
-            Self.current === self
+            current === face
         {
             return try await body()
         }
-        return try await Self.$current.withValue(self) {
-            let outside = ActorFaceCurrent(core: core, outside: DependencyInjector.current)
+        // Bound outside every face: inside another face's run, the injector bound outside that
+        // one (its own registry is no fallback for this face's values).
+        let outsideFaces = ActorFaceCurrent.running?.outside ?? DependencyInjector.current
+        return try await $current.withValue(face) {
+            let outside = ActorFaceCurrent(core: core, outside: outsideFaces)
             return try await DependencyInjector.$current.withValue(core) {
                 try await ActorFaceCurrent.$running.withValue(outside, operation: body)
             }

@@ -82,9 +82,9 @@ public struct AsyncResolver: Sendable {
         await injector.resolve(keyPath, after: frames, fileID: fileID, filePath: filePath, line: line)
     }
 
-    /// The value of `key` as an untyped value, `nil` when nothing holds it; see
-    /// `AsyncDependencyInjector.value(for:observed:after:)`.
-    func value(for key: DependencyKey) async throws(InjectionError) -> (any Sendable)? {
-        try await injector.value(for: key, after: frames)
+    /// The value of `key` as an untyped value, `nil` when nothing holds it, reported to an
+    /// observer if `observed`; see `AsyncDependencyInjector.value(for:observed:after:)`.
+    func value(for key: DependencyKey, observed: Bool = false) async throws(InjectionError) -> (any Sendable)? {
+        try await injector.value(for: key, observed: observed, after: frames)
     }
 }

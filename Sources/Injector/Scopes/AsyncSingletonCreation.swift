@@ -14,6 +14,9 @@ final class AsyncSingletonCreation: Sendable {
 
     let registration: Registration
     let number: Number
+    /// Whether the run has a task of its own (a singleton's), which nobody cancels: a
+    /// `CancellationError` it ends with is its factory's own, and every waiter gets it.
+    private let hasTaskOfItsOwn: Bool
     private let state = Locked(State())
 
     private struct State {
@@ -22,10 +25,12 @@ final class AsyncSingletonCreation: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    /// A run of `registration`'s factory, numbered in `CreationOrder` unless it has a number.
-    init(of registration: Registration, number: Number = CreationOrder.next()) {
+    /// A run of `registration`'s factory, numbered in `CreationOrder` unless it has a number,
+    /// in a task of its own or in the task of the resolve that claimed it.
+    init(of registration: Registration, number: Number = CreationOrder.next(), hasTaskOfItsOwn: Bool = false) {
         self.registration = registration
         self.number = number
+        self.hasTaskOfItsOwn = hasTaskOfItsOwn
     }
 
     /// The creations running now, process-wide like `SingletonCreation.shared`, by keeper and
@@ -77,7 +82,7 @@ final class AsyncSingletonCreation: Sendable {
                 return .cached(cached)
             }
             if let running = runs[key] { return .join(running) }
-            let creation = AsyncSingletonCreation(of: registration)
+            let creation = AsyncSingletonCreation(of: registration, hasTaskOfItsOwn: true)
             runs[key] = creation
             return .start(creation)
         }
@@ -197,14 +202,15 @@ final class AsyncSingletonCreation: Sendable {
 
     /// `value(waitingFrom:)`, or `nil` when the run failed because its task was cancelled and
     /// this one was not: a cancellation is only ever the cancelled task's own, so the waiter
-    /// asks again, as a thread does when the creation it waited for fails.
+    /// asks again, as a thread does when the creation it waited for fails. A run in a task of
+    /// its own is never cancelled: its `CancellationError` is its factory's, the waiter's too.
     func valueUnlessCreatorCancelled(waitingFrom frames: AsyncResolutionContext.Frames) async throws(InjectionError)
         -> (any Sendable)?
     {
         do {
             return try await value(waitingFrom: frames)
         } catch {
-            if error.isCancellation && !Task.isCancelled { return nil }
+            if error.isCancellation && !hasTaskOfItsOwn && !Task.isCancelled { return nil }
             throw error
         }
     }

@@ -28,6 +28,15 @@ extension DependencyInjector {
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
     public func close() throws(TeardownError) {
+        let (failures, noted) = closing()
+        let all = noted + failures
+        if !all.isEmpty { throw TeardownError(failures: all) }
+    }
+
+    /// What `close()` does: the failures of the teardowns it ran, and those noted earlier (on a
+    /// replacement, an unregistration or a reset), which were recorded on the test as they
+    /// happened.
+    private func closing() -> (failures: [TeardownError.Failure], noted: [TeardownError.Failure]) {
         let (teardowns, kept, tasks) = closeKeeping()
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
@@ -39,8 +48,7 @@ extension DependencyInjector {
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         runLater(deferred, after: tasks)
-        let all = takeTeardownFailures() + failures
-        if !all.isEmpty { throw TeardownError(failures: all) }
+        return (failures, takeTeardownFailures())
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
@@ -177,13 +185,23 @@ extension AsyncDependencyInjector {
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {
+        let (failures, noted) = await closing()
+        let all = noted + failures
+        if !all.isEmpty { throw TeardownError(failures: all) }
+    }
+
+    /// What `close()` does: the failures of the teardowns it ran, and those noted earlier (the
+    /// teardowns of values let go before, awaited here), which were recorded on the test as
+    /// they happened.
+    private nonisolated func closing() async -> (failures: [TeardownError.Failure], noted: [TeardownError.Failure]) {
         var failures: [TeardownError.Failure] = []
+        var noted: [TeardownError.Failure] = []
         // Twice: a teardown of the first round may let go of more (a replacement, a value
         // made in flight), which the second takes.
         for _ in 0..<2 {
             let (teardowns, kept, tasks) = core.closeKeeping()
             for task in tasks { await task.value }
-            failures += core.takeTeardownFailures()
+            noted += core.takeTeardownFailures()
             if teardowns.isEmpty, let kept {
                 // All a request's scope commonly keeps: run from the slots, no record made for each.
                 failures += await kept.runAllTeardowns()
@@ -191,7 +209,7 @@ extension AsyncDependencyInjector {
                 failures += await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
             }
         }
-        if !failures.isEmpty { throw TeardownError(failures: failures) }
+        return (failures, noted)
     }
 }
 
@@ -199,15 +217,20 @@ extension DependencyInjector {
     /// Closes a scope whose API cannot throw a `TeardownError` at its end: a test scope
     /// (`withOverrides`, the testing trait, `InjectorTestCase`) or `verify()`'s scratch. Its own
     /// singletons and scoped values are torn down; a teardown that throws is recorded on the
-    /// running test (or printed, outside one). Failures noted earlier were recorded when they
-    /// happened.
+    /// running test (or printed, outside one). Failures noted earlier were recorded on the
+    /// running test when they happened (once: not again here); outside a test, they are printed
+    /// with the rest.
     package func closeReportingFailures() {
-        _ = takeTeardownFailures()
-        do {
-            try close()
-        } catch {
-            Self.reportFailedTeardowns(error)
-        }
+        let (failures, noted) = closing()
+        Self.reportFailedTeardowns(failures, noted: noted)
+    }
+
+    /// Reports the `failures` of a close whose API cannot throw them; `noted`, the failures
+    /// noted before it, were recorded on the running test when they happened, and are
+    /// reported here only outside a test.
+    static func reportFailedTeardowns(_ failures: [TeardownError.Failure], noted: [TeardownError.Failure]) {
+        let unreported = TestIssueRecorder.currentOrRunningTest == nil ? noted + failures : failures
+        if !unreported.isEmpty { reportFailedTeardowns(TeardownError(failures: unreported)) }
     }
 
     /// Reports `error` to the running test, each failure at its registration's line, or
@@ -240,11 +263,7 @@ extension AsyncDependencyInjector {
 
     /// `DependencyInjector.closeReportingFailures()` for the actor face, awaiting its teardowns.
     package nonisolated func closeReportingFailures() async {
-        _ = core.takeTeardownFailures()
-        do {
-            try await close()
-        } catch {
-            DependencyInjector.reportFailedTeardowns(error)
-        }
+        let (failures, noted) = await closing()
+        DependencyInjector.reportFailedTeardowns(failures, noted: noted)
     }
 }

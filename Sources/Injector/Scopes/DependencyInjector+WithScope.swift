@@ -57,10 +57,11 @@ extension AsyncDependencyInjector {
         let scope = openScope(fileID: fileID, filePath: filePath, line: line)
         let result: Result
         do {
-            // Both faces' `current`: the wrappers of what the body makes resolve from the scope.
-            result = try await Self.$current.withValue(scope) {
-                try await DependencyInjector.$current.withValue(scope.core) { try await body(scope) }
-            }
+            // Current on both faces, as for a factory's run: the wrappers of what the body makes
+            // resolve from the scope, then from the injector bound outside (see `ActorFaceCurrent`).
+            AsyncWrapperCapture.beginBuilder()  // its wrappers look for the injector bound outside
+            defer { AsyncWrapperCapture.endBuilder() }
+            result = try await Self.running(scope) { try await body(scope) }
         } catch {
             await scope.closeReportingFailures()
             throw error

@@ -69,11 +69,12 @@ struct PlatformMutex {
 /// Memory for the library's own blocks (a lock's, a published table's), from the C allocator:
 /// `UnsafeMutableRawPointer.allocate(byteCount:alignment:)` takes the runtime's aligned path
 /// for every alignment (`posix_memalign` on Linux, about twice `malloc`'s cost), which an opened
-/// scope paid for its lock and its table. `malloc` aligns to 16 bytes on the platforms the
-/// library runs on; a larger alignment goes to the runtime. Either is freed by `deallocate`.
+/// scope paid for its lock and its table. `malloc` aligns to two words (16 bytes on 64-bit
+/// platforms); a larger alignment goes to the runtime, whose aligned memory `free` takes too on
+/// the platforms with pthreads (Darwin, glibc, musl), the only ones this file builds for.
 enum RawMemory {
     static func allocate(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
-        if alignment <= 16, let memory = malloc(byteCount) { return memory }
+        if alignment <= 2 * MemoryLayout<Int>.size, let memory = malloc(byteCount) { return memory }
         return .allocate(byteCount: byteCount, alignment: alignment)
     }
 

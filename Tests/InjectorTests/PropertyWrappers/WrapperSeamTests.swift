@@ -48,7 +48,39 @@ import Testing
         await server.register(Transaction.self, scope: .scoped) { _ in Transaction() }
         try await server.withScope { request in
             let transaction = try await request.resolve(Transaction.self)
-            #expect(Handler().transaction === transaction)
+            #expect(try Handler().$transaction.get() === transaction)
         }
+    }
+
+    /// What only the injector bound outside has.
+    final class Clocked {
+        @Inject var clock: Clock
+    }
+
+    @Test func theWrappersOfWhatTheActorFacesWithScopeBodyMakesFallBackToTheInjectorBoundOutside() async throws {
+        let legacy = DependencyInjector()
+        legacy.register(Clock(time: 5))
+        let server = AsyncDependencyInjector()
+        try await DependencyInjector.$current.withValue(legacy) {
+            let time = try await server.withScope { _ in try Clocked().$clock.get().time }
+            #expect(time == 5)
+        }
+    }
+
+    /// An app singleton whose wrapper reads what a request may provide.
+    final class Audit: Sendable {
+        let clock: Clock?
+        init() { clock = OptionalReport().clock }
+    }
+
+    @Test func whatARequestProvidesNeverReachesAValueTheAppKeeps() async throws {
+        let server = AsyncDependencyInjector()
+        await server.register(Audit.self, scope: .singleton) { _ in Audit() }
+        let audit = try await server.withScope { request in
+            await request.register(Clock(time: 1))
+            return try await request.resolve(Audit.self)
+        }
+        #expect(audit.clock == nil)  // made by the app, for all
+        #expect(try await server.resolve(Audit.self).clock == nil)
     }
 }

@@ -93,7 +93,7 @@ import Testing
     /// Declares the collection of sinks again, then fails.
     struct RedeclaringModule: DependencyModule {
         func register(in injector: DependencyInjector) throws(InjectionError) {
-            injector.declareCollection([any Sink].self, inheriting: .replacing)
+            injector.declareCollection([any Sink].self, inheriting: .adding)
             throw .unknownScope(.named("abandoned"))
         }
     }
@@ -106,6 +106,47 @@ import Testing
         child.register(into: [any Sink].self) { _ in PlainSink("child") }
         #expect(throws: InjectionError.self) { try child.install(RedeclaringModule()) }
         #expect(try child.resolve([any Sink].self).map(\.label) == ["child"])  // still replacing
+    }
+
+    /// Registers a singleton `PlainSink`, makes it, and registers the key again.
+    struct RegisteringASingletonTwiceModule: DependencyModule {
+        let closed: Counter
+        func register(in injector: DependencyInjector) throws(InjectionError) {
+            let closed = closed
+            injector.register(PlainSink.self, scope: .singleton) { _ in PlainSink("first") }
+                .teardown { _ in closed.increment() }
+            _ = try injector.resolve(PlainSink.self)
+            injector.register(PlainSink.self, scope: .singleton) { _ in PlainSink("second") }
+        }
+    }
+
+    @Test func anInstallationThatRegistersAKeyTwiceTearsDownItsFirstValue() throws {
+        let closed = Counter()
+        let app = DependencyInjector()
+        try app.install(RegisteringASingletonTwiceModule(closed: closed))
+        #expect(closed.value == 1)
+        #expect(try app.resolve(PlainSink.self).label == "second")
+    }
+
+    /// Registers a scoped `PlainSink` in the scope it is installed into, makes it, then fails.
+    struct FailingScopedSinkModule: DependencyModule {
+        let closed: Counter
+        func register(in injector: DependencyInjector) throws(InjectionError) {
+            let closed = closed
+            injector.register(PlainSink.self, scope: .scoped) { _ in PlainSink("module") }
+                .teardown { _ in closed.increment() }
+            _ = try injector.resolve(PlainSink.self)
+            throw .unknownScope(.named("abandoned"))
+        }
+    }
+
+    @Test func aFailedInstallationTearsDownTheScopedValueItMadeInAScope() throws {
+        let closed = Counter()
+        let request = DependencyInjector().openScope()
+        #expect(throws: InjectionError.self) { try request.install(FailingScopedSinkModule(closed: closed)) }
+        #expect(closed.value == 1)  // at once, not at close
+        try request.close()
+        #expect(closed.value == 1)
     }
 
     @Test func anInstallationThatReplacesAScopesOwnScopedRegistrationTearsDownItsValue() throws {

@@ -152,4 +152,29 @@ import Testing
             #expect(failures == 0)
         }
     }
+
+    /// Regression: a waiter asked again when the creation failed with a `CancellationError`,
+    /// as if the creator had been cancelled; a singleton's creation has a task of its own,
+    /// which nobody cancels, so the error is its factory's and the factory ran twice.
+    @Test(.timeLimit(.minutes(1)))
+    func aFactoryThatThrowsCancellationErrorRunsOnceAndItsWaitersGetTheError() async throws {
+        let injector = AsyncDependencyInjector()
+        let calls = Counter()
+        let started = AsyncGate()
+        let release = AsyncGate()
+        await injector.register(Service.self, scope: .singleton) { _ in
+            _ = calls.increment()
+            started.open()
+            await release.wait()
+            throw CancellationError()
+        }
+        let creator = Task { try await injector.resolve(Service.self) }
+        await started.wait()
+        let waiter = Task { try await injector.resolve(Service.self) }
+        try await untilWaiting(2, for: Service.self, in: injector)
+        release.open()
+        await #expect(throws: InjectionError.self) { try await creator.value }
+        await #expect(throws: InjectionError.self) { try await waiter.value }
+        #expect(calls.value == 1)
+    }
 }

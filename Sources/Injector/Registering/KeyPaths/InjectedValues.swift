@@ -43,13 +43,15 @@ public struct InjectedValues {
     /// `nil`, for the default, after `key`'s registration failed with `error`: a read cannot
     /// throw, but the running test hears of it (nothing fails silently), at the read (`site`)
     /// or else at the failing registration's line, unless `verify()`, which reports it
-    /// itself, is running.
+    /// itself, is running. A strict scope's refusal is on the test already, once, at the
+    /// registration's line (see `DependencyInjector.refusal`).
     static func fallingBack(
         from key: DependencyKey,
         after error: InjectionError,
         readAt site: DeclarationSite?,
         in injector: DependencyInjector
     ) -> Any? {
+        if case .notProvidedInTest = error { return nil }
         if ResolutionContext.current.wrapperFailures == nil, let recorder = TestIssueRecorder.current {
             recorder.record(
                 "Injector could not resolve \(key), so its default value is used instead.\n\(error)",

@@ -149,12 +149,8 @@ final class Installation: Sendable {
             injector.registry.withLock { registry in
                 for module in claimed { registry.modules[module] = .installed }
             }
-            // The values the installation replaced are gone for good, an opened scope's own
-            // scoped value too (kept with its copies, see `KeptValues`).
-            injector.tearDown(replaced.compactMap { $0.previous?.teardown })
-            for case .factory(let registration, _)? in replaced.map(\.previous) where registration.isScoped {
-                injector.tearDown(injector.dropKeptValue(of: registration))
-            }
+            // The values the installation replaced are gone for good.
+            injector.tearDown(replaced.flatMap { injector.teardowns(ofReplaced: $0.previous) })
             for kept in caches.values { injector.tearDown(kept.cache.retire()) }
         }
         let waiters = ending.withLock { ending in
@@ -176,10 +172,14 @@ final class Installation: Sendable {
         journal.withLock { _ = $0.modules.popLast() }
     }
 
-    func recordReplacement(of key: DependencyKey, previous: Entry?, isEager: Bool) {
+    /// Notes that the installation replaced `previous` under `key`, if it is the first it
+    /// replaced there (what a failure puts back); returns whether it was.
+    func recordReplacement(of key: DependencyKey, previous: Entry?, isEager: Bool) -> Bool {
         journal.withLock { journal in
-            if journal.replacedKeys.insert(key).inserted { journal.replaced.append((key, previous)) }
             if isEager { journal.eagerKeys.append(key) }
+            guard journal.replacedKeys.insert(key).inserted else { return false }
+            journal.replaced.append((key, previous))
+            return true
         }
     }
 
@@ -240,10 +240,10 @@ final class Installation: Sendable {
         // may hold the last reference to a value.
         let (removedDecorators, displacedCaches, decoratedCaches) = released
         withExtendedLifetime(removedDecorators) {}
-        // What the installation created (eager singletons, values cached by its registrations)
-        // goes; what it replaced is back.
+        // What the installation created (eager singletons, scoped values of an opened scope's
+        // own, values cached by its registrations) goes; what it replaced is back.
         injector.tearDown(
-            undone.compactMap { $0?.teardown } + undecorated.compactMap(\.teardown)
+            undone.flatMap(injector.teardowns(ofReplaced:)) + undecorated.compactMap(\.teardown)
                 + displacedCaches.flatMap { $0.cache.retire() } + decoratedCaches.flatMap { $0.removeAll() })
     }
 }

@@ -1,0 +1,59 @@
+import TestSupport
+import Testing
+
+@testable import Injector
+
+/// Where diagnostics meet forwarding and named keys. Each test is a regression: each failed before.
+@Suite struct DiagnosticsSeamTests {
+    protocol Reporting: Sendable {}
+    final class Reporter: Reporting {}
+    final class Leaf: Sendable {}
+
+    @Test(arguments: Face.allCases)
+    func aResolveThroughAForwardedKeyReportsItsTargetToTheObserver(face: Face) async throws {
+        let app = face.makeInjector()
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Reporter.self, scope: .singleton) { _ in Reporter() }.implements((any Reporting).self)
+        case .async(let injector):
+            await injector.register(Reporter.self, scope: .singleton) { _ in Reporter() }
+                .implements((any Reporting).self)
+        }
+        let events = Collected<ResolutionEvent>()
+        await app.observe { events.append($0) }
+        _ = try await app.resolve((any Reporting).self)
+        _ = try await app.resolve((any Reporting).self)
+        let targets = events.values.filter { $0.key == DependencyKey(Reporter.self) }
+        #expect(targets.map(\.isCacheHit) == [false, true])  // made, then found kept
+        #expect(targets.first?.resolvers == [DependencyKey((any Reporting).self)])
+    }
+
+    /// The description of what `body` throws.
+    private func message(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return ""
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func theFixOfEveryErrorAboutANamedKeyKeepsTheName() throws {
+        let app = DependencyInjector()
+        app.register(Leaf.self, name: "n") { _ in Leaf() }
+        app.register(Leaf.self, name: "s", scope: .scoped) { _ in Leaf() }
+        app.declareScoped(Leaf.self, name: "d")
+        let fixLines = [
+            message { _ = try app.resolve(Leaf.self, name: "n", arguments: 1) },
+            message { _ = try app.resolve(Leaf.self, name: "s") },
+            try app.withScope { request in message { _ = try request.resolve(Leaf.self, name: "d") } },
+        ].map { $0.split(separator: "\n").last.map(String.init) ?? "" }
+        #expect(fixLines[0].contains("`resolve(InjectorTests.DiagnosticsSeamTests.Leaf.self, name: \"n\")`"))
+        #expect(fixLines[1].contains("`request.resolve(InjectorTests.DiagnosticsSeamTests.Leaf.self, name: \"s\")`"))
+        #expect(fixLines[2].contains("request.register(value as InjectorTests.DiagnosticsSeamTests.Leaf, name: \"d\")"))
+        let refusal = InjectionError.notProvidedInTest(
+            DependencyKey(Leaf.self, name: "t"), path: [],
+            registeredAt: RegistrationSite(fileID: "App.swift", line: 1, module: nil))
+        #expect("\(refusal)".contains("$0.register(… as InjectorTests.DiagnosticsSeamTests.Leaf, name: \"t\")"))
+    }
+}
