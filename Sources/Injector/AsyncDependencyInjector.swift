@@ -76,8 +76,8 @@ public actor AsyncDependencyInjector {
     /// await server.register(InvoiceService.self) { _ in InvoiceService() }  // its `@Inject var clock`
     /// ```
     ///
-    /// While this injector runs a factory, ``DependencyInjector/current`` is this registry, so
-    /// the wrappers of what it builds resolve here: ready values (instances, created
+    /// While this injector runs a factory (or a `withScope` body), ``DependencyInjector/current``
+    /// is this registry, so the wrappers of what is built there resolve here: ready values (instances, created
     /// singletons) and synchronous factories; what it does not hold, from the
     /// `DependencyInjector.current` bound outside. A dependency whose factory is `async` makes the
     /// wrapper fail with ``InjectionError/factoryFailed(_:path:underlying:)``, saying to await it

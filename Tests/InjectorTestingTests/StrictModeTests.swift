@@ -287,6 +287,21 @@ final class HandMadeOptionalCheckout {
         #expect(issues.first?.line == HandMadeOptionalCheckout.receiptsLine)
     }
 
+    /// Regression: in a plain `@Test`, where no recorder is bound, a strict scope's refusal of
+    /// a hand-made object's `@OptionalInject` or `@LazyInject` was recorded nowhere.
+    @Test func aRefusedWrapperOfAHandMadeObjectInAPlainTestIsRecordedAtTheProperty() {
+        let app = DependencyInjector()
+        registerShop(in: app)
+        let issues = recordedIssues {
+            app.withOverrides(strict: true, { _ in }) {
+                _ = HandMadeOptionalCheckout()
+                _ = StrictModeTests.LazyReceipts().$receipts
+            }
+        }
+        #expect(issues.count == 2)
+        #expect(issues.first?.line == HandMadeOptionalCheckout.receiptsLine)
+    }
+
     /// A teardown that throws when a plain injector replaces its value, in a plain `@Test`:
     /// recorded on the test, at the registration's line.
     @Test func aTeardownFailureOutsideTheTraitIsRecordedAtTheRegistration() {

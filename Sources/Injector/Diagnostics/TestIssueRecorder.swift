@@ -93,7 +93,17 @@ package struct TestIssueRecorder: Sendable {
         searchingIn injector: DependencyInjector
     ) {
         if isRecordedAlready(error) { return }
-        report(error, of: wrapper, declaredAt: site, searched: injector.searchedDescription, to: .current)
+        report(error, of: wrapper, declaredAt: site, searched: injector.searchedDescription, to: recorder(for: error))
+    }
+
+    /// Where a wrapper records `error`: this task's recorder, or, for a strict scope's refusal
+    /// that the resolve left to the wrapper, the running test where no recorder is bound (as
+    /// the resolve would have recorded it).
+    static func recorder(for error: InjectionError, capturedAtInit captured: TestIssueRecorder? = current)
+        -> TestIssueRecorder?
+    {
+        guard case .notProvidedInTest = error else { return captured }
+        return captured ?? currentOrRunningTest
     }
 
     /// Whether a wrapper's `error` is on the test already: a strict scope's refusal is, at the

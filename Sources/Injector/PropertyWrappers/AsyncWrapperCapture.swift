@@ -24,16 +24,19 @@ final class AsyncWrapperCapture: Sendable {
         self.depth = depth
     }
 
-    /// How many async builders run in the process (`beginBuilder`, `endBuilder`), with the
-    /// bodies of the actor face's `withScope`: while none does, no task has one nor binds the
-    /// actor face as `current`, and `isBuilding` and a wrapper's look for the injector bound
-    /// outside the face skip their task-local reads, which cost more than the rest of a
-    /// `@LazyInject` owner's initialisation.
+    /// How many async builders run in the process (`beginBuilder`, `endBuilder`): while none
+    /// does, no task has one, and `isBuilding` skips its two task-local reads, which cost more
+    /// than the rest of a `@LazyInject` owner's initialisation.
     private static let running = AtomicCount()
 
-    /// Whether an async builder or a `withScope` body of the actor face may run in this task:
-    /// one atomic load, false while none runs in the process.
-    static var mayRun: Bool { !running.isZero }
+    /// How many bodies of the actor face's `withScope` run in the process: apart from
+    /// `running`, so that a server's scopes cost `isBuilding` nothing.
+    static let scopeBodies = AtomicCount()
+
+    /// Whether the actor face may be bound as `current` in this task (an async builder or a
+    /// `withScope` body runs in the process): two atomic loads, false while neither runs, when
+    /// a wrapper need not read a task-local to look for the injector bound outside the face.
+    static var mayRun: Bool { !running.isZero || !scopeBodies.isZero }
 
     /// Notes that an async builder starts (see `running`); `endBuilder()` when it returns.
     @inline(__always)

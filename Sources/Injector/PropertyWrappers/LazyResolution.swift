@@ -117,12 +117,9 @@ final class LazyResolution: Sendable {
             return kept.keptValue(as: Value.self) ?? value  // never `nil`: a value is kept
         } catch {
             if !TestIssueRecorder.isRecordedAlready(error) {
-                // A strict scope's refusal is recorded here, not by the resolve: on the running
-                // test, as the resolve would have, where no test scope's recorder was bound.
-                let isRefusal = if case .notProvidedInTest = error { true } else { false }
                 TestIssueRecorder.report(
                     error, of: "@LazyInject", declaredAt: site, searched: searched,
-                    to: isRefusal ? recorder ?? .currentOrRunningTest : recorder)
+                    to: TestIssueRecorder.recorder(for: error, capturedAtInit: recorder))
             }
             throw error
         }

@@ -348,14 +348,13 @@ extension AsyncDependencyInjector {
         _ body: () async throws -> Value
     ) async throws -> Value {
         let core = face.core
-        if let running = ActorFaceCurrent.running, running.core === core, DependencyInjector.current === core,
-            current === face
-        {
+        let (running, bound) = (ActorFaceCurrent.running, DependencyInjector.current)
+        if let running, running.core === core, bound === core, current === face {
             return try await body()
         }
-        // Bound outside every face: inside another face's run, the injector bound outside that
-        // one (its own registry is no fallback for this face's values).
-        let outsideFaces = ActorFaceCurrent.running?.outside ?? DependencyInjector.current
+        // Bound outside every face: inside another face's run (whose registry is bound), the
+        // injector bound outside that one; its registry is no fallback for this face's values.
+        let outsideFaces = running.map { bound === $0.core ? $0.outside : bound } ?? bound
         return try await $current.withValue(face) {
             let outside = ActorFaceCurrent(core: core, outside: outsideFaces)
             return try await DependencyInjector.$current.withValue(core) {

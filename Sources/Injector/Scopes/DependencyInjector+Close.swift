@@ -185,31 +185,33 @@ extension AsyncDependencyInjector {
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {
-        let (failures, noted) = await closing()
-        let all = noted + failures
+        let (all, _) = await closing()
         if !all.isEmpty { throw TeardownError(failures: all) }
     }
 
-    /// What `close()` does: the failures of the teardowns it ran, and those noted earlier (the
-    /// teardowns of values let go before, awaited here), which were recorded on the test as
-    /// they happened.
-    private nonisolated func closing() async -> (failures: [TeardownError.Failure], noted: [TeardownError.Failure]) {
-        var failures: [TeardownError.Failure] = []
-        var noted: [TeardownError.Failure] = []
+    /// What `close()` does: every failure, in the order the teardowns ran (those noted earlier,
+    /// the teardowns of values let go before, awaited here, among them), and the failures of
+    /// the teardowns it ran itself (the others were recorded on the test as they happened).
+    private nonisolated func closing() async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
+        var all: [TeardownError.Failure] = []
+        var ran: [TeardownError.Failure] = []
         // Twice: a teardown of the first round may let go of more (a replacement, a value
         // made in flight), which the second takes.
         for _ in 0..<2 {
             let (teardowns, kept, tasks) = core.closeKeeping()
             for task in tasks { await task.value }
-            noted += core.takeTeardownFailures()
-            if teardowns.isEmpty, let kept {
-                // All a request's scope commonly keeps: run from the slots, no record made for each.
-                failures += await kept.runAllTeardowns()
-            } else {
-                failures += await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
-            }
+            all += core.takeTeardownFailures()
+            let failures =
+                if teardowns.isEmpty, let kept {
+                    // All a request's scope commonly keeps: run from the slots, no record made for each.
+                    await kept.runAllTeardowns()
+                } else {
+                    await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
+                }
+            all += failures
+            ran += failures
         }
-        return (failures, noted)
+        return (all, ran)
     }
 }
 
@@ -222,14 +224,14 @@ extension DependencyInjector {
     /// with the rest.
     package func closeReportingFailures() {
         let (failures, noted) = closing()
-        Self.reportFailedTeardowns(failures, noted: noted)
+        Self.reportFailedTeardowns(failures, all: noted + failures)
     }
 
-    /// Reports the `failures` of a close whose API cannot throw them; `noted`, the failures
-    /// noted before it, were recorded on the running test when they happened, and are
-    /// reported here only outside a test.
-    static func reportFailedTeardowns(_ failures: [TeardownError.Failure], noted: [TeardownError.Failure]) {
-        let unreported = TestIssueRecorder.currentOrRunningTest == nil ? noted + failures : failures
+    /// Reports the failures of a close whose API cannot throw them: those of the teardowns it
+    /// `ran`; the others of `all`, noted before it, were recorded on the running test when
+    /// they happened, and are reported here only outside a test.
+    static func reportFailedTeardowns(_ ran: [TeardownError.Failure], all: [TeardownError.Failure]) {
+        let unreported = TestIssueRecorder.currentOrRunningTest == nil ? all : ran
         if !unreported.isEmpty { reportFailedTeardowns(TeardownError(failures: unreported)) }
     }
 
@@ -263,7 +265,7 @@ extension AsyncDependencyInjector {
 
     /// `DependencyInjector.closeReportingFailures()` for the actor face, awaiting its teardowns.
     package nonisolated func closeReportingFailures() async {
-        let (failures, noted) = await closing()
-        DependencyInjector.reportFailedTeardowns(failures, noted: noted)
+        let (all, ran) = await closing()
+        DependencyInjector.reportFailedTeardowns(ran, all: all)
     }
 }

@@ -59,8 +59,8 @@ extension AsyncDependencyInjector {
         do {
             // Current on both faces, as for a factory's run: the wrappers of what the body makes
             // resolve from the scope, then from the injector bound outside (see `ActorFaceCurrent`).
-            AsyncWrapperCapture.beginBuilder()  // its wrappers look for the injector bound outside
-            defer { AsyncWrapperCapture.endBuilder() }
+            AsyncWrapperCapture.scopeBodies.increment()  // its wrappers look for the injector bound outside
+            defer { AsyncWrapperCapture.scopeBodies.decrement() }
             result = try await Self.running(scope) { try await body(scope) }
         } catch {
             await scope.closeReportingFailures()

@@ -67,6 +67,21 @@ import Testing
         }
     }
 
+    @Test func aBindingMadeInsideTheWithScopeBodyIsTheFallbackOfWhatTheFaceBuildsThere() async throws {
+        let outer = DependencyInjector()
+        outer.register(Clock(time: 1))
+        let inner = DependencyInjector()
+        inner.register(Clock(time: 2))
+        let server = AsyncDependencyInjector()
+        await server.register(Int.self) { _ in OptionalReport().clock?.time ?? -1 }
+        let time = try await DependencyInjector.$current.withValue(outer) {
+            try await server.withScope { request in
+                try await DependencyInjector.$current.withValue(inner) { try await request.resolve(Int.self) }
+            }
+        }
+        #expect(time == 2)
+    }
+
     /// An app singleton whose wrapper reads what a request may provide.
     final class Audit: Sendable {
         let clock: Clock?
