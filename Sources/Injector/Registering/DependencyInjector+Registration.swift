@@ -208,7 +208,8 @@ extension DependencyInjector {
         guard let installation else { return }
         // A key registered again by the same installation: what it replaces is its own, for good.
         if !installation.recordReplacement(of: key, previous: previous?.entry, isEager: slot?.entry.isEager ?? false) {
-            tearDown(teardowns(ofReplaced: previous?.entry))
+            // User code, which is not the installation's: what it registers is not undone with it.
+            Installation.$current.withValue(nil) { tearDown(teardowns(ofReplaced: previous?.entry)) }
         }
     }
 

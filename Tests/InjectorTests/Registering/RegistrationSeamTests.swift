@@ -128,6 +128,25 @@ import Testing
         #expect(try app.resolve(PlainSink.self).label == "second")
     }
 
+    /// Registers a singleton whose teardown registers a marker, makes it, registers the key
+    /// again (which tears the first value down), then fails.
+    struct TearingDownThenFailingModule: DependencyModule {
+        func register(in injector: DependencyInjector) throws(InjectionError) {
+            injector.register(PlainSink.self, scope: .singleton) { _ in PlainSink("first") }
+                .teardown { _ in injector.register("registered by a teardown", name: "marker") }
+            _ = try injector.resolve(PlainSink.self)
+            injector.register(PlainSink.self, scope: .singleton) { _ in PlainSink("second") }
+            throw .unknownScope(.named("abandoned"))
+        }
+    }
+
+    @Test func whatATeardownRegistersDuringAnInstallationIsNotUndoneWithIt() {
+        let app = DependencyInjector()
+        #expect(throws: InjectionError.self) { try app.install(TearingDownThenFailingModule()) }
+        #expect(app.isRegistered(String.self, name: "marker"))
+        #expect(!app.isRegistered(PlainSink.self))  // the installation's own, undone
+    }
+
     /// Registers a scoped `PlainSink` in the scope it is installed into, makes it, then fails.
     struct FailingScopedSinkModule: DependencyModule {
         let closed: Counter

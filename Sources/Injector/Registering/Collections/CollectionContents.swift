@@ -39,13 +39,21 @@ struct CollectionContents {
     var declared = CollectionInheritance.adding {
         didSet { gathered = nil }
     }
-    /// The gathering registrations stored before `gathering`, each with its inheritance: what a
-    /// failed installation puts back under the key holds its declaration again.
+    /// The gathering registrations an installation replaced, each with its inheritance: what
+    /// a failed installation puts back under the key holds its declaration again. Emptied by
+    /// the next gathering stored outside an installation, so it holds no more than one
+    /// installation's.
     private var earlier: [(gathering: Registration, declared: CollectionInheritance)] = []
 
-    /// Notes `made` as the collection's gathering registration now stored, with `declared`.
-    mutating func noteGathering(_ made: Registration, declared: CollectionInheritance) {
-        if let gathering { earlier.append((gathering, self.declared)) }
+    /// Notes `made` as the collection's gathering registration now stored, with `declared`;
+    /// `byInstallation` when an installation, which may fail and put the earlier one back,
+    /// stores it.
+    mutating func noteGathering(_ made: Registration, declared: CollectionInheritance, byInstallation: Bool) {
+        if !byInstallation {
+            earlier.removeAll()
+        } else if let gathering {
+            earlier.append((gathering, self.declared))
+        }
         gathering = made
         self.declared = declared
     }
@@ -333,9 +341,11 @@ extension DependencyInjector {
             inheritance
             ?? registry.withLock { registry in registry.collections[collection]?.inheritance(in: registry) ?? .adding }
         let made = store(scope: .transient, site: site) { _, site in make(site) }
+        let byInstallation = Installation.current(into: self) != nil
         registry.withLock { registry in
             guard case .factory(let current, _)? = registry[collection], current === made else { return }
-            registry.collections[collection, default: CollectionContents()].noteGathering(made, declared: declared)
+            registry.collections[collection, default: CollectionContents()].noteGathering(
+                made, declared: declared, byInstallation: byInstallation)
         }
     }
 }
