@@ -167,6 +167,10 @@ extension DependencyInjector {
         var refused = false
         var previous: Registry.Slot?
         var previousValues: (registration: Registration, cache: ArgumentCache)?
+        // Whether what it replaced is the installation's own (it registered the key before),
+        // and whether the installation keeps the replaced cache for its end.
+        var replacesInstallationsOwn = false
+        var installationKeepsCache = false
         let retired = registry.withLock { registry in
             refused = registry.isSealed
             if !refused {
@@ -180,6 +184,16 @@ extension DependencyInjector {
                 if !registry.argumentCaches.isEmpty {
                     previousValues = registry.argumentCaches.removeValue(forKey: key)
                 }
+                // Noted in the same locked step as the replacement (the journal's lock inside
+                // this one, never the other way): two tasks of one installation registering the
+                // key at once each see what the other replaced.
+                if let installation {
+                    replacesInstallationsOwn = !installation.recordReplacement(
+                        of: key, previous: previous?.entry, isEager: slot?.entry.isEager ?? false)
+                    if let previousValues {
+                        installationKeepsCache = installation.recordReplacedCache(previousValues, of: key)
+                    }
+                }
             }
             return registry.ready.takeRetired()
         }
@@ -190,13 +204,7 @@ extension DependencyInjector {
         if installation == nil { tearDown(teardowns(ofReplaced: previous?.entry)) }
         // The values a replaced or removed registration kept per argument tuple go with it; an
         // installation tears them down when it succeeds, and puts them back if it fails.
-        if let previousValues {
-            if let installation, !refused, installation.recordReplacedCache(previousValues, of: key) {
-                // Kept for the installation's end.
-            } else {
-                tearDown(previousValues.cache.retire())
-            }
-        }
+        if let previousValues, !installationKeepsCache { tearDown(previousValues.cache.retire()) }
         guard !refused else {
             if let installation {
                 installation.recordRefusal(of: key)  // `install` throws it
@@ -205,10 +213,9 @@ extension DependencyInjector {
             }
             return
         }
-        guard let installation else { return }
         // A key registered again by the same installation: what it replaces is its own, for good.
-        if !installation.recordReplacement(of: key, previous: previous?.entry, isEager: slot?.entry.isEager ?? false) {
-            // User code, which is not the installation's: what it registers is not undone with it.
+        // User code, which is not the installation's: what it registers is not undone with it.
+        if replacesInstallationsOwn {
             Installation.$current.withValue(nil) { tearDown(teardowns(ofReplaced: previous?.entry)) }
         }
     }
