@@ -118,7 +118,7 @@ extension DependencyInjector {
     /// Runs `make` with this injector bound as `current`; apart, so only the outermost factory
     /// of a chain, which needs the binding, has its frame on the stack.
     @inline(never)
-    private func runAsCurrent<Value>(_ make: (DependencyInjector) throws -> Value) throws -> Value {
+    func runAsCurrent<Value>(_ make: (DependencyInjector) throws -> Value) throws -> Value {
         try Self.$current.withValue(self) { try make(self) }
     }
 

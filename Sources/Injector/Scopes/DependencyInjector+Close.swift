@@ -28,15 +28,14 @@ extension DependencyInjector {
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
     public func close() throws(TeardownError) {
-        let (failures, noted) = closing()
-        let all = noted + failures
+        let (all, _) = closing()
         if !all.isEmpty { throw TeardownError(failures: all) }
     }
 
-    /// What `close()` does: the failures of the teardowns it ran, and those noted earlier (on a
-    /// replacement, an unregistration or a reset), which were recorded on the test as they
-    /// happened.
-    private func closing() -> (failures: [TeardownError.Failure], noted: [TeardownError.Failure]) {
+    /// What `close()` does: every failure, those noted earlier (on a replacement, an
+    /// unregistration or a reset) first, and the failures of the teardowns it ran itself (the
+    /// others were recorded on the test as they happened).
+    private func closing() -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
         let (teardowns, kept, tasks) = closeKeeping()
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
@@ -48,7 +47,7 @@ extension DependencyInjector {
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         runLater(deferred, after: tasks)
-        return (failures, takeTeardownFailures())
+        return (takeTeardownFailures() + failures, failures)
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
@@ -223,8 +222,8 @@ extension DependencyInjector {
     /// running test when they happened (once: not again here); outside a test, they are printed
     /// with the rest.
     package func closeReportingFailures() {
-        let (failures, noted) = closing()
-        Self.reportFailedTeardowns(failures, all: noted + failures)
+        let (all, ran) = closing()
+        Self.reportFailedTeardowns(ran, all: all)
     }
 
     /// Reports the failures of a close whose API cannot throw them: those of the teardowns it

@@ -108,8 +108,7 @@ extension DependencyInjector {
         // Made with the keeper as `current`, as a singleton is: the wrappers of what the
         // factory builds resolve from the keeper, never from the child that asked.
         return try cache.value(for: tuple, of: key, context: context, keptBy: keeper) {
-            let value =
-                try Self.current === keeper ? make(keeper) : Self.$current.withValue(keeper) { try make(keeper) }
+            let value = try Self.current === keeper ? make(keeper) : keeper.runAsCurrent(make)
             return try keeper.decoratedIfAny(value, key: key, in: context)
         }
     }
