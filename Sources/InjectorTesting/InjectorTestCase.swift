@@ -23,11 +23,14 @@
     /// }
     /// ```
     ///
-    /// Before each test method, a fresh test scope under `DependencyInjector.current` and one
-    /// under `AsyncDependencyInjector.current` (usually the `shared` injectors; in between, a
-    /// scope for what ``registerApp(in:)-(DependencyInjector)`` registers) are created and bound as
-    /// the `current` injectors while the method runs, including `async` methods and the tasks
-    /// they create with `Task {}`. As with `withOverrides`, each scope keeps its own singletons:
+    /// Before each test method, a fresh test scope under `DependencyInjector.current` (usually
+    /// `shared`; in between, a scope for what ``registerApp(in:)-(DependencyInjector)`` registers)
+    /// is created and bound as the `current` injector of both faces while the method runs,
+    /// including `async` methods and the tasks they create with `Task {}`: ``injector`` and
+    /// ``asyncInjector`` are its two faces (`asyncInjector.synchronous === injector`), so what
+    /// either registers, the other resolves. (Where `AsyncDependencyInjector.current` is not the
+    /// actor face of `DependencyInjector.current`, each gets a scope of its own.) As with
+    /// `withOverrides`, the scope keeps its own singletons:
     /// a singleton registered in the app is built afresh in the test,
     /// with its overrides. When the method ends, the bindings are gone and so is everything
     /// registered and created in them.
@@ -153,6 +156,7 @@
 
         /// `invokeTest()` in test scopes under `app`, closed when the test method returns.
         private func invokeTest(in app: DependencyInjector) {
+            let isOneCore = AsyncDependencyInjector.current.synchronous === app.parent
             app.withOverrides(
                 strict: isStrict, allowing: allowedInTests,
                 { injector in
@@ -165,11 +169,20 @@
                     }
                 }
             ) {
-                // `withOverrides` of the async face, which cannot run here: its configuration is
-                // awaited in `setUp() async throws`, the app's first.
-                let asyncApp = AsyncDependencyInjector.current.child()
+                // The async face's configuration cannot run here: it is awaited in
+                // `setUp() async throws`, the app's first.
+                let asyncApp: AsyncDependencyInjector
+                let asyncInjector: AsyncDependencyInjector
+                if isOneCore {
+                    // Both faces over one core (the `shared` root, or a scope of it): one scope for
+                    // both, as the `.injecting` trait opens.
+                    asyncApp = AsyncDependencyInjector.current.face(ofChild: app)
+                    asyncInjector = asyncApp.face(ofChild: self.injector)
+                } else {
+                    asyncApp = AsyncDependencyInjector.current.child()
+                    asyncInjector = asyncApp.testChild(strict: isStrict, allowing: allowedInTests)
+                }
                 self.asyncApp = asyncApp
-                let asyncInjector = asyncApp.testChild(strict: isStrict, allowing: allowedInTests)
                 self.asyncInjector = asyncInjector
                 AsyncDependencyInjector.$current.withValue(asyncInjector) {
                     super.invokeTest()
@@ -190,9 +203,8 @@
             try await registerDependencies(in: asyncInjector)
         }
 
-        /// Closes the test method's async test scope: its own singletons and scoped values are
-        /// torn down (the sync scope closes when the method returns). A subclass that overrides
-        /// it must call `try await super.tearDown()`.
+        /// Closes the test method's scope, awaiting its teardowns: its own singletons and scoped
+        /// values are torn down. A subclass that overrides it must call `try await super.tearDown()`.
         override open func tearDown() async throws {
             await asyncInjector.closeReportingFailures()
             try await super.tearDown()

@@ -28,6 +28,16 @@ final class InjectorTestCaseTests: InjectorTestCase {
         XCTAssertTrue(asyncInjector.parent?.parent === AsyncDependencyInjector.shared)
     }
 
+    func testBothFacesShareTheMethodsOneScope() async throws {
+        XCTAssertTrue(asyncInjector.synchronous === injector)
+        // Registered through one face, resolved through the other, and gone with the method.
+        await asyncInjector.register(MockPayments(id: 4) as any PaymentService)
+        XCTAssertEqual(Checkout().pay(), "mock 4 charged 100")
+        injector.register(MockMailer(id: 4) as any Mailer)
+        let sent = try await signUp()
+        XCTAssertEqual(sent, "mock 4 sent")
+    }
+
     func testAsyncMethodsSeeTheirOwnInjector() async throws {
         injector.register(MockPayments(id: 1) as any PaymentService)
         await asyncInjector.register(MockMailer(id: 1) as any Mailer)
