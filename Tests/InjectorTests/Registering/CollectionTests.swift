@@ -364,6 +364,20 @@ private struct FailingReplacingModule: DependencyModule {
         #expect(try await server.resolve([any Middleware].self).map(\.label) == ["sync", "async"])
     }
 
+    @Test func aChildsSynchronousElementJoinsItsParentsAwaitedOnes() async throws {
+        let server = AsyncDependencyInjector()
+        await server.register(into: [any Middleware].self) { _ in
+            await Task.yield()
+            return Labelled(label: "async")
+        }
+        let test = server.child()  // a test's mock, registered through the sync face
+        test.synchronous.register(into: [any Middleware].self) { _ in Labelled(label: "mock") }
+        #expect(try await test.resolve([any Middleware].self).map(\.label) == ["async", "mock"])
+        #expect(try await server.resolve([any Middleware].self).map(\.label) == ["async"])
+        // The sync face cannot await the parent's element, and says so.
+        #expect(throws: InjectionError.self) { try test.synchronous.resolve([any Middleware].self) }
+    }
+
     @Test func anUnregisteredElementLeavesTheCollection() throws {
         let app = DependencyInjector()
         app.register(into: [any Middleware].self) { _ in Labelled(label: "kept") }

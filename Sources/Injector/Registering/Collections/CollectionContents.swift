@@ -120,6 +120,15 @@ struct CollectionContents {
         return isAsync
     }
 
+    /// Whether `registry` (this injector's) gathers the collection awaiting its elements: its
+    /// registration under the key is one of the collection's gatherings, the actor face's.
+    func awaitsElements(in registry: Registry) -> Bool {
+        guard let gathering, case .factory(let current, _)? = registry[gathering.key],
+            declaration(of: current) != nil, case .async = current.factory
+        else { return false }
+        return true
+    }
+
     /// The elements whose registrations `registry` (this injector's) still holds: an
     /// `unregister`, a refused registration or a failed module installation leaves none.
     func present(in registry: Registry) -> [Element] {
@@ -286,12 +295,27 @@ extension DependencyInjector {
             registry.collections[collectionKey, default: CollectionContents()].elements.append(contents)
             return registry.collections[collectionKey]?.needsGathering(in: registry, isAsync: isAsync) ?? true
         }
-        if needsGathering {
+        if needsGathering, isAsync || !inheritsAwaitedGathering(of: collectionKey) {
             storeGathering(collectionKey, declaring: nil, site: registration.site) { site in
                 Self.collectionRegistration(C.self, key: collectionKey, site: site, gathering: gathering)
             }
         }
         return registration
+    }
+
+    /// Whether the nearest ancestor that registers `collection` gathers it awaiting its
+    /// elements. A synchronous element of this injector then joins that gathering, which
+    /// gathers through the injector resolving it: a synchronous gathering of this injector's
+    /// own could not await the ancestor's elements.
+    private func inheritsAwaitedGathering(of collection: DependencyKey) -> Bool {
+        for ancestor in sequence(first: self, next: \.parent).dropFirst() {
+            let found = ancestor.registry.withLock { registry -> Bool? in
+                guard registry.contains(collection) else { return nil }
+                return registry.collections[collection]?.awaitsElements(in: registry) ?? false
+            }
+            if let found { return found }
+        }
+        return false
     }
 
     /// Declares `collection` in this injector, `inheriting` as it says: stores a new
