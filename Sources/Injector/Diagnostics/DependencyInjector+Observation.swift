@@ -71,8 +71,6 @@ extension DependencyInjector {
         let context = ResolutionContext.current
         guard let observer = instrument(key, resolvedBy: context.innermost?.key) else { return try plainResolve() }
         let runsBefore = context.factoryRuns
-        context.observedResolves += 1
-        defer { context.observedResolves -= 1 }
         let start = DispatchTime.now().uptimeNanoseconds
         // No `Result<T, …>`: its metadata, looked up on every call in this generic code, cost
         // as much as the resolve.

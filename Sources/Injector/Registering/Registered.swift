@@ -160,9 +160,8 @@ public struct Registered<Value>: Sendable {
             injector.store(scope: .transient, site: registration.site) { scope, site in
                 TypedRegistration<Forwarded>(
                     { r in
-                        // Reported to an observer of the forwarded key's resolve, as its own.
-                        let observed = ResolutionContext.current.observedResolves > 0
-                        guard let value = try r.value(for: target, observed: observed) else {
+                        // Reported to an observer, if any, as the async forward's is (on either face).
+                        guard let value = try r.value(for: target, observed: true) else {
                             throw Self.missing(target)
                         }
                         guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }

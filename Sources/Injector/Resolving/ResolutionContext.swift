@@ -26,9 +26,6 @@ final class ResolutionContext: @unchecked Sendable {
     // Factories run so far (tells a cache hit from a miss); whether an observer is running.
     var factoryRuns = 0
     var isNotifyingObserver = false
-    /// Observed resolves in progress here: a key's forward (`implements`) reports its target
-    /// then, and costs no lookup of whether anything observes otherwise.
-    var observedResolves = 0
     /// The singleton creations started on this thread's stack, nested, and running there
     /// until they first suspend (see `AsyncSingletonCreation.start`).
     var immediateCreations = 0

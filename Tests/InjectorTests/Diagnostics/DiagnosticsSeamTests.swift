@@ -28,6 +28,17 @@ import Testing
         #expect(targets.first?.resolvers == [DependencyKey((any Reporting).self)])
     }
 
+    @Test func aForwardRegisteredThroughSynchronousReportsItsTargetOnTheActorFace() async throws {
+        let app = AsyncDependencyInjector()
+        app.synchronous.register(Reporter.self, scope: .singleton) { _ in Reporter() }.implements((any Reporting).self)
+        let events = Collected<ResolutionEvent>()
+        await app.observe { events.append($0) }
+        _ = try await app.resolve((any Reporting).self)
+        let targets = events.values.filter { $0.key == DependencyKey(Reporter.self) }
+        #expect(targets.map(\.isCacheHit) == [false])
+        #expect(targets.first?.resolvers == [DependencyKey((any Reporting).self)])
+    }
+
     /// The description of what `body` throws.
     private func message(_ body: () throws -> Void) -> String {
         do {
