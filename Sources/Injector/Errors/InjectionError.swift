@@ -159,6 +159,16 @@ public indirect enum InjectionError: Error, Sendable {
         }
     }
 
+    /// This error, made by a synchronous factory that the actor face ran, with `outer` (the
+    /// keys the actor face was resolving around it, which that factory's thread did not see)
+    /// first in its path, unless they are there already.
+    func after(_ outer: [DependencyKey]) -> InjectionError {
+        guard !outer.isEmpty else { return self }
+        return withPath { path in
+            if !path.starts(with: outer) { path.insert(contentsOf: outer, at: 0) }
+        }
+    }
+
     /// This error after `change` to its path (a case without one is returned as it is).
     func withPath(_ change: (inout [DependencyKey]) -> Void) -> InjectionError {
         switch self {

@@ -180,18 +180,12 @@ public struct Registered<Value>: Sendable {
     }
 
     private static func notImplemented(_ key: DependencyKey, by target: DependencyKey) -> InjectionError {
-        .notImplemented(key, path: currentPath(endingAt: key), implementation: target)
+        .notImplemented(key, path: DependencyInjector.runningPath(endingAt: key), implementation: target)
     }
 
     /// The error for a forwarded key whose target is no longer registered.
     private static func missing(_ target: DependencyKey) -> InjectionError {
-        .notRegistered(target, path: currentPath(endingAt: nil) + [target], suggestions: [])
-    }
-
-    /// The path of the resolve running the forwarding factory (its own key last), on either face.
-    private static func currentPath(endingAt key: DependencyKey?) -> [DependencyKey] {
-        let path = ResolutionContext.current.path + AsyncResolutionContext.keys
-        return path.isEmpty ? key.map { [$0] } ?? [] : path
+        .notRegistered(target, path: DependencyInjector.runningPath(endingAt: target), suggestions: [])
     }
 
     /// Stores this registration, with `completion` run after its hooks, in place of this

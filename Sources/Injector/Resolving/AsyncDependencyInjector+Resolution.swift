@@ -26,9 +26,20 @@ extension AsyncDependencyInjector {
         if let found = core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             // A transient with an async factory: run here, with no lock taken to find it.
             if found.holdsAsyncFactory { return try await resolveLocked(type, name: name, found: found.asyncFactory()) }
-            return try found.value(as: T.self, name: name, in: core)
+            do {
+                return try found.value(as: T.self, name: name, in: core)
+            } catch {
+                throw outerFailure(error)
+            }
         }
         return try await resolveLocked(type, name: name)
+    }
+
+    /// `error`, which a synchronous factory run from a published table threw, with the keys this
+    /// task's runs are resolving around it first in its path (see `InjectionError.after(_:)`).
+    @usableFromInline
+    nonisolated func outerFailure(_ error: InjectionError) -> InjectionError {
+        error.after(AsyncResolutionContext.keys)
     }
 
     /// `resolve(_:name:)` where no published table has the value; or, `found` there, a
@@ -187,7 +198,11 @@ extension AsyncDependencyInjector {
             throw .mismatchedArguments(
                 registration.key, path: frames.keys + [registration.key], expected: types, given: [])
         case .plain:
-            return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
+            do {
+                return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
+            } catch {
+                throw error.after(frames.keys)
+            }
         }
         guard registration.scope.isKept else { return nil }
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)

@@ -48,7 +48,11 @@ public struct AsyncResolver: Sendable {
             if found.holdsAsyncFactory {
                 return try await injector.resolveLocked(type, name: name, found: found.asyncFactory(), in: self)
             }
-            return try found.value(as: T.self, name: name, in: injector.core)
+            do {
+                return try found.value(as: T.self, name: name, in: injector.core)
+            } catch {
+                throw outerFailure(error)
+            }
         }
         return try await injector.resolveLocked(type, name: name, in: self)
     }
@@ -84,6 +88,13 @@ public struct AsyncResolver: Sendable {
 
     /// The value of `key` as an untyped value, `nil` when nothing holds it, reported to an
     /// observer if `observed`; see `AsyncDependencyInjector.value(for:observed:after:)`.
+    /// `error`, which a synchronous factory run from a published table threw, with this run's
+    /// path, which that factory did not see, first in its path (see `InjectionError.after(_:)`).
+    @usableFromInline
+    func outerFailure(_ error: InjectionError) -> InjectionError {
+        error.after(frames.keys)
+    }
+
     func value(for key: DependencyKey, observed: Bool = false) async throws(InjectionError) -> (any Sendable)? {
         try await injector.value(for: key, observed: observed, after: frames)
     }

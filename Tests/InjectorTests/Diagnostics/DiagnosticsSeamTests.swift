@@ -8,6 +8,57 @@ import Testing
     protocol Reporting: Sendable {}
     final class Reporter: Reporting {}
     final class Leaf: Sendable {}
+    struct Missing {}
+    final class Middle: Sendable {}
+    final class Top: Sendable {}
+    protocol Unimplemented: Sendable {}
+    @MainActor final class MainModel {}
+
+    /// The path of the error `body` throws.
+    private static func failedPath(_ body: () async throws -> Void) async -> [DependencyKey]? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return (error as? InjectionError)?.path
+        }
+    }
+
+    @Test func aSynchronousFactoryRunByTheActorFaceFailsWithTheWholePath() async {
+        let injector = AsyncDependencyInjector()
+        injector.synchronous.register(Middle.self) { r in
+            _ = try r.resolve(Missing.self)
+            return Middle()
+        }
+        await injector.register(Top.self) { r in
+            _ = try await r.resolve(Middle.self)
+            return Top()
+        }
+        let path = await Self.failedPath { _ = try await injector.resolve(Top.self) }
+        #expect(path == [DependencyKey(Top.self), DependencyKey(Middle.self), DependencyKey(Missing.self)])
+    }
+
+    @Test func aMainActorFactoryAskedForOffTheMainActorFailsWithTheWholePathOnTheActorFace() async {
+        let injector = AsyncDependencyInjector()
+        injector.synchronous.mainActor.register(MainModel.self) { _ in MainModel() }
+        await injector.register(Top.self) { r in
+            _ = try await r.resolve(MainModel.self)
+            return Top()
+        }
+        let path = await Task.detached { await Self.failedPath { _ = try await injector.resolve(Top.self) } }.value
+        #expect(path == [DependencyKey(Top.self), DependencyKey(MainModel.self)])
+    }
+
+    @Test func aForwardThatIsNotImplementedEndsItsPathWithTheForwardedKeyOnTheActorFace() async {
+        let injector = AsyncDependencyInjector()
+        injector.synchronous.register(Leaf.self) { _ in Leaf() }.implements((any Unimplemented).self)
+        await injector.register(Top.self) { r in
+            _ = try await r.resolve((any Unimplemented).self)
+            return Top()
+        }
+        let path = await Self.failedPath { _ = try await injector.resolve(Top.self) }
+        #expect(path == [DependencyKey(Top.self), DependencyKey((any Unimplemented).self)])
+    }
 
     @Test(arguments: Face.allCases)
     func aResolveThroughAForwardedKeyReportsItsTargetToTheObserver(face: Face) async throws {

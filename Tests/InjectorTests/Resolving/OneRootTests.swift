@@ -50,8 +50,16 @@ import Testing
             #expect(key == DependencyKey(MadeAsynchronously.self))
             #expect(
                 "\(underlying)".contains(
-                    "the factory is async, and a synchronous resolve (an @Inject property, or a resolve without await) "
+                    "its factory is async, and a synchronous resolve (an @Inject property, or a resolve without await) "
                         + "cannot run it: resolve it with `try await` from the AsyncDependencyInjector"))
+            // The library's refusal, said as one: not "its factory threw", nor a fix of the factory.
+            let lines = "\(error)".split(separator: "\n").map(String.init)
+            #expect(
+                lines.first?.hasSuffix(
+                    "MadeAsynchronously (private): its factory is async, and a synchronous resolve "
+                        + "(an @Inject property, or a resolve without await) cannot run it.") == true)
+            #expect(
+                lines.last?.hasPrefix("To fix: resolve it with `try await` from the AsyncDependencyInjector") == true)
         }
     }
 }
