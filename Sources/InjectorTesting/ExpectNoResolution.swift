@@ -13,10 +13,12 @@ public import Testing
 /// }
 /// ```
 ///
-/// The scope is a child of `DependencyInjector.current` (as in `withOverrides`),
+/// The scope is a plain child of `DependencyInjector.current`, bound as `current` and
 /// observed while `body` runs: resolves through `current`, `@Inject` and the other wrappers,
-/// and the factories they run, are seen. A resolve through an injector captured before the
-/// scope is not.
+/// and the factories they run, are seen. It shares the singletons and scoped values of
+/// `current` (a singleton the test made before is read, not made again, and one made in `body`
+/// stays); what `body` registers into `current` is the child's, gone when it returns. A resolve
+/// through an injector captured before the scope is not seen.
 public func expectNoResolution<T, Result>(
     of type: T.Type,
     name: String? = nil,
@@ -25,20 +27,21 @@ public func expectNoResolution<T, Result>(
 ) rethrows -> Result {
     let key = DependencyKey(type, name: name)
     let resolutions = ResolutionLog()
-    let result = try DependencyInjector.current.withOverrides({ scope in
-        scope.observe { event in
-            if event.key == key, event.outcome.isResolution { resolutions.record(event) }
-        }
-    }) {
-        try body()
+    // Not a test scope (`withOverrides`), whose own singletons would be made again in `body`,
+    // their factories' resolves observed.
+    let scope = DependencyInjector.current.child()
+    scope.observe { event in
+        if event.key == key, event.outcome.isResolution { resolutions.record(event) }
     }
+    let result = try DependencyInjector.$current.withValue(scope) { try body() }
     let seen = resolutions.events
     if !seen.isEmpty {
         let paths = seen.map { $0.path.map(\.description).joined(separator: " → ") }
-        Issue.record(
-            "\(key) was resolved \(seen.count) time(s), expected none: \(paths.joined(separator: "; "))",
-            sourceLocation: sourceLocation
-        )
+        let times = seen.count == 1 ? "once" : "\(seen.count) times"
+        let message =
+            "Injector: \(key) was resolved \(times) in the body of expectNoResolution, which expected none: "
+            + "\(paths.joined(separator: "; "))."
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }
     return result
 }

@@ -2,6 +2,14 @@ import Injector
 import InjectorTesting
 import Testing
 
+final class Shop: Sendable {
+    let payments: any PaymentService
+
+    init(payments: any PaymentService) {
+        self.payments = payments
+    }
+}
+
 final class Catalog {
     @Inject(name: "catalogTitle") var title: String
 }
@@ -21,8 +29,20 @@ struct ExpectNoResolutionTests {
         withKnownIssue {
             expectNoResolution(of: (any PaymentService).self) { _ = Checkout().pay() }
         } matching: { issue in
-            issue.description.contains("any InjectorTestingTests.PaymentService was resolved 1 time(s), expected none")
+            issue.description.contains(
+                "Injector: any InjectorTestingTests.PaymentService was resolved once in the body of expectNoResolution, "
+                    + "which expected none: any InjectorTestingTests.PaymentService.")
         }
+    }
+
+    @Test func readsASingletonTheTestMadeWithoutMakingItAgain() throws {
+        DependencyInjector.current.register(Shop.self, scope: .singleton) { r in try Shop(payments: r.resolve()) }
+        let shop = try DependencyInjector.current.resolve(Shop.self)
+        // Nothing in the body resolves the payments: the shop it reads is the one made above.
+        let seen = try expectNoResolution(of: (any PaymentService).self) {
+            try DependencyInjector.current.resolve(Shop.self)
+        }
+        #expect(seen === shop)
     }
 
     @Test func seesResolvesMadeByFactories() {
