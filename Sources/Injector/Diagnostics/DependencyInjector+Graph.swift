@@ -27,7 +27,7 @@ extension DependencyInjector {
         // A collection gathers the elements a resolve through this injector would, whether or
         // not one has run yet.
         for collection in collections {
-            for element in collectionElements(collection).joined() {
+            for element in collectionElements(collection).levels.joined() {
                 edges.insert(.init(from: collection, to: element.key))
             }
         }

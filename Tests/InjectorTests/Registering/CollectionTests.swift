@@ -378,6 +378,34 @@ private struct FailingReplacingModule: DependencyModule {
         #expect(throws: InjectionError.self) { try test.synchronous.resolve([any Middleware].self) }
     }
 
+    @Test func aChildAddsItsElementsToItsParentsCollectionRegisteredByHand() throws {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "replaced") }
+        app.register([any Middleware].self) { _ in [Labelled(label: "hand")] }
+        let child = app.child()
+        child.register(into: [any Middleware].self) { _ in Labelled(label: "child") }
+        #expect(try child.resolve([any Middleware].self).map(\.label) == ["hand", "child"])
+        let test = try app.withOverrides { test in
+            test.register(into: [any Middleware].self) { _ in Labelled(label: "test") }
+        } operation: {
+            try DependencyInjector.current.resolve([any Middleware].self).map(\.label)
+        }
+        #expect(test == ["hand", "test"])
+        #expect(try app.resolve([any Middleware].self).map(\.label) == ["hand"])
+    }
+
+    @Test func aChildOfTheActorFaceAddsItsElementsToItsParentsCollectionRegisteredByHand() async throws {
+        let app = AsyncDependencyInjector()
+        await app.register([any Middleware].self) { _ in [Labelled(label: "hand")] }
+        await app.register([String: any Middleware].self) { _ in ["a": Labelled(label: "hand")] }
+        let child = app.child()
+        await child.register(into: [any Middleware].self) { _ in Labelled(label: "child") }
+        await child.register(into: [String: any Middleware].self, key: "b") { _ in Labelled(label: "child") }
+        #expect(try await child.resolve([any Middleware].self).map(\.label) == ["hand", "child"])
+        #expect(
+            try await child.resolve([String: any Middleware].self).mapValues(\.label) == ["a": "hand", "b": "child"])
+    }
+
     @Test func anUnregisteredElementLeavesTheCollection() throws {
         let app = DependencyInjector()
         app.register(into: [any Middleware].self) { _ in Labelled(label: "kept") }

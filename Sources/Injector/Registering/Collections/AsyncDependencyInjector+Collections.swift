@@ -56,8 +56,10 @@ extension AsyncDependencyInjector {
 extension AsyncResolver {
     /// The collection `key` (`[T]`): each element resolved through this run.
     func collection<T: Sendable>(_ key: DependencyKey, of type: T.Type) async throws(InjectionError) -> [T] {
+        let (base, levels) = injector.core.collectionElements(key)
         var values: [T] = []
-        for level in injector.core.collectionElements(key) {
+        if let base { values = try await value(of: key, from: base) }
+        for level in levels {
             for element in level { values.append(try await resolve(T.self, name: element.key.name)) }
         }
         return values
@@ -69,8 +71,10 @@ extension AsyncResolver {
         of type: T.Type,
         keyedBy: K.Type
     ) async throws -> [K: T] {
+        let (base, levels) = injector.core.collectionElements(key)
         var values: [K: T] = [:]
-        for level in injector.core.collectionElements(key) {
+        if let base { values = try await value(of: key, from: base) }
+        for level in levels {
             try DependencyInjector.checkKeys(level, in: key)
             for element in level {
                 guard let mapKey = element.mapKey?.base as? K else { continue }
@@ -78,5 +82,14 @@ extension AsyncResolver {
             }
         }
         return values
+    }
+
+    /// The collection `key` as `holder` registered it by hand, resolved through this run.
+    private func value<Collection: Sendable>(
+        of key: DependencyKey,
+        from holder: DependencyInjector
+    ) async throws(InjectionError) -> Collection {
+        let value = try await injector.face(of: holder).value(for: key, after: frames)
+        return try DependencyInjector.cast(value as Any, to: Collection.self, key: key)
     }
 }

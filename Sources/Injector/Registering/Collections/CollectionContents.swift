@@ -120,6 +120,13 @@ struct CollectionContents {
         return isAsync
     }
 
+    /// Whether `registry` (this injector's) holds one of the collection's gatherings under its
+    /// key, not a registration of it by hand.
+    func gathers(in registry: Registry) -> Bool {
+        guard let gathering, case .factory(let current, _)? = registry[gathering.key] else { return false }
+        return declaration(of: current) != nil
+    }
+
     /// Whether `registry` (this injector's) gathers the collection awaiting its elements: its
     /// registration under the key is one of the collection's gatherings, the actor face's.
     func awaitsElements(in registry: Registry) -> Bool {
@@ -167,9 +174,12 @@ struct CollectionContents {
 extension DependencyInjector {
     /// The elements of the collection `key` that a resolve through this injector gathers,
     /// by injector, outermost first: the nearest injector's that has the collection, and its
-    /// ancestors' while each ``CollectionInheritance/adding``.
-    func collectionElements(_ key: DependencyKey) -> [[CollectionContents.Element]] {
-        gatheredLevels(key).map(\.elements)
+    /// ancestors' while each ``CollectionInheritance/adding``. `base`: the ancestor, if any,
+    /// where that stops at a registration of the collection by hand, whose value comes first.
+    func collectionElements(_ key: DependencyKey) -> (base: DependencyInjector?, levels: [[CollectionContents.Element]])
+    {
+        let (base, levels) = gatheredLevels(key)
+        return (base, levels.map(\.elements))
     }
 
     /// What a resolve of the collection `key` through this injector gathers, by injector,
@@ -177,35 +187,49 @@ extension DependencyInjector {
     /// transients, and only while it is not observed: an element of another injector is
     /// resolved through this one, by its key (this injector's overrides, a test scope's
     /// screen), and an observed resolve of an element is reported as any resolve.
-    private func gatheredLevels(_ key: DependencyKey) -> [CollectionContents.Gathered] {
+    private func gatheredLevels(_ key: DependencyKey) -> (base: DependencyInjector?, [CollectionContents.Gathered]) {
         var levels: [CollectionContents.Gathered] = []
+        var base: DependencyInjector?
         for holder in sequence(first: self, next: \.parent) {
             let isOwn = holder === self
             var stale: CollectionContents.Gathered?
             let found = holder.registry.withLock { registry -> CollectionContents.Gathered? in
+                // An ancestor's registration of the collection by hand replaced it there: its
+                // value is what the descendants' elements are added to.
+                if !isOwn, registry.contains(key), registry.collections[key]?.gathers(in: registry) != true {
+                    base = holder
+                    return nil
+                }
                 guard var gathered = CollectionContents.gathered(key, in: &registry, stale: &stale) else { return nil }
                 if !isOwn || registry.diagnostics.instrumentation != nil { gathered.transients = [] }
                 return gathered
             }
             withExtendedLifetime(stale) {}  // released here, after the unlock
+            if base != nil { break }
             guard let found else { continue }
             levels.append(found)
             if found.inheritance == .replacing { break }
         }
         levels.reverse()
-        return levels
+        return (base, levels)
     }
 
-    /// The collection `key` (`[T]`): each element made by this injector, into the array's
-    /// storage (an unspecialised `append` looks up the array type at each element).
+    /// The collection `key` (`[T]`): the value of an ancestor's registration of it by hand, if
+    /// any, then each element made by this injector, into the array's storage (an
+    /// unspecialised `append` looks up the array type at each element).
     func collection<T>(_ key: DependencyKey, of type: T.Type) throws(InjectionError) -> [T] {
-        let levels = gatheredLevels(key)
-        let total = levels.reduce(0) { $0 + $1.elements.count }
+        let (base, levels) = gatheredLevels(key)
+        let first = try base?.resolve([T].self) ?? []
+        let total = levels.reduce(first.count) { $0 + $1.elements.count }
         // Not for none: with no capacity, the initialiser writes the count into the storage
         // that every empty array shares (a race, which the thread sanitizer reports).
         if total == 0 { return [] }
         var failure: InjectionError?
         let values = [T](unsafeUninitializedCapacity: total) { buffer, count in
+            for value in first {
+                buffer.initializeElement(at: count, to: value)
+                count += 1
+            }
             for level in levels {
                 for index in level.elements.indices {
                     do throws(InjectionError) {
@@ -239,8 +263,9 @@ extension DependencyInjector {
     /// The map `key` (`[K: T]`): each element resolved through this injector, a descendant's
     /// replacing an ancestor's under the same key.
     func map<K: Hashable, T>(_ key: DependencyKey, of type: T.Type, keyedBy: K.Type) throws -> [K: T] {
-        var values: [K: T] = [:]
-        for level in collectionElements(key) {
+        let (base, levels) = collectionElements(key)
+        var values = try base?.resolve([K: T].self) ?? [:]
+        for level in levels {
             try Self.checkKeys(level, in: key)
             for element in level {
                 guard let mapKey = element.mapKey?.base as? K else { continue }
