@@ -19,7 +19,11 @@ extension AsyncDependencyInjector {
             } while verification.providesStandIn(after: failure)
             if let failure { verification.record(failure, resolving: key) }
         }
-        await scratch.closeReportingFailures()  // what it created is torn down
+        do {
+            try await scratch.close()  // what it created is torn down
+        } catch {
+            verification.teardownFailures = error.failures
+        }
         try verification.finish()
     }
 

@@ -33,7 +33,8 @@ extension DependencyInjector {
     ///
     /// > Important: Every closure factory runs, once per resolve: side effects of factories
     /// > (opening files or connections) happen, and the values are dropped when `verify`
-    /// > returns, their teardowns (``Registered/teardown(_:)``) run. A registration made from an
+    /// > returns, their teardowns (``Registered/teardown(_:)``) run (one that throws is a problem
+    /// > it reports). A registration made from an
     /// > initializer (``register(_:name:scope:fileID:line:initializer:)``) is checked without
     /// > calling the initializer: each of its parameters is resolved (or checked so, when it is
     /// > an initializer's too), unless a closure factory needs its value.
@@ -41,7 +42,6 @@ extension DependencyInjector {
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
         let scratch = scratchScope()
-        defer { scratch.closeReportingFailures() }  // what it created is torn down
         var verification = Verification(of: self, in: scratch)
         // The wrappers (`@Inject`, `@OptionalInject`) of the objects the factories build
         // report their failures here too: a factory that succeeds can build a broken object.
@@ -66,6 +66,11 @@ extension DependencyInjector {
             if let failure { verification.record(failure, resolving: key) }
             for failure in context.wrapperFailures ?? [] { verification.record(failure, resolving: key) }
         }
+        do {
+            try scratch.close()  // what it created is torn down
+        } catch {
+            verification.teardownFailures = error.failures
+        }
         try verification.finish()
     }
 }
@@ -81,6 +86,9 @@ struct Verification {
     /// One failure per cause, each with the longest path seen for it.
     private var failures: [InjectionError] = []
     private var indexByCause: [Cause: Int] = [:]
+    /// The teardowns that threw when the scratch scope closed.
+    var teardownFailures: [TeardownError.Failure] = []
+
     /// The declared keys whose stand-ins the scratch scope was given (see `providesStandIn`).
     private var providedStandIns: Set<DependencyKey> = []
 
@@ -144,8 +152,9 @@ struct Verification {
     func finish() throws(VerificationError) {
         let edges = scratch.registry.withLock { $0.diagnostics.edges }
         injector.registry.withLock { $0.diagnostics.edges.formUnion(edges) }
-        guard failures.isEmpty else {
-            throw VerificationError(failures: failures, registrationCount: registrationCount)
+        guard failures.isEmpty, teardownFailures.isEmpty else {
+            throw VerificationError(
+                failures: failures, registrationCount: registrationCount, teardownFailures: teardownFailures)
         }
     }
 

@@ -24,6 +24,26 @@ import Testing
         }
     }
 
+    struct TeardownFailed: Error {}
+
+    @Test func aTeardownThatThrowsInVerifyIsAProblemItReports() async {
+        let injector = DependencyInjector()
+        injector.register(Leaf.self, scope: .singleton) { _ in Leaf() }.teardown { _ in throw TeardownFailed() }
+        let actor = AsyncDependencyInjector()
+        await actor.register(Leaf.self, scope: .singleton) { _ in Leaf() }.teardown { _ in throw TeardownFailed() }
+        var errors: [VerificationError] = []
+        do { try injector.verify() } catch { errors.append(error) }
+        do { try await actor.verify() } catch { errors.append(error) }
+        #expect(errors.count == 2)
+        for error in errors {
+            #expect(error.failures.isEmpty)
+            #expect(error.teardownFailures.map(\.key) == [DependencyKey(Leaf.self)])
+            #expect(
+                error.description.hasPrefix(
+                    "Injector found 1 problem in 1 registration:\n\n1. Injector ran every teardown"))
+        }
+    }
+
     @Test func aSynchronousFactoryRunByTheActorFaceFailsWithTheWholePath() async {
         let injector = AsyncDependencyInjector()
         injector.synchronous.register(Middle.self) { r in
