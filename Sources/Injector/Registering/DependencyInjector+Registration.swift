@@ -177,8 +177,10 @@ extension DependencyInjector {
                 previous = registry.replace(key, withSlot: slot)
                 // Asked only when there are any: hashing the key (its name) costs a registration
                 // more than all its other bookkeeping.
+                var parameters: [DependencyKey]?
                 if !registry.initializerParameters.isEmpty {
-                    registry.initializerParameters[key] = nil  // an initializer's, noted again after
+                    // An initializer's, noted again after; put back with it by a failed installation.
+                    parameters = registry.initializerParameters.removeValue(forKey: key)
                 }
                 // They go with it; the pair leaves the lock whole, its registration released after.
                 if !registry.argumentCaches.isEmpty {
@@ -189,7 +191,8 @@ extension DependencyInjector {
                 // key at once each see what the other replaced.
                 if let installation {
                     replacesInstallationsOwn = !installation.recordReplacement(
-                        of: key, previous: previous?.entry, isEager: slot?.entry.isEager ?? false)
+                        of: key, previous: previous?.entry, parameters: parameters,
+                        isEager: slot?.entry.isEager ?? false)
                     if let previousValues {
                         installationKeepsCache = installation.recordReplacedCache(previousValues, of: key)
                     }

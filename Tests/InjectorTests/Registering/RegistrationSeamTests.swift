@@ -180,3 +180,51 @@ import Testing
         #expect(closed.value == 1)
     }
 }
+
+/// What a failed installation leaves: nothing of its own in `graph()`, and no value of its own
+/// still open when `install` throws, on either face. Each test is a regression: each failed before.
+@Suite struct FailedInstallationSeamTests {
+    final class Leaf: Sendable {}
+
+    final class Inner: Sendable {
+        init(leaf: Leaf) {}
+    }
+
+    struct Refused: Error {}
+
+    private struct InitializerThenFailure: DependencyModule {
+        func register(in injector: DependencyInjector) throws(InjectionError) {
+            injector.register(Inner.self, initializer: Inner.init)
+            throw .factoryFailed(DependencyKey(Inner.self), path: [], underlying: Refused())
+        }
+    }
+
+    @Test func aFailedInstallTakesBackTheEdgesOfItsInitializer() throws {
+        let injector = DependencyInjector()
+        injector.register(Leaf.self) { _ in Leaf() }
+        injector.register(Inner.self) { _ in Inner(leaf: Leaf()) }  // a closure: no edge
+        #expect(throws: InjectionError.self) { try injector.install(InitializerThenFailure()) }
+        let edge = DependencyGraph.Edge(from: DependencyKey(Inner.self), to: DependencyKey(Leaf.self))
+        #expect(!injector.graph().edges.contains(edge))
+    }
+
+    private struct EagerThenFailure: AsyncDependencyModule {
+        let closed: Counter
+
+        func register(in injector: AsyncDependencyInjector) async throws(InjectionError) {
+            await injector.register(Leaf.self, scope: .eagerSingleton) { _ in Leaf() }
+                .teardown { [closed] _ in
+                    await Task.yield()
+                    closed.increment()
+                }
+            await injector.register(Inner.self, scope: .eagerSingleton) { _ in throw Refused() }
+        }
+    }
+
+    @Test func aFailedInstallOnTheActorFaceHasTornDownWhatItMadeWhenItThrows() async {
+        let injector = AsyncDependencyInjector()
+        let closed = Counter()
+        await #expect(throws: InjectionError.self) { try await injector.install(EagerThenFailure(closed: closed)) }
+        #expect(closed.value == 1)
+    }
+}

@@ -25,10 +25,10 @@ extension AsyncDependencyInjector {
             // Outside the installation: eager factories register as themselves, not as a module.
             for key in try installation.eagerKeysToCreate(after: failure) { _ = try await value(for: key) }
         } catch {
-            installation.end(failing: error)
+            await core.tearDownAwaiting(installation.end(failing: error))
             throw error
         }
-        installation.end(failing: nil)
+        await core.tearDownAwaiting(installation.end(failing: nil))
     }
 
     private func register(

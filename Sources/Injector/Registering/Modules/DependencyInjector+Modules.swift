@@ -86,10 +86,10 @@ extension DependencyInjector {
             // Outside the installation: eager factories register as themselves, not as a module.
             for key in try installation.eagerKeysToCreate(after: failure) { _ = try value(for: key) }
         } catch {
-            installation.end(failing: error)
+            tearDown(installation.end(failing: error))
             throw error
         }
-        installation.end(failing: nil)
+        tearDown(installation.end(failing: nil))
     }
 
     private func register(_ steps: [ModuleStep], into installation: Installation) throws(InjectionError) {

@@ -27,8 +27,9 @@ final class Installation: Sendable {
     private struct Journal {
         /// The modules whose `register(in:)` is running, innermost last, with their default scopes.
         var modules: [(type: any Any.Type, defaultScope: Scope?)] = []
-        /// What each key held before this installation first replaced it, in order.
-        var replaced: [(key: DependencyKey, previous: Entry?)] = []
+        /// What each key held before this installation first replaced it, in order, with the
+        /// parameters of its initializer (for `graph()`), if it was made from one.
+        var replaced: [(key: DependencyKey, previous: Entry?, parameters: [DependencyKey]?)] = []
         var replacedKeys: Set<DependencyKey> = []
         /// The keys it added decorators to.
         var decoratedKeys: Set<DependencyKey> = []
@@ -138,10 +139,13 @@ final class Installation: Sendable {
     }
 
     /// Ends the installation: its modules become installed, or (with a `failure`) everything it
-    /// did is undone; then whoever waits for it goes on.
-    func end(failing failure: InjectionError?) {
+    /// did is undone; then whoever waits for it goes on. Returns the teardowns of the values it
+    /// let go (what it replaced for good, or made and took back), for the face to run: the
+    /// actor face awaits them before `install` returns.
+    func end(failing failure: InjectionError?) -> [PendingTeardown] {
+        let teardowns: [PendingTeardown]
         if failure != nil {
-            undo()
+            teardowns = undo()
         } else {
             let (claimed, replaced, caches) = journal.withLock {
                 ($0.installedModules, $0.replaced, exchange(&$0.replacedCaches, with: [:]))
@@ -150,8 +154,9 @@ final class Installation: Sendable {
                 for module in claimed { registry.modules[module] = .installed }
             }
             // The values the installation replaced are gone for good.
-            injector.tearDown(replaced.flatMap { injector.teardowns(ofReplaced: $0.previous) })
-            for kept in caches.values { injector.tearDown(kept.cache.retire()) }
+            teardowns =
+                replaced.flatMap { injector.teardowns(ofReplaced: $0.previous) }
+                + caches.values.flatMap { $0.cache.retire() }
         }
         let waiters = ending.withLock { ending in
             ending.failure = .some(failure)
@@ -159,6 +164,7 @@ final class Installation: Sendable {
         }
         ending.signalAll()
         for waiter in waiters { waiter.resume(returning: failure) }
+        return teardowns
     }
 
     /// Registrations made from now until `leave()` are attributed to `module`, and take its
@@ -174,11 +180,16 @@ final class Installation: Sendable {
 
     /// Notes that the installation replaced `previous` under `key`, if it is the first it
     /// replaced there (what a failure puts back); returns whether it was.
-    func recordReplacement(of key: DependencyKey, previous: Entry?, isEager: Bool) -> Bool {
+    func recordReplacement(
+        of key: DependencyKey,
+        previous: Entry?,
+        parameters: [DependencyKey]?,
+        isEager: Bool
+    ) -> Bool {
         journal.withLock { journal in
             if isEager { journal.eagerKeys.append(key) }
             guard journal.replacedKeys.insert(key).inserted else { return false }
-            journal.replaced.append((key, previous))
+            journal.replaced.append((key, previous, parameters))
             return true
         }
     }
@@ -207,8 +218,9 @@ final class Installation: Sendable {
         }
     }
 
-    /// Puts back what the installation replaced and forgets the modules it claimed.
-    private func undo() {
+    /// Puts back what the installation replaced and forgets the modules it claimed; returns the
+    /// teardowns of what it made that goes.
+    private func undo() -> [PendingTeardown] {
         let (replaced, installed, decorated, caches) = journal.withLock {
             ($0.replaced, $0.installedModules, $0.decoratedKeys, exchange(&$0.replacedCaches, with: [:]))
         }
@@ -232,7 +244,10 @@ final class Installation: Sendable {
                 registry.argumentCaches.updateValue(kept, forKey: key)
             }
             return (
-                replaced.reversed().map { key, previous in registry.replace(key, with: previous) },
+                replaced.reversed().map { key, previous, parameters in
+                    registry.initializerParameters[key] = parameters
+                    return registry.replace(key, with: previous)
+                },
                 (removedDecorators, displacedCaches, decoratedCaches), undecorated
             )
         }
@@ -242,9 +257,8 @@ final class Installation: Sendable {
         withExtendedLifetime(removedDecorators) {}
         // What the installation created (eager singletons, scoped values of an opened scope's
         // own, values cached by its registrations) goes; what it replaced is back.
-        injector.tearDown(
-            undone.flatMap(injector.teardowns(ofReplaced:)) + undecorated.compactMap(\.teardown)
-                + displacedCaches.flatMap { $0.cache.retire() } + decoratedCaches.flatMap { $0.removeAll() })
+        return undone.flatMap(injector.teardowns(ofReplaced:)) + undecorated.compactMap(\.teardown)
+            + displacedCaches.flatMap { $0.cache.retire() } + decoratedCaches.flatMap { $0.removeAll() }
     }
 }
 
