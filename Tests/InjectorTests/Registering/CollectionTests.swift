@@ -406,6 +406,13 @@ private struct FailingReplacingModule: DependencyModule {
             try await child.resolve([String: any Middleware].self).mapValues(\.label) == ["a": "hand", "b": "child"])
     }
 
+    @Test func aSynchronousDeclarationAfterAnAwaitedElementKeepsItAwaited() async throws {
+        let server = AsyncDependencyInjector()
+        await server.register(into: [any Middleware].self) { _ in Labelled(label: "async") }
+        server.synchronous.declareCollection([any Middleware].self)  // a sync module's, say
+        #expect(try await server.resolve([any Middleware].self).map(\.label) == ["async"])
+    }
+
     @Test func anUnregisteredElementLeavesTheCollection() throws {
         let app = DependencyInjector()
         app.register(into: [any Middleware].self) { _ in Labelled(label: "kept") }

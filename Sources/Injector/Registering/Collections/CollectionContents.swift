@@ -130,10 +130,16 @@ struct CollectionContents {
     /// Whether `registry` (this injector's) gathers the collection awaiting its elements: its
     /// registration under the key is one of the collection's gatherings, the actor face's.
     func awaitsElements(in registry: Registry) -> Bool {
+        awaitedGathering(in: registry) != nil
+    }
+
+    /// The gathering `registry` (this injector's) holds under the collection's key, if it is
+    /// the actor face's, which awaits the elements.
+    func awaitedGathering(in registry: Registry) -> Registration? {
         guard let gathering, case .factory(let current, _)? = registry[gathering.key],
             declaration(of: current) != nil, case .async = current.factory
-        else { return false }
-        return true
+        else { return nil }
+        return current
     }
 
     /// The elements whose registrations `registry` (this injector's) still holds: an
@@ -355,8 +361,14 @@ extension DependencyInjector {
     ) {
         let key = DependencyKey(collection)
         let site = RegistrationSite(fileID: fileID, line: line, module: Installation.current(into: self)?.module)
+        let awaited = registry.withLock { $0.collections[key]?.awaitedGathering(in: $0) }
         storeGathering(key, declaring: inheriting, site: site) { site in
-            Self.collectionRegistration(C.self, key: key, site: site, gathering: gathering)
+            // Declared through the sync face after an async element: its elements are still awaited.
+            if let awaited {
+                return Registration(
+                    key: key, scope: .transient, factory: awaited.factory, site: site, inTests: .allowed)
+            }
+            return Self.collectionRegistration(C.self, key: key, site: site, gathering: gathering)
         }
     }
 
