@@ -160,10 +160,22 @@ public struct Registered<Value>: Sendable {
             injector.store(scope: .transient, site: registration.site) { scope, site in
                 TypedRegistration<Forwarded>(
                     { r in
+                        // While `verify()` checks this forward, its target is checked as the
+                        // forward's asker would check it: an initializer is not called.
                         // Reported to an observer, if any, as the async forward's is (on either face).
-                        guard let value = try r.value(for: target, observed: true) else {
-                            throw Self.missing(target)
+                        let found: Any?
+                        if let depth = InitializerDryRun.checkingDepth(of: key, in: r) {
+                            do {
+                                found = try InitializerDryRun.$checkingDepths.withValue(
+                                    InitializerDryRun.checkingDepths + [depth]
+                                ) { try r.value(for: target, observed: true) }
+                            } catch let error as InjectionError where InitializerDryRun.isChecked(error, key: target) {
+                                throw InitializerDryRun.Checked()
+                            }
+                        } else {
+                            found = try r.value(for: target, observed: true)
                         }
+                        guard let value = found else { throw Self.missing(target) }
                         guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
                         return forwarded
                     }, key: key, scope: scope, site: site, completion: nil, forwardedTo: target)
@@ -171,8 +183,20 @@ public struct Registered<Value>: Sendable {
             return
         }
         let factory = Registration.Factory.async { r in
-            let value = try await r.value(for: target, observed: true)  // reported to an observer, if any
-            guard let value else { throw Self.missing(target) }
+            // Checked, not built, as the synchronous forward's target is while `verify()` checks it.
+            let found: (any Sendable)?
+            if let depth = InitializerDryRun.checkingDepth(of: key, in: r.synchronous) {
+                do {
+                    found = try await InitializerDryRun.$checkingDepths.withValue(
+                        InitializerDryRun.checkingDepths + [depth]
+                    ) { try await r.value(for: target, observed: true) }
+                } catch let error as InjectionError where InitializerDryRun.isChecked(error, key: target) {
+                    throw InitializerDryRun.Checked()
+                }
+            } else {
+                found = try await r.value(for: target, observed: true)  // reported to an observer, if any
+            }
+            guard let value = found else { throw Self.missing(target) }
             guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
             return value
         }

@@ -26,6 +26,35 @@ import Testing
 
     struct TeardownFailed: Error {}
 
+    final class Stripe: Reporting {
+        init(leaf: Leaf) {}
+    }
+
+    @Test func verifyChecksAnInitializerReachedThroughAForwardWithoutCallingIt() async throws {
+        let made = Counter()
+        let injector = DependencyInjector()
+        injector.register(Leaf.self) { _ in Leaf() }
+        injector.register(Stripe.self) { (leaf: Leaf) in
+            made.increment()
+            return Stripe(leaf: leaf)
+        }
+        .implements((any Reporting).self)
+        try injector.verify()
+        let actor = AsyncDependencyInjector()
+        await actor.register(Leaf.self) { _ in Leaf() }
+        await actor.register(Stripe.self) { (leaf: Leaf) in
+            made.increment()
+            return Stripe(leaf: leaf)
+        }
+        .implements((any Reporting).self)
+        try await actor.verify()
+        #expect(made.value == 0)
+        // A resolve outside `verify()` builds it, through the forward too.
+        #expect(try injector.resolve((any Reporting).self) is Stripe)
+        #expect(try await actor.resolve((any Reporting).self) is Stripe)
+        #expect(made.value == 2)
+    }
+
     @Test func aTeardownThatThrowsInVerifyIsAProblemItReports() async {
         let injector = DependencyInjector()
         injector.register(Leaf.self, scope: .singleton) { _ in Leaf() }.teardown { _ in throw TeardownFailed() }
