@@ -33,6 +33,9 @@ public struct Provider<Value> {
         /// property is declared, for a failure's message, boxed: a case as small as a
         /// reference keeps the wrapper cheap to copy on every read.
         case registeredFactory(BoxedDeclarationSite)
+        /// Refused by a sealed injector when the owner was initialised: reading the property
+        /// fails with ``InjectionError/sealed(_:)``, which says so (not that nothing is registered).
+        case refused(BoxedDeclarationSite)
     }
 
     /// Registers `wrappedValue` under `Value` (and `name`) into `injector`, or into
@@ -48,8 +51,10 @@ public struct Provider<Value> {
     ) {
         self.injector = injector ?? DependencyInjector.current
         self.name = name
-        self.storage = .value(wrappedValue)
-        self.injector.register(wrappedValue, name: name, fileID: fileID, line: line)
+        let stored = self.injector.store(
+            instance: wrappedValue, for: DependencyKey(Value.self, name: name), fileID: fileID, line: line)
+        storage =
+            stored ? .value(wrappedValue) : .refused(BoxedDeclarationSite(DeclarationSite(fileID: fileID, line: line)))
     }
 
     /// Registers the initial-value expression as a factory for `scope`, under `Value` (and
@@ -111,9 +116,10 @@ public struct Provider<Value> {
     ) {
         self.injector = injector ?? DependencyInjector.current
         self.name = name
-        self.storage = .registeredFactory(BoxedDeclarationSite(DeclarationSite(fileID: fileID, line: line)))
-        self.injector.mainActor.register(
+        let registered = self.injector.mainActor.register(
             Value.self, name: name, scope: scope, fileID: fileID, line: line, factory: factory)
+        storage = Self.storage(
+            of: registered, in: self.injector, declaredAt: DeclarationSite(fileID: fileID, line: line))
     }
 
     /// Registers `factory` for `scope` (without one, the injector's default scope), under
@@ -136,11 +142,25 @@ public struct Provider<Value> {
     ) {
         self.injector = injector ?? DependencyInjector.current
         self.name = name
-        self.storage = .registeredFactory(BoxedDeclarationSite(DeclarationSite(fileID: fileID, line: line)))
-        self.injector.register(Value.self, name: name, scope: scope, fileID: fileID, line: line, factory: factory)
+        let registered = self.injector.register(
+            Value.self, name: name, scope: scope, fileID: fileID, line: line, factory: factory)
+        storage = Self.storage(
+            of: registered, in: self.injector, declaredAt: DeclarationSite(fileID: fileID, line: line))
     }
 
-    /// The registered value. Assigning registers the new value in its place.
+    /// What a property whose factory registration is `registered` reads: that registration,
+    /// unless the injector (sealed) refused it.
+    private static func storage(
+        of registered: Registered<Value>,
+        in injector: DependencyInjector,
+        declaredAt site: DeclarationSite
+    ) -> Storage {
+        let site = BoxedDeclarationSite(site)
+        return injector.stores(registered.registration) ? .registeredFactory(site) : .refused(site)
+    }
+
+    /// The registered value. Assigning registers the new value in its place; an assignment a
+    /// sealed injector refuses changes nothing (an observer hears of the refusal).
     ///
     /// With a `scope:`, reading resolves the value; if that fails (the registration was
     /// removed, or the factory's dependencies are missing) the program stops with the error's
@@ -160,12 +180,15 @@ public struct Provider<Value> {
                 } catch {
                     Self.stopReading(after: error, declaredAt: site, searching: injector)
                 }
+            case .refused(let site):
+                Self.stopReading(
+                    after: .sealed(DependencyKey(Value.self, name: name)), declaredAt: site, searching: injector)
             }
         }
         @inlinable
         set {
-            storage = .value(newValue)
-            injector.registerAssigned(newValue, name: name)
+            // Refused by a sealed injector: the property goes on reading what the injector has.
+            if injector.registerAssigned(newValue, name: name) { storage = .value(newValue) }
         }
     }
 
@@ -176,6 +199,7 @@ public struct Provider<Value> {
             switch storage {
             case .value(let value): .success(value)
             case .registeredFactory: injector.result(Value.self, name: name)
+            case .refused: .failure(.sealed(DependencyKey(Value.self, name: name)))
             }
         }
     }

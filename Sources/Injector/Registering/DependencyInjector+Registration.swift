@@ -63,8 +63,9 @@ extension DependencyInjector {
 
     /// `register(_:as:name:fileID:line:)` for a value assigned to a property (`@Provider`), which has no
     /// call site to name.
+    /// Returns whether it was stored (a sealed injector refuses it).
     @usableFromInline
-    func registerAssigned<T>(_ instance: T, name: String?) {
+    func registerAssigned<T>(_ instance: T, name: String?) -> Bool {
         store(instance: instance, for: DependencyKey(T.self, name: name), fileID: nil, line: 0)
     }
 
@@ -153,15 +154,20 @@ extension DependencyInjector {
     }
 
     /// Stores an existing value under `key`, registered at `fileID:line` (`nil`: by an
-    /// assignment), attributed to the module being installed.
-    func store(instance: Any, for key: DependencyKey, fileID: StaticString?, line: UInt) {
+    /// assignment), attributed to the module being installed; returns whether it was stored.
+    @discardableResult
+    func store(instance: Any, for key: DependencyKey, fileID: StaticString?, line: UInt) -> Bool {
         let installation = Installation.current(into: self)
         let site = RegistrationSite(fileID: fileID, line: line, module: installation?.module)
-        store(.make(.instance(instance, key, site: site)), for: key, recordingIn: installation)
+        return store(.make(.instance(instance, key, site: site)), for: key, recordingIn: installation)
     }
 
-    /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`.
-    private func store(_ slot: Registry.Slot?, for key: DependencyKey, recordingIn installation: Installation?) {
+    /// Replaces what is stored under `key`, unless sealed, noting it for a failed `install`;
+    /// returns whether it did.
+    @discardableResult
+    private func store(_ slot: Registry.Slot?, for key: DependencyKey, recordingIn installation: Installation?)
+        -> Bool
+    {
         // The previous entry is released after the unlock, or kept by the installation; the
         // published table that held it is freed first (see `PublishedTable`).
         var refused = false
@@ -214,13 +220,14 @@ extension DependencyInjector {
             } else {
                 reportRefusal(of: key)  // `register` cannot throw: the observer hears of it
             }
-            return
+            return false
         }
         // A key registered again by the same installation: what it replaces is its own, for good.
         // User code, which is not the installation's: what it registers is not undone with it.
         if replacesInstallationsOwn {
             Installation.$current.withValue(nil) { tearDown(teardowns(ofReplaced: previous?.entry)) }
         }
+        return true
     }
 
     /// The teardowns of the value kept for `entry`, replaced or removed for good, which this

@@ -19,7 +19,58 @@ private final class MainActorModule {
     @Provider var service = Service(label: "from the main actor")
 }
 
+private final class ProvidedSession: Sendable {
+    let label: String
+    init(label: String) { self.label = label }
+}
+
+/// Providers whose injector is given, so that a test can seal it first.
+private final class SealedModule {
+    @Provider var url: String
+    @Provider var session: ProvidedSession
+
+    init(injector: DependencyInjector) {
+        _url = Provider(wrappedValue: "https://api.example.com", name: "url", injector: injector)
+        _session = Provider(scope: .singleton, injector: injector) { _ in ProvidedSession(label: "provided") }
+    }
+}
+
 @Suite struct ProviderTests {
+    @Test func anAssignmentASealedInjectorRefusesChangesNothing() throws {
+        let injector = DependencyInjector()
+        let module = SealedModule(injector: injector)
+        injector.seal()
+        module.url = "https://elsewhere.example.com"
+        #expect(module.url == "https://api.example.com")
+        #expect(try injector.resolve(String.self, name: "url") == module.url)
+    }
+
+    @Test func anInitializerOfTheActorFaceTakesASynchronousProviderHandle() async throws {
+        final class Flow: Sendable {
+            let make: ProviderHandle<ProvidedSession>
+            init(make: ProviderHandle<ProvidedSession>) { self.make = make }
+        }
+        let app = AsyncDependencyInjector()
+        await app.register(ProvidedSession(label: "app"))
+        await app.register(Flow.self, initializer: Flow.init)
+        #expect(try await app.resolve(Flow.self).make().label == "app")
+    }
+
+    @Test func aProviderASealedInjectorRefusedSaysSo() throws {
+        let injector = DependencyInjector()
+        injector.seal()
+        let module = SealedModule(injector: injector)
+        for (result, key) in [
+            (module.$session.map { $0 as Any }, DependencyKey(ProvidedSession.self)),
+            (module.$url.map { $0 as Any }, DependencyKey(String.self, name: "url")),
+        ] {
+            guard case .failure(.sealed(let refused)) = result else {
+                Issue.record("expected sealed, got \(result)")
+                continue
+            }
+            #expect(refused == key)
+        }
+    }
     @Test func registersUnderTheDeclaredTypeWhenTheOwnerIsInitialised() throws {
         let injector = DependencyInjector()
         _ = DependencyInjector.$current.withValue(injector) { AppModule() }

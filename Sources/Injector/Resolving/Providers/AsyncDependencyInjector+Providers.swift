@@ -7,7 +7,9 @@ extension AsyncDependencyInjector {
         AsyncProviderHandle(injector: self, name: name)
     }
 
-    /// What a resolve of unregistered `key` returns: an ``AsyncProviderHandle``, or the error.
+    /// What a resolve of unregistered `key` returns: an ``AsyncProviderHandle``, a
+    /// ``ProviderHandle`` of ``synchronous`` (what an initializer registered on either face may
+    /// take), or the error.
     nonisolated func unregistered<T>(
         _ key: DependencyKey,
         as type: T.Type,
@@ -15,6 +17,11 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> T {
         if let maker = T.self as? any AsyncResolvableWithoutRegistration.Type,
             let made = maker.made(by: self, name: key.name) as? T
+        {
+            return made
+        }
+        if let maker = T.self as? any ResolvableWithoutRegistration.Type,
+            let made = maker.made(by: core, name: key.name) as? T
         {
             return made
         }
