@@ -413,6 +413,21 @@ private struct FailingReplacingModule: DependencyModule {
         #expect(try await server.resolve([any Middleware].self).map(\.label) == ["async"])
     }
 
+    @Test func aCollectionTheActorFaceDeclaredResolvesSynchronouslyWhileNoElementIsAwaited() async throws {
+        let server = AsyncDependencyInjector()
+        await server.declareCollection([any Middleware].self, inheriting: .replacing)
+        #expect(try server.synchronous.resolve([any Middleware].self).isEmpty)
+        server.synchronous.register(into: [any Middleware].self) { _ in Labelled(label: "sync") }
+        #expect(try server.synchronous.resolve([any Middleware].self).map(\.label) == ["sync"])
+        // The first element of the actor face's makes it awaited, still replacing.
+        await server.register(into: [any Middleware].self) { _ in Labelled(label: "async") }
+        #expect(try await server.resolve([any Middleware].self).map(\.label) == ["sync", "async"])
+        #expect(throws: InjectionError.self) { try server.synchronous.resolve([any Middleware].self) }
+        let child = server.child()
+        await child.declareCollection([any Middleware].self)  // adding the parent's awaited elements
+        #expect(try await child.resolve([any Middleware].self).map(\.label) == ["sync", "async"])
+    }
+
     @Test func anUnregisteredElementLeavesTheCollection() throws {
         let app = DependencyInjector()
         app.register(into: [any Middleware].self) { _ in Labelled(label: "kept") }

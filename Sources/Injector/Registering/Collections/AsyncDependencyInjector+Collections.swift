@@ -22,14 +22,20 @@ extension AsyncDependencyInjector {
 
     /// Declares the collection `[T]` or the map `[Key: T]`, as
     /// ``DependencyInjector/declareCollection(_:inheriting:fileID:line:)`` does.
+    ///
+    /// While none of the elements it gathers is the actor face's, the sync face resolves it
+    /// too (an `@Inject` of the collection); the first async element makes it awaited.
     public func declareCollection<C: ServiceCollection>(
         _ collection: C.Type,
         inheriting: CollectionInheritance = .adding,
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) where C.Contribution: Sendable, C.ContributionKey: Sendable {
+        let awaits = core.gathersAwaitedElements(of: DependencyKey(collection), inheriting: inheriting)
         core.declare(collection, inheriting: inheriting, fileID: fileID, line: line) { key, site in
-            Self.gathering(key, as: C.self, site: site)
+            awaits
+                ? Self.gathering(key, as: C.self, site: site)
+                : DependencyInjector.gathering(key, as: C.self, site: site)
         }
     }
 

@@ -334,11 +334,25 @@ extension DependencyInjector {
         return registration
     }
 
+    /// Whether a declaration of `collection` here, `inheriting` as it says, gathers an element
+    /// that the actor face awaits: one of this injector's own, or (adding) an ancestor's gathering
+    /// that awaits them.
+    func gathersAwaitedElements(of collection: DependencyKey, inheriting: CollectionInheritance) -> Bool {
+        let ownAwaited = registry.withLock { registry in
+            registry.collections[collection]?.present(in: registry).contains { element in
+                guard case .factory(let registration, _)? = registry[element.key], case .async = registration.factory
+                else { return false }
+                return true
+            } ?? false
+        }
+        return ownAwaited || (inheriting == .adding && inheritsAwaitedGathering(of: collection))
+    }
+
     /// Whether the nearest ancestor that registers `collection` gathers it awaiting its
     /// elements. A synchronous element of this injector then joins that gathering, which
     /// gathers through the injector resolving it: a synchronous gathering of this injector's
     /// own could not await the ancestor's elements.
-    private func inheritsAwaitedGathering(of collection: DependencyKey) -> Bool {
+    func inheritsAwaitedGathering(of collection: DependencyKey) -> Bool {
         for ancestor in sequence(first: self, next: \.parent).dropFirst() {
             let found = ancestor.registry.withLock { registry -> Bool? in
                 guard registry.contains(collection) else { return nil }

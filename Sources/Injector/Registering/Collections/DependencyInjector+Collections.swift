@@ -80,7 +80,7 @@ extension DependencyInjector {
     ///
     /// Its value type is `[C.Contribution]` or `[C.ContributionKey: C.Contribution]`: `C`
     /// itself, since only an array or a map gets here (see `collectionRegistration`).
-    private static func gathering<C: ServiceCollection>(
+    static func gathering<C: ServiceCollection>(
         _ key: DependencyKey,
         as collection: C.Type,
         site: RegistrationSite
