@@ -2,6 +2,8 @@ extension AsyncDependencyInjector {
     /// Resolves every registration off to the side, as ``DependencyInjector/verify()`` does, awaiting async factories.
     public nonisolated func verify() async throws(VerificationError) {
         let scratch = scratchScope()
+        InitializerDryRun.verifying.increment()
+        defer { InitializerDryRun.verifying.decrement() }
         var verification = Verification(of: core, in: scratch.core)
         for key in verification.keys {
             var failure: InjectionError?

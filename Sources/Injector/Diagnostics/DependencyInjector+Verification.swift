@@ -42,6 +42,8 @@ extension DependencyInjector {
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
         let scratch = scratchScope()
+        InitializerDryRun.verifying.increment()
+        defer { InitializerDryRun.verifying.decrement() }
         var verification = Verification(of: self, in: scratch)
         // The wrappers (`@Inject`, `@OptionalInject`) of the objects the factories build
         // report their failures here too: a factory that succeeds can build a broken object.

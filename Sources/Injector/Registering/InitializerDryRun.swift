@@ -12,6 +12,9 @@ enum InitializerDryRun {
     /// The depths whose initializer parameters are checked rather than built.
     @TaskLocal static var checkingDepths: [Int] = []
 
+    /// How many `verify()` runs are under way in the process, on either face.
+    static let verifying = AtomicCount()
+
     /// What an initializer being checked throws once its parameters resolved: it was checked,
     /// not built. `verify()` takes it for a success.
     struct Checked: Error, CustomStringConvertible {
@@ -29,6 +32,9 @@ enum InitializerDryRun {
     /// and nothing decorates its values (a decorator runs on a built value, and `verify()` runs
     /// it); `nil` when it is built. Outside `verify()`, one task-local read.
     static func checkingDepth(of key: DependencyKey, in injector: DependencyInjector) -> Int? {
+        // No task-local read while no `verify()` runs in the process (every initializer's
+        // and forward's resolve asks).
+        if verifying.isZero { return nil }
         let checking = checkingDepths
         guard let asker = checking.last else { return nil }
         let depth = Self.depth

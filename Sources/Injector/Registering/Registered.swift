@@ -162,20 +162,15 @@ public struct Registered<Value>: Sendable {
                     { r in
                         // While `verify()` checks this forward, its target is checked as the
                         // forward's asker would check it: an initializer is not called.
-                        // Reported to an observer, if any, as the async forward's is (on either face).
-                        let found: Any?
                         if let depth = InitializerDryRun.checkingDepth(of: key, in: r) {
-                            do {
-                                found = try InitializerDryRun.$checkingDepths.withValue(
+                            return try Self.checked(key, target: target, as: Forwarded.self) {
+                                try InitializerDryRun.$checkingDepths.withValue(
                                     InitializerDryRun.checkingDepths + [depth]
                                 ) { try r.value(for: target, observed: true) }
-                            } catch let error as InjectionError where InitializerDryRun.isChecked(error, key: target) {
-                                throw InitializerDryRun.Checked()
                             }
-                        } else {
-                            found = try r.value(for: target, observed: true)
                         }
-                        guard let value = found else { throw Self.missing(target) }
+                        // Reported to an observer, if any, as the async forward's is (on either face).
+                        guard let value = try r.value(for: target, observed: true) else { throw Self.missing(target) }
                         guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
                         return forwarded
                     }, key: key, scope: scope, site: site, completion: nil, forwardedTo: target)
@@ -184,23 +179,42 @@ public struct Registered<Value>: Sendable {
         }
         let factory = Registration.Factory.async { r in
             // Checked, not built, as the synchronous forward's target is while `verify()` checks it.
-            let found: (any Sendable)?
+            let value: (any Sendable)?
             if let depth = InitializerDryRun.checkingDepth(of: key, in: r.synchronous) {
                 do {
-                    found = try await InitializerDryRun.$checkingDepths.withValue(
+                    value = try await InitializerDryRun.$checkingDepths.withValue(
                         InitializerDryRun.checkingDepths + [depth]
                     ) { try await r.value(for: target, observed: true) }
                 } catch let error as InjectionError where InitializerDryRun.isChecked(error, key: target) {
                     throw InitializerDryRun.Checked()
                 }
             } else {
-                found = try await r.value(for: target, observed: true)  // reported to an observer, if any
+                value = try await r.value(for: target, observed: true)  // reported to an observer, if any
             }
-            guard let value = found else { throw Self.missing(target) }
+            guard let value else { throw Self.missing(target) }
             guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
             return value
         }
         injector.store(key: key, scope: .transient, site: registration.site, factory: factory, forwardedTo: target)
+    }
+
+    /// The forward `key`'s value, from `check` (its target's resolve while `verify()` checks
+    /// the forward); `InitializerDryRun.Checked` when its target was checked, not built.
+    private static func checked<Forwarded>(
+        _ key: DependencyKey,
+        target: DependencyKey,
+        as type: Forwarded.Type,
+        _ check: () throws -> Any?
+    ) throws -> Forwarded {
+        let value: Any?
+        do {
+            value = try check()
+        } catch let error as InjectionError where InitializerDryRun.isChecked(error, key: target) {
+            throw InitializerDryRun.Checked()
+        }
+        guard let value else { throw missing(target) }
+        guard let forwarded = value as? Forwarded else { throw notImplemented(key, by: target) }
+        return forwarded
     }
 
     private static func notImplemented(_ key: DependencyKey, by target: DependencyKey) -> InjectionError {
