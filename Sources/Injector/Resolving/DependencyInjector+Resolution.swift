@@ -261,6 +261,11 @@ extension DependencyInjector {
     /// registered `nil` (of an optional type) is a value, `.some(nil)`: the resolve is of
     /// `Any`, not `Any?`, whose cast would turn that `nil` into the `nil` of "nothing here".
     func value(for key: DependencyKey, observed: Bool = false) throws(InjectionError) -> Any? {
+        // A ready value or a transient, found as a resolve's hot path finds it: no lock, no walk.
+        if let found = ready.slotUnlessObserved(for: key.typeID, name: key.name) {
+            guard found.holdsAsyncFactory else { return try found.untypedValue(key: key, in: self) }
+            _ = found.asyncFactory()  // withdrawn; the locked path says to await it
+        }
         var isAbsent = false
         func absent(_: DependencyKey) -> Any {
             isAbsent = true

@@ -50,6 +50,16 @@ struct ProtectedSlot: ~Copyable {
         return Self.value(in: typed, as: T.self, name: name, announcedIn: hazard, by: injector)
     }
 
+    /// The value untyped, for a caller that knows only the key (a forward's target), read
+    /// from the slot itself (a `typed` box is read only as the key's type), or made by
+    /// `injector` from a published factory; withdraws the announcement, as `value(as:…)` does.
+    /// For a slot of an unobserved table only (`slotUnlessObserved`): nothing is reported.
+    consuming func untypedValue(key: DependencyKey, in injector: DependencyInjector) throws(InjectionError) -> Any {
+        let (slot, transient, hazard) = (self.slot, self.transient, self.hazard)
+        discard self
+        return try injector.resolve(found: slot, transient: transient, hazard: hazard, as: Any.self, key: key)
+    }
+
     /// The value in `typed`, a `ReadyValue<T>`, copied, then the announcement in `hazard`
     /// withdrawn (and the read reported, when the table is observed). Apart from `value(as:…)`
     /// only for an unoptimised build, where each level of a chain of transients holds that

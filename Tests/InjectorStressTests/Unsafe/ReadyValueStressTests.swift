@@ -32,8 +32,28 @@ import Testing
     /// registered, never an older one than it has already seen, the last one once `register`
     /// has returned, and on no replaced value staying alive. (Catches: a read of a freed or
     /// stale table, a table published from a stale read, a retired table never freed.)
+    /// How a reader asks: a resolve of the key, or of its optional (the untyped read that
+    /// `T?`, a forward and a key path take from the published table).
+    enum Route: CaseIterable, Sendable {
+        case resolve
+        case optional
+
+        struct NoValue: Error {}
+
+        func read(_ injector: DependencyInjector) throws -> Tracked {
+            switch self {
+            case .resolve:
+                return try injector.resolve(Tracked.self)
+            case .optional:
+                guard let value = try injector.resolve(Tracked?.self) else { throw NoValue() }
+                return value
+            }
+        }
+    }
+
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)  // `Atomic`
-    @Test func readersRacingReRegistrationSeeRegisteredValuesInOrderAndFreeThemAll() throws {
+    @Test(arguments: Route.allCases)
+    func readersRacingReRegistrationSeeRegisteredValuesInOrderAndFreeThemAll(route: Route) throws {
         let ledger = Ledger()
         let generations = Self.rereadersGenerations
         let findings = Findings()
@@ -58,7 +78,7 @@ import Testing
                 var reader = Reader(valid: 0...generations)
                 for _ in 0..<Self.rereadersReads {
                     let settled = writerDone.isRaised
-                    reader.check(last: settled ? generations : nil) { try injector.resolve(Tracked.self) }
+                    reader.check(last: settled ? generations : nil) { try route.read(injector) }
                 }
                 findings.add(reader)
             }
@@ -70,7 +90,7 @@ import Testing
             register(generations + 1, as: 0, in: injector, ledger: ledger)
             runOnThreads(4) { [unowned injector] _ in
                 var reader = Reader(valid: 0...generations + 1)
-                for _ in 0..<1_000 { reader.check(last: generations + 1) { try injector.resolve(Tracked.self) } }
+                for _ in 0..<1_000 { reader.check(last: generations + 1) { try route.read(injector) } }
                 findings.add(reader)
             }
             injector.unregister(Tracked.self)
