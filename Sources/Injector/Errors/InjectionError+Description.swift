@@ -246,7 +246,7 @@ extension InjectionError: CustomStringConvertible {
             return "\(registered) is registered; it has the same simple name as \(key.typeName) but is another type."
         case .possiblyConforming(let registered, _):
             return "\(registered) is registered with a factory; if it conforms to \(key.typeName), add "
-                + "`.implements(\(key.typeExpression)\(name))` to its registration."
+                + "\(Suggestion.implementsCall(of: registered, answering: key)) to its registration."
         case .registeredBelowBuilder(let builder):
             return suggestion.description + " Make \(builder.typeName) `.scoped` (one per opened scope) if it "
                 + "needs a value of each scope, or register \(key.typeName) where \(builder.typeName) is registered "

@@ -56,6 +56,14 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// the five suggestions before it.
     case unlistedRegistrations(Int)
 
+    /// The `implements` that makes `registered` answer `requested`: it forwards under the
+    /// registration's own name unless given another (`nil`: unnamed).
+    static func implementsCall(of registered: DependencyKey, answering requested: DependencyKey) -> String {
+        guard registered.name != requested.name else { return "`.implements(\(requested.typeExpression))`" }
+        let name = requested.name.map { "\"\($0)\"" } ?? "nil"
+        return "`.implements(\(requested.typeExpression), name: \(name))`"
+    }
+
     /// The suggestion as a sentence.
     public var description: String {
         switch self {
@@ -74,9 +82,8 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
         case .sameSimpleName(let key):
             return "\(key) has the same simple name but is another type."
         case .possiblyConforming(let key, let requested):
-            let name = requested.nameArgument
             return "\(key) is registered with a factory; if it conforms to \(requested.typeName), add "
-                + "`.implements(\(requested.typeExpression)\(name))` to its registration."
+                + "\(Self.implementsCall(of: key, answering: requested)) to its registration."
         case .unlistedRegistrations(let count):
             return "\(count) more registrations like the ones above are not listed."
         case .registeredBelowBuilder(let builder):

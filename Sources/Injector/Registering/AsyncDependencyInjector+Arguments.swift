@@ -70,7 +70,7 @@ extension AsyncDependencyInjector {
                 core.notify(observer, of: key, resolvers: frames.keys, outcome: outcome, since: start)
             }
         }
-        do {
+        do throws(InjectionError) {
             let registration = try core.registration(
                 of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
             if observer != nil, registration.caching != nil,
@@ -79,8 +79,21 @@ extension AsyncDependencyInjector {
             {
                 outcome = .cached
             }
-            let value = try await runTransient(registration, after: frames, arguments: (first, (repeat each rest)))
-            return try DependencyInjector.cast(value, to: T.self, key: key)
+            let arguments = (first, (repeat each rest))
+            guard case .withArguments(_, _, .sync) = registration.factory else {
+                let value = try await runTransient(registration, after: frames, arguments: arguments)
+                return try DependencyInjector.cast(value, to: T.self, key: key)
+            }
+            // Registered through `synchronous`: run by the core, as a synchronous factory without
+            // arguments is (see `request`).
+            do throws(InjectionError) {
+                let context = ResolutionContext.current
+                try context.checkNotResolving(registration)
+                return try DependencyInjector.cast(
+                    core.run(registration, in: context, arguments: arguments), to: T.self, key: key)
+            } catch {
+                throw error.after(frames.keys)
+            }
         } catch {
             outcome = .failed(error)
             throw error

@@ -117,17 +117,26 @@ extension DependencyInjector {
         _ rest: repeat (each Rest).Type,
         path: @autoclosure () -> [DependencyKey]
     ) throws(InjectionError) -> Registration {
-        guard let (entry, _) = lookup(key) else {
-            throw .notRegistered(key, path: path() + [key], suggestions: suggestions(for: key, as: T.self))
+        // Found as a resolve's walk finds it: a strict test scope on the way refuses the app's.
+        let found: Registration?
+        switch locate(key) {
+        case .pending(let registration, _, _):
+            found = registration
+        case .ready(let slot):
+            _ = consume slot  // an instance: it takes no arguments (unlocked here)
+            found = nil
+        case .refused(let key, let site):
+            throw Self.refusal(of: key, registeredAt: site, path: path() + [key])
+        case .absent:
+            let path = path()
+            throw .notRegistered(key, path: path + [key], suggestions: suggestions(for: key, as: T.self, after: path))
         }
-        guard case .factory(let registration, _) = entry,
-            case .withArguments(_, let tupleType, _) = registration.factory,
+        guard let registration = found, case .withArguments(_, let tupleType, _) = registration.factory,
             tupleType == ObjectIdentifier((First, (repeat each Rest)).self)
         else {
-            var expected: [any Any.Type] = []
-            if case .factory(let registration, _) = entry { expected = registration.argumentTypes }
             throw .mismatchedArguments(
-                key, path: path() + [key], expected: expected, given: Registration.types(first, repeat each rest))
+                key, path: path() + [key], expected: found?.argumentTypes ?? [],
+                given: Registration.types(first, repeat each rest))
         }
         return registration
     }
@@ -174,7 +183,7 @@ extension InjectionError {
         given: [any Any.Type]
     ) -> Self {
         .argumentMismatch(
-            key, path: path, expected: expected.map { String(reflecting: $0) },
-            given: given.map { String(reflecting: $0) })
+            key, path: path, expected: expected.map(DependencyKey.name(of:)),
+            given: given.map(DependencyKey.name(of:)))
     }
 }

@@ -58,14 +58,17 @@ public struct ArgumentCaching: Hashable, Sendable {
 }
 
 /// A cached factory's argument that is not `Hashable`: its tuple cannot key a value.
-struct UnhashableArgument: Error, CustomStringConvertible {
+struct UnhashableArgument: ExplainedFailure, CustomStringConvertible {
     /// The argument's type, module-qualified.
     let typeName: String
 
-    var description: String {
-        "\(typeName) is not Hashable, so the argument cache cannot key a value by it. "
-            + "To fix: make it Hashable, or register without `caching:`."
+    var problem: String {
+        "an argument's type, \(typeName), is not Hashable, so the argument cache cannot key a value by it"
     }
+
+    var fix: String { "make \(typeName) Hashable, or register without `caching:`" }
+
+    var description: String { "\(problem): \(fix)" }
 }
 
 extension ArgumentCaching: CustomStringConvertible {
