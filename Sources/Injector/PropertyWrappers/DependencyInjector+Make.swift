@@ -20,7 +20,8 @@ extension DependencyInjector {
     /// Each `@LazyInject` property initialised meanwhile is checked without being resolved:
     /// its key must be one the property's injector can answer (registered, in an ancestor, a
     /// declared collection, allowed by a strict test scope, an optional or a provider handle),
-    /// or `make` throws, with the property in the path. No factory runs for it, so the property
+    /// with a factory its first read can run (not an async one; a scoped value only in an
+    /// opened scope), or `make` throws, with the property in the path. No factory runs for it, so the property
     /// stays lazy and still breaks a cycle; a factory that fails on the first read still
     /// fails there (read `$property` where it may). `@OptionalInject` properties never fail,
     /// so they are not checked.

@@ -173,7 +173,15 @@ extension DependencyInjector {
         switch locate(key) {
         case .ready:
             return nil  // unlocked as the location is dropped
-        case .pending:
+        case .pending(let registration, _, let keeper):
+            // What the read would refuse before running the factory: an async one, which a
+            // synchronous read cannot run; a scoped one, with no opened scope to keep its value.
+            if registration.isAsyncFactory {
+                return .factoryFailed(key, path: ResolutionContext.current.path + [key], underlying: RequiresAwait())
+            }
+            if registration.isScoped, !keeper.opensScope {
+                return .outsideScope(key, path: ResolutionContext.current.path + [key])
+            }
             return nil
         case .refused(let key, let site):
             return .notProvidedInTest(key, path: ResolutionContext.current.path + [key], registeredAt: site)

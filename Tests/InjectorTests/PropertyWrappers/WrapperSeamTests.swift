@@ -25,6 +25,38 @@ import Testing
         @Inject var transaction: Transaction
     }
 
+    /// The error `make { LazyReport() }` throws through `injector`, if any.
+    private static func makeFailure(in injector: DependencyInjector) -> InjectionError? {
+        do throws(InjectionError) {
+            _ = try injector.make { LazyReport() }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func makeRefusesALazyInjectWhoseFirstReadCouldNotRunItsFactory() async throws {
+        // A scoped value with no opened scope: the read would throw `outsideScope`.
+        let app = DependencyInjector()
+        app.register(Clock.self, scope: .scoped) { _ in Clock(time: 1) }
+        guard case .outsideScope(let key, _)? = Self.makeFailure(in: app) else {
+            Issue.record("expected outsideScope, got \(String(describing: Self.makeFailure(in: app)))")
+            return
+        }
+        #expect(key == DependencyKey(Clock.self))
+        let request = app.openScope()
+        #expect(try request.make { LazyReport() }.clock.time == 1)  // in a scope, it works
+        try request.close()
+        // An async factory: a synchronous read cannot run it.
+        let server = AsyncDependencyInjector()
+        await server.register(Clock.self, scope: .singleton) { _ in Clock(time: 2) }
+        guard case .factoryFailed(_, _, let underlying)? = Self.makeFailure(in: server.synchronous) else {
+            Issue.record("expected factoryFailed, got \(String(describing: Self.makeFailure(in: server.synchronous)))")
+            return
+        }
+        #expect(underlying is RequiresAwait)
+    }
+
     @Test func anOptionalInjectOfWhatTheActorFaceBuildsFallsBackToTheInjectorBoundOutside() async throws {
         let app = DependencyInjector()
         app.register(Clock(time: 5))
