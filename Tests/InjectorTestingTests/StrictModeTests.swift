@@ -68,6 +68,44 @@ struct StrictModeTests {
         #expect(issues.first?.line == line)
     }
 
+    final class ReceiptsScreen: Sendable {
+        let receipts = Injected<any Receipts>()
+    }
+
+    /// The issues recorded while `body` runs, which swallows what it meets.
+    private func issuesRecorded(_ body: () async -> Void) async -> [Issue] {
+        let issues = Collected<Issue>()
+        await withKnownIssue {
+            await body()
+        } matching: { issue in
+            issues.append(issue)
+            return true
+        }
+        return issues.values
+    }
+
+    /// A refusal that the code swallows is recorded once, at the app's registration, whichever
+    /// builder met it. Regression: none of these three was recorded.
+    @Test func aRefusalSwallowedInsideAnAsyncMakeIsRecorded() async {
+        let issues = await issuesRecorded {
+            _ = try? await DependencyInjector.current.make { () async in ReceiptsScreen() }
+        }
+        #expect(issues.map { $0.sourceLocation?.line } == [receiptsRegistrationLine])
+    }
+
+    @Test func aRefusedLazyInjectSwallowedFromMakeIsRecorded() async {
+        let issues = await issuesRecorded { _ = try? DependencyInjector.current.make { LazyReceipts() } }
+        #expect(issues.map { $0.sourceLocation?.line } == [receiptsRegistrationLine])
+    }
+
+    @Test(.injecting(async: { await $0.register(ReceiptsScreen.self) { _ in ReceiptsScreen() } }))
+    func aRefusalSwallowedInsideAnActorFaceFactoryIsRecorded() async {
+        let issues = await issuesRecorded {
+            _ = try? await AsyncDependencyInjector.current.resolve(ReceiptsScreen.self)
+        }
+        #expect(issues.map { $0.sourceLocation?.line } == [receiptsRegistrationLine])
+    }
+
     @Test(.injecting(.strict(allowing: [(any Receipts).self])))
     func aTestCanAllowTheRealOne() throws {
         #expect(try DependencyInjector.current.resolve((any Receipts).self).kind == "live")

@@ -47,7 +47,8 @@ extension DependencyInjector {
     @usableFromInline
     func resolveLockedForWrapper<T>(_ type: T.Type, name: String?) throws(InjectionError) -> T {
         let context = ResolutionContext.current
-        if context.isBuilding { return try resolveLocked(type, name: name) }  // the builder throws it
+        // A builder throws it: this thread's, or an async one (`make`'s, the actor face's) in this task.
+        if context.isBuilding || AsyncWrapperCapture.isBuilding { return try resolveLocked(type, name: name) }
         context.handMadeWrapperResolves += 1
         defer { context.handMadeWrapperResolves -= 1 }
         return try resolveLocked(type, name: name)
@@ -184,7 +185,8 @@ extension DependencyInjector {
             }
             return nil
         case .refused(let key, let site):
-            return .notProvidedInTest(key, path: ResolutionContext.current.path + [key], registeredAt: site)
+            // Recorded on the test now, as a resolve's refusal is: the code may swallow what `make` throws.
+            return Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
         case .absent:
             if T.self is any ResolvableWithoutRegistration.Type || T.self is any OptionalResolvable.Type {
                 return nil
