@@ -452,14 +452,18 @@ final class LazyWithoutRegistrations: @unchecked Sendable {
         let app = DependencyInjector()
         app.register((any OrderUsers).self) { _ in StubUsers() }
 
-        let refused = app.withOverrides(strict: true, { _ in }) { () -> InjectionError? in
-            do throws(InjectionError) {
-                _ = try DependencyInjector.current.make { LazyOrder() }
-                return nil
-            } catch {
-                return error
+        var refused: InjectionError?
+        // Recorded on the test too, as a resolve's refusal is: the code may swallow it.
+        withKnownIssue {
+            refused = app.withOverrides(strict: true, { _ in }) { () -> InjectionError? in
+                do throws(InjectionError) {
+                    _ = try DependencyInjector.current.make { LazyOrder() }
+                    return nil
+                } catch {
+                    return error
+                }
             }
-        }
+        } matching: { $0.description.contains("refused to resolve any InjectorTests.OrderUsers") }
         let provided = try app.withOverrides(strict: true, { $0.register(StubUsers() as any OrderUsers) }) {
             try DependencyInjector.current.make { LazyOrder() }.users
         }
