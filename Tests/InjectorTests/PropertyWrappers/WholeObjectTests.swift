@@ -463,7 +463,9 @@ final class LazyWithoutRegistrations: @unchecked Sendable {
                     return error
                 }
             }
-        } matching: { $0.description.contains("refused to resolve any InjectorTests.OrderUsers") }
+        } matching: {
+            $0.description.contains("refused to resolve any InjectorTests.OrderUsers")
+        }
         let provided = try app.withOverrides(strict: true, { $0.register(StubUsers() as any OrderUsers) }) {
             try DependencyInjector.current.make { LazyOrder() }.users
         }
