@@ -87,6 +87,27 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
 }
 
 @Suite struct KeyPathTests {
+    /// Regression: `register(\.networkProvider.name)` stored a `String` under the network's key,
+    /// and every read of the network fell back to its default.
+    @Test func aKeyPathThatIsNotAnInjectedValuesOwnPropertyIsNotRegistered() async {
+        let injector = DependencyInjector()
+        injector.register(\.networkProvider, scope: .singleton) { _ in MockNetwork(name: "mock") }
+        withKnownIssue {
+            injector.register(\.networkProvider.name) { _ in "nested" }
+        } matching: {
+            $0.description.contains("Injector did not register")
+        }
+        #expect(injector.resolve(\.networkProvider).name == "mock")
+        #expect(injector.resolve(\.networkProvider.name) == "mock")
+        let actor = AsyncDependencyInjector()
+        await withKnownIssue {
+            await actor.register(\.networkProvider.name) { _ in "nested" }
+        } matching: {
+            $0.description.contains("whose value is any InjectorTests.NetworkProviding, not Swift.String")
+        }
+        #expect(await actor.resolve(\.networkProvider.name) == "live")
+    }
+
     @Test(arguments: Face.allCases)
     func withoutARegistrationTheDefaultIsRead(face: Face) async {
         let injector = face.makeInjector()

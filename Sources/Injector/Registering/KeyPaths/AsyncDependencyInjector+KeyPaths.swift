@@ -41,7 +41,8 @@ extension AsyncDependencyInjector {
         line: UInt = #line,
         factory: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) async {
-        guard let key = InjectedValues.key(for: keyPath) else { return }
+        guard let key = InjectedValues.registeredKey(for: keyPath, at: DeclarationSite(fileID: fileID, line: line))
+        else { return }
         core.store(key: key, scope: scope, factory: .async(factory), fileID: fileID, line: line)
     }
 }

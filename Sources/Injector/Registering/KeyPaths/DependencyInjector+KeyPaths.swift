@@ -44,7 +44,8 @@ extension DependencyInjector {
         line: UInt = #line,
         factory: @escaping @Sendable (DependencyInjector) throws -> Value
     ) {
-        guard let key = InjectedValues.key(for: keyPath) else { return }
+        let site = DeclarationSite(fileID: fileID, line: line)
+        guard let key = InjectedValues.registeredKey(for: keyPath, at: site) else { return }
         store(scope: scope, fileID: fileID, line: line) { scope, site in
             TypedRegistration(factory, key: key, scope: scope, site: site)
         }

@@ -73,7 +73,7 @@ public struct InjectedValues {
                     value = Self.fallingBack(from: DependencyKey(key), after: error, readAt: site, in: injector)
                 }
             case .recording(let recorder):
-                recorder.keys.append(DependencyKey(key))
+                recorder.record(key)
                 value = nil
             case .resolved(let resolved):
                 value = resolved
@@ -88,7 +88,7 @@ public struct InjectedValues {
             case .live(let injector, _):
                 injector.store(instance: newValue, for: DependencyKey(key), fileID: nil, line: 0)
             case .recording(let recorder):
-                recorder.keys.append(DependencyKey(key))
+                recorder.record(key)
             case .resolved:
                 break  // never written: the actor face only reads through it
             }
@@ -97,13 +97,51 @@ public struct InjectedValues {
 
     /// The key that the property at `keyPath` reads, or `nil` when it reads none.
     static func key<Value>(for keyPath: KeyPath<InjectedValues, Value>) -> DependencyKey? {
+        recorded(by: keyPath).keys.last
+    }
+
+    /// The key a registration of `keyPath` stores under: the one key its property reads, whose
+    /// value is the property's (`\.network`, not `\.network.session`, which reads the same key
+    /// and would store a session where a network belongs). `nil`, and reported, for another.
+    static func registeredKey<Value>(
+        for keyPath: KeyPath<InjectedValues, Value>,
+        at site: DeclarationSite
+    ) -> DependencyKey? {
+        let recorder = recorded(by: keyPath)
+        if recorder.keys.count == 1, let read = recorder.valueTypes.first, read == Value.self {
+            return recorder.keys[0]
+        }
+        let read = zip(recorder.keys, recorder.valueTypes).reversed().first.map { key, valueType in
+            "reads \(key.typeName), whose value is \(DependencyKey.name(of: valueType)), not "
+                + DependencyKey.name(of: Value.self)
+        }
+        let message =
+            "Injector did not register \(keyPath): it is not an injected value's own property (it "
+            + "\(read ?? "reads no InjectionKey")). To fix: register the property that reads the key itself."
+        if let recorder = TestIssueRecorder.currentOrRunningTest {
+            recorder.record(message, at: site)
+        } else {
+            print(message)
+        }
+        return nil
+    }
+
+    /// The recorder of what the property at `keyPath` reads.
+    private static func recorded<Value>(by keyPath: KeyPath<InjectedValues, Value>) -> KeyRecorder {
         let recorder = KeyRecorder()
         _ = InjectedValues(recorder: recorder)[keyPath: keyPath]
-        return recorder.keys.last
+        return recorder
     }
 }
 
-/// Collects the keys an `InjectedValues` property reads. Used on one thread, then dropped.
+/// Collects the keys an `InjectedValues` property reads, and their value types. Used on one
+/// thread, then dropped.
 private final class KeyRecorder {
     var keys: [DependencyKey] = []
+    var valueTypes: [any Any.Type] = []
+
+    func record<Key: InjectionKey>(_ key: Key.Type) {
+        keys.append(DependencyKey(key))
+        valueTypes.append(Key.Value.self)
+    }
 }
