@@ -19,8 +19,9 @@ extension DependencyGraph {
     /// ```
     public var dot: String {
         var lines = ["digraph Injector {", "  rankdir=LR;", "  node [shape=box];"]
+        let ids = Self.ids(of: nodes.map(\.key) + edges.flatMap { [$0.from, $0.to] })
         for node in nodes {
-            let id = Self.quoted(node.key.description)
+            let id = Self.quoted(ids[node.key, default: node.key.description])
             if let kind = node.kind {
                 // A decorated key shows its layers, outermost first, over its registration.
                 let layers = node.decorators.reversed().map { "decorated at \($0)" }
@@ -32,13 +33,30 @@ extension DependencyGraph {
             }
         }
         for edge in edges {
-            lines.append("  \(Self.quoted(edge.from.description)) -> \(Self.quoted(edge.to.description));")
+            let (from, to) = (
+                ids[edge.from, default: edge.from.description], ids[edge.to, default: edge.to.description]
+            )
+            lines.append("  \(Self.quoted(from)) -> \(Self.quoted(to));")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// A DOT string of `lines`, joined by DOT's centred line break.
+    /// A node ID for each key: its description, which two keys share only when they are types
+    /// of one name in different private contexts (`Local (private)`); the later one gets
+    /// ` #2` (` #3`, …), so that Graphviz does not merge them. The label keeps the description.
+    private static func ids(of keys: [DependencyKey]) -> [DependencyKey: String] {
+        var ids: [DependencyKey: String] = [:]
+        var taken: [String: Int] = [:]
+        for key in keys where ids[key] == nil {
+            let count = taken[key.description, default: 0] + 1
+            taken[key.description] = count
+            ids[key] = count == 1 ? key.description : "\(key.description) #\(count)"
+        }
+        return ids
+    }
+
     private static func quoted(_ lines: String...) -> String {
         quoted(lines)
     }

@@ -16,13 +16,14 @@ extension DependencyInjector {
         for injector in sequence(first: self, next: \.parent) {
             edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
             collections.formUnion(injector.registry.withLock { $0.collections.keys })
-            // An initializer's parameters are known from its registration.
-            edges.formUnion(
-                injector.registry.withLock { registry in
-                    registry.initializerParameters.flatMap { key, parameters in
-                        registry.contains(key) ? parameters.map { DependencyGraph.Edge(from: key, to: $0) } : []
-                    }
-                })
+            // An initializer's parameters are known from its registration, if a resolve through
+            // this injector uses it (a nearer injector's registration of the key overrides it).
+            let initializers = injector.registry.withLock { registry in
+                registry.initializerParameters.filter { key, _ in registry.contains(key) }
+            }
+            for (key, parameters) in initializers where lookup(key)?.owner === injector {
+                edges.formUnion(parameters.map { DependencyGraph.Edge(from: key, to: $0) })
+            }
         }
         // A collection gathers the elements a resolve through this injector would, whether or
         // not one has run yet.

@@ -18,10 +18,16 @@ extension DependencyInjector {
             root = next
         }
         let kind =
-            !keepsOwnSingletons
-            ? "a child injector"
-            : "a test scope (a child that keeps its own singletons, as withOverrides, .injecting and "
-                + "InjectorTestCase make)"
+            if testScope?.isPreview == true {
+                "a preview scope (previewScope(), whose registrations answer with their preview stand-ins)"
+            } else if testScope != nil {
+                "a test scope (a child that keeps its own singletons, as withOverrides, .injecting and "
+                    + "InjectorTestCase make)"
+            } else if opensScope {
+                "an opened scope (openScope() or withScope, which keeps one value of each .scoped registration)"
+            } else {
+                "a child injector"
+            }
         let under = root === Self.shared ? "DependencyInjector.shared" : "an injector of its own"
         return "\(kind) under \(under), with \(own) of its own and \(inherited) in its ancestors"
     }

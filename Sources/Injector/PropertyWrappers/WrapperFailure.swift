@@ -41,18 +41,19 @@ func stopReading(
     )
 }
 
-/// How to get the error of a `wrapper` property instead of a stop: what `make` checks of it.
+/// How to get the error of a `wrapper` property instead of a stop, after the error's own
+/// "To fix:" line: what `make` checks of it.
 private func stopAdvice(for wrapper: StaticString) -> String {
     if "\(wrapper)" == "@LazyInject" {
         return """
-            To fix: register what is missing, or make its factory succeed. `try injector.make { … }` (and a \
-            factory that builds the object) checks that a @LazyInject property can be resolved, but its \
-            factory runs on the first read: read `$property` (a Result) where it may fail.
+            `try injector.make { … }` (and a factory that builds the object) checks that a @LazyInject \
+            property can be resolved, but its factory runs on the first read: read `$property` (a Result) \
+            where it may fail.
             """
     }
     return """
-        To fix: register what is missing. To get this error instead of a stop, create the object with \
-        `try injector.make { … }`, which throws it, or check `$property` (a Result) before reading.
+        To get this error instead of a stop, create the object with `try injector.make { … }`, which \
+        throws it, or check `$property` (a Result) before reading.
         """
 }
 

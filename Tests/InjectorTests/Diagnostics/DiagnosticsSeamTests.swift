@@ -26,6 +26,58 @@ import Testing
 
     struct TeardownFailed: Error {}
 
+    @Test func theDotOfTwoTypesOfOneNameInPrivateContextsKeepsThemApart() {
+        let injector = DependencyInjector()
+        func one() {
+            struct Local: Sendable {}
+            injector.register(Local.self) { _ in Local() }
+        }
+        func two() {
+            struct Local: Sendable {}
+            injector.register(Local.self) { _ in Local() }
+        }
+        one()
+        two()
+        let nodeLines = injector.graph().dot.split(separator: "\n").filter { $0.contains("[label=") }
+        let ids = nodeLines.map { $0.split(separator: " [label=").first.map(String.init) ?? "" }
+        #expect(ids.count == 2 && Set(ids).count == 2)
+    }
+
+    final class Bar: Sendable {}
+    final class NeedsBar: Sendable {
+        init(bar: Bar) {}
+    }
+
+    @Test func aChildsGraphHasNoEdgeOfAnInitializerItOverrides() {
+        let app = DependencyInjector()
+        app.register(Bar.self) { _ in Bar() }
+        app.register(NeedsBar.self, initializer: NeedsBar.init(bar:))
+        let child = app.child()
+        child.register(NeedsBar.self) { _ in NeedsBar(bar: Bar()) }
+        let edge = DependencyGraph.Edge(from: DependencyKey(NeedsBar.self), to: DependencyKey(Bar.self))
+        #expect(!child.graph().edges.contains(edge))
+        #expect(app.graph().edges.contains(edge))
+    }
+
+    private struct PrivateModule: DependencyModule {
+        func register(in injector: DependencyInjector) {
+            injector.register(Bar.self) { _ in Bar() }
+        }
+    }
+
+    @Test func aPrivateModuleIsNamedReadably() throws {
+        let injector = DependencyInjector()
+        try injector.install(PrivateModule())
+        #expect(injector.module(providing: Bar.self) == "InjectorTests.DiagnosticsSeamTests.PrivateModule (private)")
+    }
+
+    @Test func aPreviewScopeAndAnOpenedScopeAreDescribedAsWhatTheyAre() {
+        let app = DependencyInjector()
+        #expect(app.previewScope().searchedDescription.hasPrefix("a preview scope"))
+        #expect(app.openScope().searchedDescription.hasPrefix("an opened scope"))
+        #expect(app.testChild(strict: false, allowing: []).searchedDescription.hasPrefix("a test scope"))
+    }
+
     final class Stripe: Reporting {
         init(leaf: Leaf) {}
     }

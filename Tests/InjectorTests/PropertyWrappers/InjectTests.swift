@@ -137,4 +137,20 @@ private final class MainActorViewModel {
         #expect(stderr.contains("(in Orphan) was read, but its dependency could not be resolved."))
         #expect(stderr.contains("create the object with `try injector.make { … }`, which throws it"))
     }
+
+    /// Regression: every stop added "To fix: register what is missing", which contradicted the
+    /// error's own fix when the value was registered (here, scoped, read with no opened scope).
+    @Test func aStopOfARegisteredValueGivesOnlyItsErrorsFix() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Handler {
+                @Inject var service: Service
+            }
+            let app = DependencyInjector()
+            app.register(Service.self, scope: .scoped) { _ in Service(label: "request") }
+            _ = DependencyInjector.$current.withValue(app) { Handler() }.service
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("To fix: resolve it from an opened scope"))
+        #expect(!stderr.contains("register what is missing"))
+    }
 }

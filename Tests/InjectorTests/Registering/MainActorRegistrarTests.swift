@@ -72,7 +72,7 @@ private final class SettingsProviders {
 
         let first = try injector.resolve(SettingsModel.self)
         #expect(first === (try injector.resolve(SettingsModel.self)))  // the module's default: singleton
-        #expect(injector.module(providing: SettingsModel.self)?.hasSuffix("SettingsModule") == true)
+        #expect(injector.module(providing: SettingsModel.self)?.hasSuffix("SettingsModule (private)") == true)
     }
 
     @MainActor

@@ -76,7 +76,7 @@ final class Installation: Sendable {
     private static let made = AtomicCount()
 
     /// The module-qualified name of the module that is registering right now.
-    var module: String? { journal.withLock { $0.modules.last.map { String(reflecting: $0.type) } } }
+    var module: String? { journal.withLock { $0.modules.last.map { DependencyKey.name(of: $0.type) } } }
 
     /// The default scope of the module that is registering right now, if it sets one.
     /// (A module installed by another takes the outer one's, unless it sets its own.)
