@@ -104,13 +104,20 @@ extension InjectionError: CustomStringConvertible {
                     + "and the app's registration (\(site)) is not allowed in tests."
             ]
             lines += Self.pathLine(path)
-            lines.append(
-                "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName)\(key.nameArgument))` in "
-                    + "its `.injecting` closure; `$0.mainActor.register(\(key.typeExpression)\(key.nameArgument)) { _ in … }` "
-                    + "where the stand-in is main-actor code, as in a target whose default isolation is the main actor), "
-                    + "give the registration one for every test (`.inTests { r in … }`), "
-                    + "or allow the real one in tests (`.allowedInTests()` on the registration, "
-                    + "or `allowing: [\(key.typeExpression)]` on the test scope).")
+            if let name = key.name, CollectionContents.isElementName(name) {
+                // An element of a collection, named by the library: no one registers under that name.
+                lines.append(
+                    "To fix: allow the element type in tests (`allowing: [\(key.typeExpression)]` on the test scope), "
+                        + "or declare the collection `.replacing` in the test and register the test's own elements.")
+            } else {
+                lines.append(
+                    "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName)\(key.nameArgument))` in "
+                        + "its `.injecting` closure; `$0.mainActor.register(\(key.typeExpression)\(key.nameArgument)) { _ in … }` "
+                        + "where the stand-in is main-actor code, as in a target whose default isolation is the main actor), "
+                        + "give the registration one for every test (`.inTests { r in … }`), "
+                        + "or allow the real one in tests (`.allowedInTests()` on the registration, "
+                        + "or `allowing: [\(key.typeExpression)]` on the test scope).")
+            }
         case .outsideScope(let key, let path):
             lines = [
                 "Injector could not resolve \(key): it is scoped (one value per opened scope), "

@@ -143,17 +143,24 @@ extension Suggestion {
         guard count > 0 else { return nil }
 
         var ranking = RankedNames(to: key.name ?? "")
+        // A collection's elements are named by the library, not by anyone who would type the name.
+        var elements = 0
+        func consider(_ name: String) {
+            guard name != key.name else { return }
+            if CollectionContents.isElementName(name) { elements += 1 } else { ranking.consider(name) }
+        }
         if count <= rankedNames {
             if hasUnnamed { ranking.consider(nil) }
-            for name in (tables.first?.keys).map(Array.init) ?? [] where name != key.name { ranking.consider(name) }
-            for name in inSmallerTablesOnly where name != key.name { ranking.consider(name) }
+            for name in (tables.first?.keys).map(Array.init) ?? [] { consider(name) }
+            for name in inSmallerTablesOnly { consider(name) }
+            guard count > elements else { return nil }
         } else if let wanted = key.name {
             let bytes = registries.reduce(NameBytes()) { $0.union($1.index.nameBytes) }
             forEachNameOneEditAway(from: wanted, using: bytes) { name in
                 if tables.contains(where: { $0[name] != nil }) { ranking.consider(name) }
             }
         }
-        return .otherNames(ranking.best, unlisted: count - ranking.best.count)
+        return .otherNames(ranking.best, unlisted: count - elements - ranking.best.count)
     }
 
     /// Calls `body` with every name one edit away from `name`: a character removed, two

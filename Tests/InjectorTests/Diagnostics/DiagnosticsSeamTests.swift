@@ -59,6 +59,20 @@ import Testing
         #expect(app.graph().edges.contains(edge))
     }
 
+    @Test func anOptionalOrAProviderHandleIsAnEdgeToWhatItWraps() throws {
+        let injector = DependencyInjector()
+        injector.register(Bar.self) { _ in Bar() }
+        injector.register(Leaf.self) { r in
+            _ = try r.resolve(Bar?.self)
+            _ = try r.resolve(ProviderHandle<Bar>.self)
+            return Leaf()
+        }
+        try injector.verify()
+        let graph = injector.graph()
+        #expect(graph.nodes.allSatisfy { $0.kind != nil })  // no node "not registered"
+        #expect(graph.edges.contains(.init(from: DependencyKey(Leaf.self), to: DependencyKey(Bar.self))))
+    }
+
     private struct PrivateModule: DependencyModule {
         func register(in injector: DependencyInjector) {
             injector.register(Bar.self) { _ in Bar() }

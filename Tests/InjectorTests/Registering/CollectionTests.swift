@@ -427,6 +427,33 @@ private struct FailingReplacingModule: DependencyModule {
         #expect(try await child.resolve([any Middleware].self).map(\.label) == ["sync", "async"])
     }
 
+    @Test func noMessageOffersAnElementsNameToRegisterOrResolve() async throws {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "a") }
+        // Not a name anyone would type: no "other names" suggestion lists it.
+        guard
+            case .notRegistered(_, _, let suggestions)? = await injectionError({
+                try app.resolve((any Middleware).self)
+            })
+        else {
+            Issue.record("expected notRegistered")
+            return
+        }
+        #expect(suggestions.isEmpty)
+        // A strict test scope's refusal of an element says how to let it through or replace it.
+        let test = app.testChild(strict: true, allowing: [])
+        var message = ""
+        withKnownIssue {
+            do { _ = try test.resolve([any Middleware].self) } catch { message = "\(error)" }
+        } matching: {
+            $0.description.contains("refused")
+        }
+        #expect(
+            message.contains(
+                "To fix: allow the element type in tests (`allowing: [(any InjectorTests.Middleware).self]`"))
+        #expect(!message.contains("name: \"element #"))
+    }
+
     @Test func anUnregisteredElementLeavesTheCollection() throws {
         let app = DependencyInjector()
         app.register(into: [any Middleware].self) { _ in Labelled(label: "kept") }

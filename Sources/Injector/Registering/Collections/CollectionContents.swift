@@ -166,6 +166,11 @@ struct CollectionContents {
         return "element #\(number)\(map)\(level), \(site)"
     }
 
+    /// Whether `name` is one that `elementName` gives.
+    static func isElementName(_ name: String) -> Bool {
+        name.hasPrefix("element #")
+    }
+
     /// How many elements this injector has numbered for the collection (see `elementName`),
     /// counting those taken out since: a number is never given twice.
     private(set) var numbered = 0
