@@ -19,7 +19,7 @@ module.beans = "Sumatra"
 CoffeeMaker().brew()
 maker.brew()
 
-print("4. A mock heater, swapped in for one block only (a child injector via withOverrides):")
+print("4. A mock heater, for one block only (withOverrides: a test scope, with its own singletons):")
 DependencyInjector.shared.withOverrides({ $0.register(MockHeater() as any Heater) }) {
     let demo = CoffeeMaker()
     print("  inside the block, the maker's heater is \(type(of: demo.heater))")
@@ -27,7 +27,7 @@ DependencyInjector.shared.withOverrides({ $0.register(MockHeater() as any Heater
 }
 print("  after the block, a new maker's heater is \(type(of: CoffeeMaker().heater)) again")
 
-print("5. The logger is a singleton: every object shares it.")
+print("5. The logger is a singleton: every object outside that block shares it.")
 do {
     let logger: CoffeeLogger = try DependencyInjector.resolve()
     print("  it has logged \(logger.lines.count) lines; the same instance everywhere: \(logger === maker.logger)")
