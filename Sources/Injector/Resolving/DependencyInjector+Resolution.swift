@@ -176,14 +176,16 @@ extension DependencyInjector {
             return nil  // unlocked as the location is dropped
         case .pending(let registration, _, let keeper):
             // What the read would refuse before running the factory: an async one, which a
-            // synchronous read cannot run; a scoped one, with no opened scope to keep its value.
-            if registration.isAsyncFactory {
-                return .factoryFailed(key, path: ResolutionContext.current.path + [key], underlying: RequiresAwait())
+            // synchronous read cannot run; one that takes arguments, which a property has none
+            // of; a scoped one, with no opened scope (or a closed one) to keep its value.
+            let path = ResolutionContext.current.path + [key]
+            if registration.isAsyncFactory { return .factoryFailed(key, path: path, underlying: RequiresAwait()) }
+            if case .withArguments = registration.factory {
+                return .mismatchedArguments(key, path: path, expected: registration.argumentTypes, given: [])
             }
-            if registration.isScoped, !keeper.opensScope {
-                return .outsideScope(key, path: ResolutionContext.current.path + [key])
-            }
-            return nil
+            guard registration.isScoped else { return nil }
+            guard keeper.opensScope else { return .outsideScope(key, path: path) }
+            return keeper.registry.withLock(\.isClosed) ? .closed(key, path: path) : nil
         case .refused(let key, let site):
             // Recorded on the test now, as a resolve's refusal is: the code may swallow what `make` throws.
             return Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
@@ -287,7 +289,11 @@ extension DependencyInjector {
             } else {
                 try resolve(key, as: Any.self, after: nil, instrumented: false, ifAbsent: absent)
             }
-        return isAbsent ? nil : value
+        guard isAbsent else { return value }
+        // In what the actor face's factory builds (a key path's `@Inject`): the injector bound
+        // outside it, as `unregistered` falls back for a typed resolve.
+        guard AsyncWrapperCapture.mayRun, let outside = outsideActorFace else { return nil }
+        return try outside.value(for: key, observed: observed)
     }
 
     /// Runs `registration`'s factory as its scope says: a transient is built by the injector

@@ -57,6 +57,41 @@ import Testing
         #expect(underlying is RequiresAwait)
     }
 
+    @Test func makeRefusesALazyInjectOfAFactoryThatTakesArgumentsOrOfAClosedScope() throws {
+        let app = DependencyInjector()
+        app.register(Clock.self) { (_, time: Int) in Clock(time: time) }
+        guard case .argumentMismatch(_, _, let expected, let given)? = Self.makeFailure(in: app) else {
+            Issue.record("expected argumentMismatch, got \(String(describing: Self.makeFailure(in: app)))")
+            return
+        }
+        #expect(expected == ["Swift.Int"] && given.isEmpty)
+        let scoped = DependencyInjector()
+        scoped.register(Clock.self, scope: .scoped) { _ in Clock(time: 1) }
+        let request = scoped.openScope()
+        try request.close()
+        guard case .closed? = Self.makeFailure(in: request) else {
+            Issue.record("expected closed, got \(String(describing: Self.makeFailure(in: request)))")
+            return
+        }
+    }
+
+    final class KeyPathReport {
+        @Inject(\.seamClock) var clock: Clock
+    }
+
+    @Test func aKeyPathInjectOfWhatTheActorFaceBuildsFallsBackToTheInjectorBoundOutside() async throws {
+        let app = DependencyInjector()
+        app.values.seamClock = Clock(time: 5)
+        let server = AsyncDependencyInjector()
+        await server.register(Int.self) { _ in KeyPathReport().clock.time }
+        let time = try await DependencyInjector.$current.withValue(app) { try await server.resolve(Int.self) }
+        #expect(time == 5)
+        let inScope = try await DependencyInjector.$current.withValue(app) {
+            try await server.withScope { _ in KeyPathReport().clock.time }
+        }
+        #expect(inScope == 5)
+    }
+
     @Test func anOptionalInjectOfWhatTheActorFaceBuildsFallsBackToTheInjectorBoundOutside() async throws {
         let app = DependencyInjector()
         app.register(Clock(time: 5))
@@ -129,5 +164,18 @@ import Testing
         }
         #expect(audit.clock == nil)  // made by the app, for all
         #expect(try await server.resolve(Audit.self).clock == nil)
+    }
+}
+
+extension InjectedValues {
+    fileprivate var seamClock: WrapperSeamTests.Clock {
+        get { self[WrapperSeamTests.ClockKeyForSeams.self] }
+        set { self[WrapperSeamTests.ClockKeyForSeams.self] = newValue }
+    }
+}
+
+extension WrapperSeamTests {
+    fileprivate enum ClockKeyForSeams: InjectionKey {
+        static var defaultValue: Clock { Clock(time: -1) }
     }
 }
