@@ -27,6 +27,11 @@ final class LazyResolution: Sendable {
     /// Before `Synchronization`: the lock that guards the kept value (see `PublishedValue`).
     @usableFromInline let lock: Locked<Void>?
 
+    /// The actor face's run that created the property, when the property resolves from that
+    /// face's registry: its first read, later, is bound to it again, so that what the registry
+    /// cannot answer comes from the injector bound outside the run, as it would inside it.
+    let actorFace: ActorFaceCurrent?
+
     /// What the first read would fail with, found when a builder (a factory, `make`) created
     /// the property, which throws it (see `WrapperFailure.lazyFailure`); kept here so that
     /// the builder finds the property among its object's (`FailureHolding`).
@@ -34,11 +39,18 @@ final class LazyResolution: Sendable {
 
     /// A resolution of `Value` under `name` from `injector`, for the property declared at `site`.
     init<Value>(of type: Value.Type, injector: DependencyInjector, name: String?, site: DeclarationSite) {
-        let injector = injector.wrapperInjector(for: Value.self, name: name)
-        self.injector = injector
+        if AsyncWrapperCapture.mayRun {  // the actor face may be running: two atomic loads
+            let injector = injector.wrapperInjector(for: Value.self, name: name)
+            self.injector = injector
+            actorFace = ActorFaceCurrent.running.flatMap { $0.core === injector ? $0 : nil }
+        } else {
+            self.injector = injector
+            actorFace = nil
+        }
         self.name = name
         self.site = site
-        buildFailure = WrapperFailure.lazyFailure(of: Value.self, name: name, declaredAt: site, searching: injector)
+        buildFailure = WrapperFailure.lazyFailure(
+            of: Value.self, name: name, declaredAt: site, searching: self.injector)
         recorder = TestIssueRecorder.currentIfAnyMade
         lock = PublishedValue.lockIfNeeded()
         PublishedValue.initialize(in: self)
@@ -110,7 +122,7 @@ final class LazyResolution: Sendable {
         do {
             // Marked as a wrapper's resolve: a strict scope's refusal of this key is recorded
             // once, here, at the property (see `DependencyInjector.refusal`).
-            let value = try injector.resolveLockedForWrapper(Value.self, name: name)
+            let value = try resolveFromInjector(Value.self)
             // A value kept meanwhile (an assignment, or a ready value another first read
             // kept) wins over what was resolved, for this read too: every first read sees one.
             if kept.keep(ReadyValue(value), replacing: false) { return value }
@@ -123,6 +135,20 @@ final class LazyResolution: Sendable {
             }
             throw error
         }
+    }
+
+    /// The value resolved from the injector, bound to the actor face's run that created the
+    /// property, if any (see `actorFace`).
+    private func resolveFromInjector<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
+        guard let actorFace else { return try injector.resolveLockedForWrapper(Value.self, name: name) }
+        let outcome = ActorFaceCurrent.$running.withValue(actorFace) { () -> Result<Value, InjectionError> in
+            do throws(InjectionError) {
+                return .success(try injector.resolveLockedForWrapper(Value.self, name: name))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// Which injector the property resolves from, for a failure's message.

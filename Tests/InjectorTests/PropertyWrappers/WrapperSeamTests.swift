@@ -92,6 +92,31 @@ import Testing
         #expect(inScope == 5)
     }
 
+    final class ClockAudit: Sendable {
+        let clock: Clock
+
+        init(clock: Clock) {
+            self.clock = clock
+        }
+    }
+
+    final class AuditUser: @unchecked Sendable {
+        // `@unchecked Sendable`: read by one task at a time in these tests.
+        @LazyInject var audit: ClockAudit
+    }
+
+    /// Regression: the lazy property's factory, in the server's registry, needed what only the
+    /// injector bound outside had; the first read, after the run, failed with `notRegistered`.
+    @Test func aLazyInjectOfWhatTheActorFaceBuiltFallsBackOutsideOnItsFirstReadLater() async throws {
+        let app = DependencyInjector()
+        app.register(Clock(time: 5))
+        let server = AsyncDependencyInjector()
+        server.synchronous.register(ClockAudit.self) { r in try ClockAudit(clock: r.resolve()) }
+        await server.register(AuditUser.self) { _ in AuditUser() }
+        let user = try await DependencyInjector.$current.withValue(app) { try await server.resolve(AuditUser.self) }
+        #expect(try user.$audit.get().clock.time == 5)
+    }
+
     @Test func anOptionalInjectOfWhatTheActorFaceBuildsFallsBackToTheInjectorBoundOutside() async throws {
         let app = DependencyInjector()
         app.register(Clock(time: 5))

@@ -91,7 +91,8 @@ private final class SettingsScreen {
                 and it was resolved from another thread.
                 To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), \
                 or register it as a singleton and resolve it once on the main actor: every thread then \
-                gets the created value.
+                gets the created value. (An AsyncDependencyInjector resolves off the main actor, even \
+                awaited from it: register the type there with `{ @MainActor r in … }`.)
                 """)
     }
 
