@@ -73,8 +73,14 @@ extension AsyncDependencyInjector {
         observed: Bool,
         after frames: AsyncResolutionContext.Frames,
         resolverTask: UInt? = nil,
+        startingAt base: DependencyInjector? = nil,
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
+        // A collection's registration by hand in `base`, past the gatherings below it: the walk only.
+        if let base {
+            return try await resolve(
+                key, as: T.self, after: frames, resolverTask: resolverTask, startingAt: base, ifAbsent)
+        }
         var miss = Miss.absent
         let registry = core.registry.lock()
         let instrumentation = observed ? registry.pointee.diagnostics.instrumentation : nil
@@ -98,7 +104,21 @@ extension AsyncDependencyInjector {
             let value = try await runTransient(registration, after: frames, resolverTask: resolverTask)
             return try DependencyInjector.cast(value, to: T.self, key: key)
         }
-        var location = core.locate(key, after: miss)
+        return try await resolve(key, as: T.self, after: frames, resolverTask: resolverTask, locating: miss, ifAbsent)
+    }
+
+    /// The walk and the factories of `resolve(_:as:observed:after:resolverTask:ifAbsent:)`,
+    /// after `miss` (this injector's own lookup), or from `base` (see `DependencyInjector.locate`).
+    private nonisolated func resolve<T: Sendable>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        after frames: AsyncResolutionContext.Frames,
+        resolverTask: UInt?,
+        locating miss: Miss? = nil,
+        startingAt base: DependencyInjector? = nil,
+        _ ifAbsent: (DependencyKey) async throws(InjectionError) -> T
+    ) async throws(InjectionError) -> T {
+        var location = core.locate(key, after: miss, startingAt: base)
         while true {
             switch consume location {
             case .ready(let slot):
@@ -113,7 +133,7 @@ extension AsyncDependencyInjector {
                 {
                     return try DependencyInjector.cast(value, to: T.self, key: key)
                 }
-                location = core.locate(key)  // replaced or removed while we waited: look again
+                location = core.locate(key, startingAt: base)  // replaced or removed while we waited: look again
             }
         }
     }

@@ -204,11 +204,17 @@ extension DependencyInjector {
     /// Where a resolve of `key` finds what to return: the walk from this injector through its
     /// ancestors, the one place that decides who holds a key and who keeps its singleton.
     /// `miss`: what a lookup in this injector has already found, if any.
-    func locate(_ key: DependencyKey, after miss: Miss? = nil) -> Location {
+    /// `base`: an ancestor whose registration of `key` (a collection's, by hand) the walk is to
+    /// find past the ones below it (the collection's gatherings), as if they were not there.
+    func locate(_ key: DependencyKey, after miss: Miss? = nil, startingAt base: DependencyInjector? = nil) -> Location {
         // The nearest injectors on the way that keep their own copies of inherited singletons,
         // and `.scoped` values (an opened scope).
         var keepers = Keepers()
-        if let found = locate(key, in: self, after: miss, keepers: &keepers) { return found }
+        if base != nil {
+            keepers.passOver(self)
+        } else if let found = locate(key, in: self, after: miss, keepers: &keepers) {
+            return found
+        }
         // What is found above a test scope is the app's, seen from a test (see `TestScope`).
         var passed: PassedTestScopes?
         var below = self
@@ -217,7 +223,9 @@ extension DependencyInjector {
             if let scope = below.testScope {
                 passed = (passed ?? PassedTestScopes()).passing(below, scope: scope, for: key)
             }
-            if let found = locate(key, in: injector, after: nil, keepers: &keepers) {
+            if let base, injector !== base {
+                keepers.passOver(injector)
+            } else if let found = locate(key, in: injector, after: nil, keepers: &keepers) {
                 // What a test scope holds is a test's own (an outer scope's stand-ins).
                 guard let passed, injector.testScope == nil else { return found }
                 return passed.screen(found, key: key)
@@ -238,7 +246,7 @@ extension DependencyInjector {
         keepers: inout Keepers
     ) -> Location? {
         // An opened scope keeps the scoped values of its own registrations too.
-        if keepers.scope == nil, injector.opensScope { keepers.scope = injector }
+        keepers.notePassing(scopeOf: injector)
         var found = miss ?? .absent
         if miss == nil {
             let registry = injector.registry.lock()
@@ -259,7 +267,7 @@ extension DependencyInjector {
             let keeper = keepers.keeper(of: registration) ?? (registration.isScoped ? injector.enclosingScope : nil)
             return .pending(registration, heldBy: injector, keptBy: keeper ?? injector)
         }
-        if keepers.singletons == nil, injector.keepsOwnSingletons { keepers.singletons = injector }
+        keepers.notePassing(singletonsOf: injector)
         return nil
     }
 
@@ -465,6 +473,25 @@ struct Keepers {
     /// opened scope holds), or `nil`: its holder, in its registry.
     func keeper(of registration: Registration) -> DependencyInjector? {
         registration.isScoped ? scope : singletons
+    }
+
+    /// Notes `injector`, which the walk reaches, if it is the first opened scope on the way.
+    @inline(__always)
+    mutating func notePassing(scopeOf injector: DependencyInjector) {
+        if scope == nil, injector.opensScope { scope = injector }
+    }
+
+    /// Notes `injector`, which the walk leaves without finding the key, if it is the first on
+    /// the way that keeps its own copies of inherited singletons.
+    @inline(__always)
+    mutating func notePassing(singletonsOf injector: DependencyInjector) {
+        if singletons == nil, injector.keepsOwnSingletons { singletons = injector }
+    }
+
+    /// Notes `injector`, which the walk passes over without a look (see `locate(_:after:startingAt:)`).
+    mutating func passOver(_ injector: DependencyInjector) {
+        notePassing(scopeOf: injector)
+        notePassing(singletonsOf: injector)
     }
 }
 

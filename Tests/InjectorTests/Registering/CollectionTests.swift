@@ -393,6 +393,59 @@ private struct FailingReplacingModule: DependencyModule {
         #expect(try app.resolve([any Middleware].self).map(\.label) == ["hand"])
     }
 
+    struct Config: Sendable {
+        let name: String
+    }
+
+    /// The parent's value by hand is resolved through the child, as before the child added an
+    /// element: the child's overrides, a strict scope's screen and a test scope's own
+    /// singletons apply to it. Regression: it was resolved on the parent.
+    @Test func aParentsCollectionByHandIsResolvedThroughTheChildThatAddsToIt() async throws {
+        let app = DependencyInjector()
+        app.register(Config.self) { _ in Config(name: "app") }
+        app.register([any Middleware].self) { r in try [Labelled(label: r.resolve(Config.self).name)] }
+        let child = app.child()
+        child.register(Config.self) { _ in Config(name: "child") }
+        child.register(into: [any Middleware].self) { _ in Labelled(label: "element") }
+        #expect(try child.resolve([any Middleware].self).map(\.label) == ["child", "element"])
+
+        let made = Counter()
+        let singletons = DependencyInjector()
+        singletons.register([any Middleware].self, scope: .singleton) { _ in
+            made.increment()
+            return [Labelled(label: "hand")]
+        }
+        for _ in 0..<2 {
+            _ = try singletons.withOverrides { test in
+                test.register(into: [any Middleware].self) { _ in Labelled(label: "element") }
+            } operation: {
+                try DependencyInjector.current.resolve([any Middleware].self)
+            }
+        }
+        #expect(made.value == 2)  // each test scope made its own
+
+        let strict = DependencyInjector()
+        strict.register([any Middleware].self) { _ in [Labelled(label: "live")] }
+        withKnownIssue {
+            let labels = try? strict.withOverrides(strict: true) { test in
+                test.register(into: [any Middleware].self) { _ in Labelled(label: "mock") }
+            } operation: {
+                try DependencyInjector.current.resolve([any Middleware].self).map(\.label)
+            }
+            #expect(labels == nil)  // refused, as without the element
+        } matching: {
+            $0.description.contains("refused")
+        }
+
+        let server = AsyncDependencyInjector()
+        await server.register(Config.self) { _ in Config(name: "server") }
+        await server.register([any Middleware].self) { r in try await [Labelled(label: r.resolve(Config.self).name)] }
+        let request = server.child()
+        await request.register(Config.self) { _ in Config(name: "request") }
+        await request.register(into: [any Middleware].self) { _ in Labelled(label: "element") }
+        #expect(try await request.resolve([any Middleware].self).map(\.label) == ["request", "element"])
+    }
+
     @Test func aChildOfTheActorFaceAddsItsElementsToItsParentsCollectionRegisteredByHand() async throws {
         let app = AsyncDependencyInjector()
         await app.register([any Middleware].self) { _ in [Labelled(label: "hand")] }

@@ -90,12 +90,14 @@ extension AsyncResolver {
         return values
     }
 
-    /// The collection `key` as `holder` registered it by hand, resolved through this run.
+    /// The collection `key` as `holder` registered it by hand, resolved through this run as if
+    /// the gatherings below `holder` were not there (see `DependencyInjector.handRegistered`).
     private func value<Collection: Sendable>(
         of key: DependencyKey,
         from holder: DependencyInjector
     ) async throws(InjectionError) -> Collection {
-        let value = try await injector.face(of: holder).value(for: key, after: frames)
-        return try DependencyInjector.cast(value as Any, to: Collection.self, key: key)
+        try await injector.resolve(
+            key, as: Collection.self, observed: false, after: frames, resolverTask: task, startingAt: holder
+        ) { key throws(InjectionError) in throw .notRegistered(key, path: frames.keys + [key], suggestions: []) }
     }
 }

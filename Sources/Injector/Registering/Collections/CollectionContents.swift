@@ -230,7 +230,8 @@ extension DependencyInjector {
     /// unspecialised `append` looks up the array type at each element).
     func collection<T>(_ key: DependencyKey, of type: T.Type) throws(InjectionError) -> [T] {
         let (base, levels) = gatheredLevels(key)
-        let first = try base?.resolve([T].self) ?? []
+        let first =
+            try base.flatMap { base throws(InjectionError) in try handRegistered(key, as: [T].self, in: base) } ?? []
         let total = levels.reduce(first.count) { $0 + $1.elements.count }
         // Not for none: with no capacity, the initialiser writes the count into the storage
         // that every empty array shares (a race, which the thread sanitizer reports).
@@ -275,7 +276,9 @@ extension DependencyInjector {
     /// replacing an ancestor's under the same key.
     func map<K: Hashable, T>(_ key: DependencyKey, of type: T.Type, keyedBy: K.Type) throws -> [K: T] {
         let (base, levels) = collectionElements(key)
-        var values = try base?.resolve([K: T].self) ?? [:]
+        var values =
+            try base.flatMap { base throws(InjectionError) in try handRegistered(key, as: [K: T].self, in: base) }
+            ?? [:]
         for level in levels {
             try Self.checkKeys(level, in: key)
             for element in level {
@@ -284,6 +287,31 @@ extension DependencyInjector {
             }
         }
         return values
+    }
+
+    /// The value of the collection `key` as `base`, an ancestor, registered it by hand, resolved
+    /// through this injector as if the collection's gatherings below `base` were not there: its
+    /// overrides, test scopes (their screens, their own singletons) and opened scopes apply, as
+    /// to any resolve. `nil` when `base` holds it no more.
+    func handRegistered<C>(_ key: DependencyKey, as type: C.Type, in base: DependencyInjector) throws(InjectionError)
+        -> C?
+    {
+        var location = locate(key, startingAt: base)
+        while true {
+            switch consume location {
+            case .ready(let slot):
+                return try slot.value(as: C.self, key: key)
+            case .absent:
+                return nil
+            case .refused(let key, let site):
+                throw Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
+            case .pending(let registration, let holder, let keeper):
+                if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
+                    return try Self.cast(value, to: C.self, key: key)
+                }
+                location = locate(key, startingAt: base)  // replaced meanwhile: look again
+            }
+        }
     }
 
     /// Throws when an element of one injector's map has no key, or two have the same key.
