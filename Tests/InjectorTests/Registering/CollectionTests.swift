@@ -458,6 +458,25 @@ private struct FailingReplacingModule: DependencyModule {
             try await child.resolve([String: any Middleware].self).mapValues(\.label) == ["a": "hand", "b": "child"])
     }
 
+    /// Regression: a child's synchronous element (or `.adding` declaration) made its own
+    /// synchronous gathering, which failed once the parent's elements were awaited, whenever
+    /// the parent's first async element came after it.
+    @Test func aChildsSynchronousElementStillJoinsItsParentsElementsOnceTheyAreAwaited() async throws {
+        let app = AsyncDependencyInjector()
+        await app.declareCollection([any Middleware].self)
+        let child = app.child()
+        child.synchronous.register(into: [any Middleware].self) { _ in Labelled(label: "child") }
+        await app.register(into: [any Middleware].self) { _ in Labelled(label: "async") }
+        #expect(try await child.resolve([any Middleware].self).map(\.label) == ["async", "child"])
+
+        let server = AsyncDependencyInjector()
+        await server.register(into: [any Middleware].self) { _ in Labelled(label: "async") }
+        let test = server.child()
+        test.synchronous.declareCollection([any Middleware].self)
+        test.synchronous.register(into: [any Middleware].self) { _ in Labelled(label: "mock") }
+        #expect(try await test.resolve([any Middleware].self).map(\.label) == ["async", "mock"])
+    }
+
     @Test func aSynchronousDeclarationAfterAnAwaitedElementKeepsItAwaited() async throws {
         let server = AsyncDependencyInjector()
         await server.register(into: [any Middleware].self) { _ in Labelled(label: "async") }

@@ -359,7 +359,7 @@ extension DependencyInjector {
             registry.collections[collectionKey, default: CollectionContents()].elements.append(contents)
             return registry.collections[collectionKey]?.needsGathering(in: registry, isAsync: isAsync) ?? true
         }
-        if needsGathering, isAsync || !inheritsAwaitedGathering(of: collectionKey) {
+        if needsGathering, isAsync || inheritedGathering(of: collectionKey) == nil {
             storeGathering(collectionKey, declaring: nil, site: registration.site) { site in
                 Self.collectionRegistration(C.self, key: collectionKey, site: site, gathering: gathering)
             }
@@ -381,19 +381,26 @@ extension DependencyInjector {
         return ownAwaited || (inheriting == .adding && inheritsAwaitedGathering(of: collection))
     }
 
-    /// Whether the nearest ancestor that registers `collection` gathers it awaiting its
-    /// elements. A synchronous element of this injector then joins that gathering, which
-    /// gathers through the injector resolving it: a synchronous gathering of this injector's
-    /// own could not await the ancestor's elements.
-    func inheritsAwaitedGathering(of collection: DependencyKey) -> Bool {
+    /// The gathering of `collection` that the nearest ancestor registering it holds, if that
+    /// registration is one of its gatherings (not one by hand). A synchronous element of this
+    /// injector joins it, rather than a synchronous gathering of this injector's own, which
+    /// could not await the ancestor's elements, now or once one arrives: it gathers through the
+    /// injector resolving it, whose elements it finds.
+    func inheritedGathering(of collection: DependencyKey) -> Registration? {
         for ancestor in sequence(first: self, next: \.parent).dropFirst() {
-            let found = ancestor.registry.withLock { registry -> Bool? in
-                guard registry.contains(collection) else { return nil }
-                return registry.collections[collection]?.awaitsElements(in: registry) ?? false
+            let found = ancestor.registry.withLock { registry -> Registration?? in
+                guard case .factory(let current, _)? = registry[collection] else { return nil }
+                return .some(registry.collections[collection]?.gathers(in: registry) == true ? current : nil)
             }
             if let found { return found }
         }
-        return false
+        return nil
+    }
+
+    /// Whether the nearest ancestor that registers `collection` gathers it awaiting its elements.
+    func inheritsAwaitedGathering(of collection: DependencyKey) -> Bool {
+        guard case .async = inheritedGathering(of: collection)?.factory else { return false }
+        return true
     }
 
     /// Declares `collection` in this injector, `inheriting` as it says: stores a new
@@ -408,7 +415,10 @@ extension DependencyInjector {
     ) {
         let key = DependencyKey(collection)
         let site = RegistrationSite(fileID: fileID, line: line, module: Installation.current(into: self)?.module)
-        let awaited = registry.withLock { $0.collections[key]?.awaitedGathering(in: $0) }
+        let own = registry.withLock { $0.collections[key]?.awaitedGathering(in: $0) }
+        // Adding to an ancestor's awaited elements, it awaits them too.
+        let inherited = inheriting == .adding ? inheritedGathering(of: key) : nil
+        let awaited = own ?? inherited.flatMap { if case .async = $0.factory { $0 } else { nil } }
         storeGathering(key, declaring: inheriting, site: site) { site in
             // Declared through the sync face after an async element: its elements are still awaited.
             if let awaited {
