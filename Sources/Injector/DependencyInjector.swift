@@ -189,6 +189,11 @@ public final class DependencyInjector: Sendable {
         testChild(.preview)
     }
 
+    /// Whether this is a test scope (`withOverrides`, the `.injecting` trait's), not a preview one.
+    package var isTestScope: Bool {
+        testScope.map { !$0.isPreview } ?? false
+    }
+
     /// A test scope under this injector, `strict` if asked, for `InjectorTesting`.
     package func testChild(strict: Bool, allowing: [any Any.Type]) -> DependencyInjector {
         testChild(TestScope(isStrict: strict, allowing: allowing))

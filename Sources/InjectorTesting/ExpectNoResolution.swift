@@ -13,12 +13,13 @@ public import Testing
 /// }
 /// ```
 ///
-/// The scope is a plain child of `DependencyInjector.current`, bound as `current` and
-/// observed while `body` runs: resolves through `current`, `@Inject` and the other wrappers,
-/// and the factories they run, are seen. It shares the singletons and scoped values of
-/// `current` (a singleton the test made before is read, not made again, and one made in `body`
-/// stays); what `body` registers into `current` is the child's, gone when it returns. A resolve
-/// through an injector captured before the scope is not seen.
+/// In a test scope (the `.injecting` trait's, `withOverrides`'), that scope is observed while
+/// `body` runs: resolves through `current`, `@Inject` and the other wrappers, and the factories
+/// they run (a singleton's too, which the scope makes), are seen. Nothing is made again: a
+/// singleton the test made before is read, and one made in `body` stays, as what `body`
+/// registers does, until the test ends. Elsewhere, `body` runs in a plain child of `current`,
+/// observed, and closed when it returns. A resolve through an injector captured before is not
+/// seen.
 public func expectNoResolution<T, Result>(
     of type: T.Type,
     name: String? = nil,
@@ -27,13 +28,21 @@ public func expectNoResolution<T, Result>(
 ) rethrows -> Result {
     let key = DependencyKey(type, name: name)
     let resolutions = ResolutionLog()
-    // Not a test scope (`withOverrides`), whose own singletons would be made again in `body`,
-    // their factories' resolves observed.
-    let scope = DependencyInjector.current.child()
-    scope.observe { event in
+    let observer: @Sendable (ResolutionEvent) -> Void = { event in
         if event.key == key, event.outcome.isResolution { resolutions.record(event) }
     }
-    let result = try DependencyInjector.$current.withValue(scope) { try body() }
+    let result: Result
+    let current = DependencyInjector.current
+    if current.isTestScope {
+        // The test's own scope, watched: a scope of its own (`withOverrides`) would make the
+        // test's singletons again, and a child would not see the factories of those it makes.
+        result = try current.observing(observer, during: body)
+    } else {
+        let scope = current.child()
+        scope.observe(observer)
+        defer { scope.closeReportingFailures() }
+        result = try DependencyInjector.$current.withValue(scope) { try body() }
+    }
     let seen = resolutions.events
     if !seen.isEmpty {
         let paths = seen.map { $0.path.map(\.description).joined(separator: " → ") }

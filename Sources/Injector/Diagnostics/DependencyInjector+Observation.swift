@@ -39,6 +39,27 @@ extension DependencyInjector {
         registry.update { exchange(&$0.diagnostics.instrumentation, with: nil) }
     }
 
+    /// `body`'s result, with `observer` told of every resolve through this injector while it
+    /// runs, besides the observer installed, which is put back after (unless replaced meanwhile):
+    /// `expectNoResolution` watching a test's scope.
+    package func observing<Result>(
+        _ observer: @escaping @Sendable (ResolutionEvent) -> Void,
+        during body: () throws -> Result
+    ) rethrows -> Result {
+        let previous = registry.withLock { $0.diagnostics.instrumentation }
+        let both = Instrumentation { event in
+            previous?.tell(event)
+            observer(event)
+        }
+        registry.update { $0.diagnostics.instrumentation = both }
+        defer {
+            registry.update { registry in
+                if registry.diagnostics.instrumentation === both { registry.diagnostics.instrumentation = previous }
+            }
+        }
+        return try body()
+    }
+
     /// A new child starts with its parent's observer.
     func inheritObserver(from parent: DependencyInjector) {
         guard let inherited = parent.registry.withLock({ $0.diagnostics.instrumentation }),
