@@ -156,7 +156,9 @@ public struct Provider<Value> {
         declaredAt site: DeclarationSite
     ) -> Storage {
         let site = BoxedDeclarationSite(site)
-        return injector.stores(registered.registration) ? .registeredFactory(site) : .refused(site)
+        // Refused only if sealed: a registration another thread made meanwhile replaced this one.
+        let isRefused = !injector.stores(registered.registration) && injector.registry.withLock(\.isSealed)
+        return isRefused ? .refused(site) : .registeredFactory(site)
     }
 
     /// The registered value. Assigning registers the new value in its place; an assignment a

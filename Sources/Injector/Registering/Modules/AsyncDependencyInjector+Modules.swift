@@ -26,9 +26,11 @@ extension AsyncDependencyInjector {
             for key in try installation.eagerKeysToCreate(after: failure) { _ = try await value(for: key) }
         } catch {
             await core.tearDownAwaiting(installation.end(failing: error))
+            installation.release(failing: error)
             throw error
         }
         await core.tearDownAwaiting(installation.end(failing: nil))
+        installation.release(failing: nil)
     }
 
     private func register(

@@ -87,9 +87,11 @@ extension DependencyInjector {
             for key in try installation.eagerKeysToCreate(after: failure) { _ = try value(for: key) }
         } catch {
             tearDown(installation.end(failing: error))
+            installation.release(failing: error)
             throw error
         }
         tearDown(installation.end(failing: nil))
+        installation.release(failing: nil)
     }
 
     private func register(_ steps: [ModuleStep], into installation: Installation) throws(InjectionError) {

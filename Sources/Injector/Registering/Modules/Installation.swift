@@ -139,9 +139,9 @@ final class Installation: Sendable {
     }
 
     /// Ends the installation: its modules become installed, or (with a `failure`) everything it
-    /// did is undone; then whoever waits for it goes on. Returns the teardowns of the values it
-    /// let go (what it replaced for good, or made and took back), for the face to run: the
-    /// actor face awaits them before `install` returns.
+    /// did is undone. Returns the teardowns of the values it let go (what it replaced for good,
+    /// or made and took back), for the face to run (the actor face awaits them) before it calls
+    /// `release(failing:)`, so that whoever waits for it goes on once they have run.
     func end(failing failure: InjectionError?) -> [PendingTeardown] {
         let teardowns: [PendingTeardown]
         if failure != nil {
@@ -158,13 +158,17 @@ final class Installation: Sendable {
                 replaced.flatMap { injector.teardowns(ofReplaced: $0.previous) }
                 + caches.values.flatMap { $0.cache.retire() }
         }
+        return teardowns
+    }
+
+    /// Lets whoever waits for the installation, which `end(failing:)` ended, go on.
+    func release(failing failure: InjectionError?) {
         let waiters = ending.withLock { ending in
             ending.failure = .some(failure)
             return exchange(&ending.waiters, with: [])
         }
         ending.signalAll()
         for waiter in waiters { waiter.resume(returning: failure) }
-        return teardowns
     }
 
     /// Registrations made from now until `leave()` are attributed to `module`, and take its
