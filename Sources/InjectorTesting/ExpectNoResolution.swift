@@ -18,7 +18,8 @@ public import Testing
 /// they run (a singleton's too, which the scope makes), are seen. Nothing is made again: a
 /// singleton the test made before is read, and one made in `body` stays, as what `body`
 /// registers does, until the test ends. Elsewhere, `body` runs in a plain child of `current`,
-/// observed, and closed when it returns. A resolve through an injector captured before is not
+/// observed, and closed when it returns. A resolve on another thread than the body's (another
+/// task of the test, a queue the body starts), or through an injector captured before, is not
 /// seen.
 public func expectNoResolution<T, Result>(
     of type: T.Type,
@@ -28,8 +29,11 @@ public func expectNoResolution<T, Result>(
 ) rethrows -> Result {
     let key = DependencyKey(type, name: name)
     let resolutions = ResolutionLog()
+    // The body's resolves only: on its thread (a synchronous body's, where events arrive).
+    let thread = DependencyInjector.threadIdentity
     let observer: @Sendable (ResolutionEvent) -> Void = { event in
-        if event.key == key, event.outcome.isResolution { resolutions.record(event) }
+        guard event.key == key, event.outcome.isResolution, DependencyInjector.threadIdentity == thread else { return }
+        resolutions.record(event)
     }
     let result: Result
     let current = DependencyInjector.current

@@ -1,3 +1,4 @@
+import Dispatch
 import Injector
 import InjectorTesting
 import TestSupport
@@ -74,6 +75,23 @@ struct ExpectNoResolutionTests {
             }
         }
         #expect(torn.value == 1)
+    }
+
+    /// Regression (from a review): watching the test's scope, it counted another thread's
+    /// resolve, made while the body ran, as the body's.
+    @Test func aResolveOnAnotherThreadIsNotTheBodys() {
+        let test = DependencyInjector.current
+        let go = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            go.wait()
+            _ = try? test.resolve((any PaymentService).self)
+            done.signal()
+        }
+        expectNoResolution(of: (any PaymentService).self) {
+            go.signal()
+            done.wait()
+        }
     }
 
     @Test func seesResolvesMadeByFactories() {

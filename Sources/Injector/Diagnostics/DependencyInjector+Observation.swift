@@ -46,18 +46,26 @@ extension DependencyInjector {
         _ observer: @escaping @Sendable (ResolutionEvent) -> Void,
         during body: () throws -> Result
     ) rethrows -> Result {
-        let previous = registry.withLock { $0.diagnostics.instrumentation }
-        let both = Instrumentation { event in
-            previous?.tell(event)
-            observer(event)
+        // Read and replaced in one locked step: an `observe` meanwhile is not lost.
+        let link = registry.updateReturning { registry in
+            let link = ObservingLink(previous: registry.diagnostics.instrumentation, observer: observer)
+            registry.diagnostics.instrumentation = Instrumentation(observer: link.tell, link: link)
+            return link
         }
-        registry.update { $0.diagnostics.instrumentation = both }
         defer {
+            link.deactivate()
             registry.update { registry in
-                if registry.diagnostics.instrumentation === both { registry.diagnostics.instrumentation = previous }
+                while let top = registry.diagnostics.instrumentation?.link, !top.isActive {
+                    registry.diagnostics.instrumentation = top.previous
+                }
             }
         }
         return try body()
+    }
+
+    /// The calling thread, as observers see it (events arrive on the resolving thread).
+    package static var threadIdentity: ObjectIdentifier {
+        ResolutionContext.withCurrent { ObjectIdentifier($0) }
     }
 
     /// A new child starts with its parent's observer.

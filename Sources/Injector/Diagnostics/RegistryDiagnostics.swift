@@ -10,9 +10,12 @@ struct RegistryDiagnostics {
 /// What an instrumented resolve does besides resolving: records the edge, calls `observer`.
 final class Instrumentation: Sendable {
     let observer: Observer?
+    /// The observation `DependencyInjector.observing(_:during:)` added on top of another, if this is one.
+    let link: ObservingLink?
 
-    init(observer: Observer?) {
+    init(observer: Observer?, link: ObservingLink? = nil) {
         self.observer = observer
+        self.link = link
     }
 
     /// Calls the observer, if any, with `event`. (Called through its holder, which keeps it
@@ -24,3 +27,29 @@ final class Instrumentation: Sendable {
 
 /// What ``DependencyInjector/observe(_:)`` calls after each resolve.
 typealias Observer = @Sendable (ResolutionEvent) -> Void
+
+/// An observer that `DependencyInjector.observing(_:during:)` adds for the length of a body, on
+/// top of the instrumentation installed before (`previous`, told of every event too). Once the
+/// body returns it is inactive, and dropped from the top of the chain as soon as no active one
+/// sits above it: two that overlap without nesting each end, and what was installed comes back.
+final class ObservingLink: Sendable {
+    let previous: Instrumentation?
+    private let observer: Observer
+    private let active = Locked(true)
+
+    init(previous: Instrumentation?, observer: @escaping Observer) {
+        self.previous = previous
+        self.observer = observer
+    }
+
+    var isActive: Bool { active.withLock { $0 } }
+
+    func deactivate() {
+        active.withLock { $0 = false }
+    }
+
+    func tell(_ event: ResolutionEvent) {
+        previous?.tell(event)
+        if isActive { observer(event) }
+    }
+}

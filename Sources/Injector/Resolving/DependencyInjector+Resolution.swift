@@ -183,8 +183,9 @@ extension DependencyInjector {
             if case .withArguments = registration.factory {
                 return .mismatchedArguments(key, path: path, expected: registration.argumentTypes, given: [])
             }
-            guard registration.isScoped else { return nil }
-            guard keeper.opensScope else { return .outsideScope(key, path: path) }
+            if registration.isScoped, !keeper.opensScope { return .outsideScope(key, path: path) }
+            // What a closed injector (or scope) would keep, it refuses to make.
+            guard registration.scope.isKept else { return nil }
             return keeper.registry.withLock(\.isClosed) ? .closed(key, path: path) : nil
         case .refused(let key, let site):
             // Recorded on the test now, as a resolve's refusal is: the code may swallow what `make` throws.

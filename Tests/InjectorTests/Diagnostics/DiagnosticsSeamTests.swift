@@ -1,3 +1,4 @@
+import Dispatch
 import TestSupport
 import Testing
 
@@ -71,6 +72,34 @@ import Testing
         let graph = injector.graph()
         #expect(graph.nodes.allSatisfy { $0.kind != nil })  // no node "not registered"
         #expect(graph.edges.contains(.init(from: DependencyKey(Leaf.self), to: DependencyKey(Bar.self))))
+    }
+
+    /// Two observations of one injector that overlap without nesting (two threads of a test,
+    /// each in `expectNoResolution`) each end, and the observer installed before comes back.
+    /// Regression (from a review): the first one's stayed installed.
+    @Test func overlappingObservationsEachEnd() {
+        let injector = DependencyInjector()
+        injector.observe { _ in }
+        let installed = injector.registry.withLock { $0.diagnostics.instrumentation }
+        let firstIn = DispatchSemaphore(value: 0)
+        let secondIn = DispatchSemaphore(value: 0)
+        let firstOut = DispatchSemaphore(value: 0)
+        let secondDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            firstIn.wait()
+            injector.observing({ _ in }) {
+                secondIn.signal()
+                firstOut.wait()  // ends after the first one has
+            }
+            secondDone.signal()
+        }
+        injector.observing({ _ in }) {
+            firstIn.signal()
+            secondIn.wait()  // the second one is on top of this one
+        }
+        firstOut.signal()
+        secondDone.wait()
+        #expect(injector.registry.withLock { $0.diagnostics.instrumentation } === installed)
     }
 
     private struct PrivateModule: DependencyModule {

@@ -73,6 +73,14 @@ import Testing
             Issue.record("expected closed, got \(String(describing: Self.makeFailure(in: request)))")
             return
         }
+        // A singleton of a closed injector, as its resolve would (from a review).
+        let closedApp = DependencyInjector()
+        closedApp.register(Clock.self, scope: .singleton) { _ in Clock(time: 1) }
+        try closedApp.close()
+        guard case .closed? = Self.makeFailure(in: closedApp) else {
+            Issue.record("expected closed, got \(String(describing: Self.makeFailure(in: closedApp)))")
+            return
+        }
     }
 
     final class KeyPathReport {

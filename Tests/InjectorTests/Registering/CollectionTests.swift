@@ -458,17 +458,29 @@ private struct FailingReplacingModule: DependencyModule {
             try await child.resolve([String: any Middleware].self).mapValues(\.label) == ["a": "hand", "b": "child"])
     }
 
-    /// Regression: a child's synchronous element (or `.adding` declaration) made its own
-    /// synchronous gathering, which failed once the parent's elements were awaited, whenever
-    /// the parent's first async element came after it.
-    @Test func aChildsSynchronousElementStillJoinsItsParentsElementsOnceTheyAreAwaited() async throws {
-        let app = AsyncDependencyInjector()
-        await app.declareCollection([any Middleware].self)
+    /// A child keeps a gathering of its own, which reaches its elements whatever its parent
+    /// registers later. Regression (from a review): a child that relied on its parent's
+    /// gathering lost its elements when the parent registered the collection by hand, or
+    /// removed it.
+    @Test func aChildsElementsOutliveWhatItsParentRegistersLater() throws {
+        let app = DependencyInjector()
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "app") }
         let child = app.child()
-        child.synchronous.register(into: [any Middleware].self) { _ in Labelled(label: "child") }
-        await app.register(into: [any Middleware].self) { _ in Labelled(label: "async") }
-        #expect(try await child.resolve([any Middleware].self).map(\.label) == ["async", "child"])
+        child.register(into: [any Middleware].self) { _ in Labelled(label: "child") }
+        #expect(try child.resolve([any Middleware].self).map(\.label) == ["app", "child"])
+        app.register([any Middleware].self) { _ in [Labelled(label: "hand")] }
+        #expect(try child.resolve([any Middleware].self).map(\.label) == ["hand", "child"])
+        let declaring = DependencyInjector()
+        declaring.declareCollection([any Middleware].self)
+        let below = declaring.child()
+        below.register(into: [any Middleware].self) { _ in Labelled(label: "child") }
+        declaring.unregister([any Middleware].self)
+        #expect(try below.resolve([any Middleware].self).map(\.label) == ["child"])
+    }
 
+    /// Regression: a child's `.adding` declaration through `synchronous` made a synchronous
+    /// gathering, which could not await its parent's elements.
+    @Test func aChildsSynchronousDeclarationAwaitsWhatItsParentAwaits() async throws {
         let server = AsyncDependencyInjector()
         await server.register(into: [any Middleware].self) { _ in Labelled(label: "async") }
         let test = server.child()

@@ -359,9 +359,17 @@ extension DependencyInjector {
             registry.collections[collectionKey, default: CollectionContents()].elements.append(contents)
             return registry.collections[collectionKey]?.needsGathering(in: registry, isAsync: isAsync) ?? true
         }
-        if needsGathering, isAsync || inheritedGathering(of: collectionKey) == nil {
+        if needsGathering {
+            // A synchronous element under an ancestor whose elements are awaited: this
+            // injector's gathering awaits them too (the ancestor's factory, which gathers through
+            // the injector resolving it), so that it reaches them and its own.
+            let awaited = isAsync ? nil : inheritedGathering(of: collectionKey).flatMap(\.awaitedFactory)
             storeGathering(collectionKey, declaring: nil, site: registration.site) { site in
-                Self.collectionRegistration(C.self, key: collectionKey, site: site, gathering: gathering)
+                guard let awaited else {
+                    return Self.collectionRegistration(C.self, key: collectionKey, site: site, gathering: gathering)
+                }
+                return Registration(
+                    key: collectionKey, scope: .transient, factory: awaited, site: site, inTests: .allowed)
             }
         }
         return registration
@@ -382,10 +390,8 @@ extension DependencyInjector {
     }
 
     /// The gathering of `collection` that the nearest ancestor registering it holds, if that
-    /// registration is one of its gatherings (not one by hand). A synchronous element of this
-    /// injector joins it, rather than a synchronous gathering of this injector's own, which
-    /// could not await the ancestor's elements, now or once one arrives: it gathers through the
-    /// injector resolving it, whose elements it finds.
+    /// registration is one of its gatherings (not one by hand). Its factory gathers through the
+    /// injector resolving it, so a descendant may take an awaited one's for its own gathering.
     func inheritedGathering(of collection: DependencyKey) -> Registration? {
         for ancestor in sequence(first: self, next: \.parent).dropFirst() {
             let found = ancestor.registry.withLock { registry -> Registration?? in
@@ -399,8 +405,7 @@ extension DependencyInjector {
 
     /// Whether the nearest ancestor that registers `collection` gathers it awaiting its elements.
     func inheritsAwaitedGathering(of collection: DependencyKey) -> Bool {
-        guard case .async = inheritedGathering(of: collection)?.factory else { return false }
-        return true
+        inheritedGathering(of: collection)?.awaitedFactory != nil
     }
 
     /// Declares `collection` in this injector, `inheriting` as it says: stores a new
@@ -416,14 +421,13 @@ extension DependencyInjector {
         let key = DependencyKey(collection)
         let site = RegistrationSite(fileID: fileID, line: line, module: Installation.current(into: self)?.module)
         let own = registry.withLock { $0.collections[key]?.awaitedGathering(in: $0) }
-        // Adding to an ancestor's awaited elements, it awaits them too.
-        let inherited = inheriting == .adding ? inheritedGathering(of: key) : nil
-        let awaited = own ?? inherited.flatMap { if case .async = $0.factory { $0 } else { nil } }
+        // Declared through the sync face after an async element, or adding to an ancestor's
+        // awaited elements: its elements are still awaited.
+        let inherited = inheriting == .adding ? inheritedGathering(of: key)?.awaitedFactory : nil
+        let awaited = own?.factory ?? inherited
         storeGathering(key, declaring: inheriting, site: site) { site in
-            // Declared through the sync face after an async element: its elements are still awaited.
             if let awaited {
-                return Registration(
-                    key: key, scope: .transient, factory: awaited.factory, site: site, inTests: .allowed)
+                return Registration(key: key, scope: .transient, factory: awaited, site: site, inTests: .allowed)
             }
             return Self.collectionRegistration(C.self, key: key, site: site, gathering: gathering)
         }
@@ -465,5 +469,13 @@ extension DependencyInjector {
             registry.collections[collection, default: CollectionContents()].noteGathering(
                 made, declared: declared, byInstallation: byInstallation)
         }
+    }
+}
+
+extension Registration {
+    /// Its factory, if it is async: an awaited gathering's, which another gathering may take.
+    fileprivate var awaitedFactory: Factory? {
+        guard case .async = factory else { return nil }
+        return factory
     }
 }
