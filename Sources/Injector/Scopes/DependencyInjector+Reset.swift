@@ -25,27 +25,27 @@ extension DependencyInjector {
     ///   (``Scope/transient``, ``Scope/graph``), or a named scope that no registration of this
     ///   injector or its ancestors uses.
     public func reset(_ scope: Scope) throws(InjectionError) {
-        _ = try dropValues(ofScope: scope)
+        tearDown(try dropValues(ofScope: scope))
     }
 
-    /// `reset(_:)`, which returns the injectors that tore the values down: the actor face
-    /// awaits their asynchronous teardowns.
-    func dropValues(ofScope scope: Scope) throws(InjectionError) -> [DependencyInjector] {
+    /// `reset(_:)` but the teardowns: those of the values dropped on every level, for the face
+    /// to run in one order, latest first (the actor face awaits them).
+    func dropValues(ofScope scope: Scope) throws(InjectionError) -> [PendingTeardown] {
         guard scope.isKept, isUsed(scope) else { throw .unknownScope(scope) }
         let resets = { (kept: Scope) in kept == scope || (scope == .singleton && kept == .eagerSingleton) }
-        var keepers: [DependencyInjector] = []
+        var teardowns: [PendingTeardown] = []
         for current in sequence(first: self, next: \.parent) {
-            keepers.append(current)
+            // The dropped entries leave the lock whole, released here, after it.
             let dropped = current.registry.updateReturning { $0.dropValues(ofScopes: resets) }
-            current.tearDown(dropped.compactMap(\.teardown))
+            teardowns += dropped.compactMap(\.teardown)
             // Scoped values are kept by the nearest opened scope; a test scope keeps every value
             // above it, for resolves through it.
             if (scope == .scoped && current.opensScope) || current.keepsOwnSingletons, let kept = current.keptValues {
-                current.tearDown(kept.withLock { $0.dropValues(ofScopes: resets) }.teardowns)
+                teardowns += kept.withLock { $0.dropValues(ofScopes: resets) }.teardowns
                 break
             }
         }
-        return keepers
+        return teardowns
     }
 
     /// Drops the value this injector keeps for `type` (under `name`), and only that one: the
@@ -165,9 +165,8 @@ extension AsyncDependencyInjector {
     /// try await server.reset(.session)
     /// ```
     public func reset(_ scope: Scope) async throws(InjectionError) {
-        // The values' asynchronous teardowns, before it returns: each runs in a task of the
-        // injector that kept the value (an ancestor's, for a value shared with it).
-        for keeper in try core.dropValues(ofScope: scope) { await keeper.teardownsFinished() }
+        // Every level's, latest first, awaited before it returns.
+        await core.tearDownAwaiting(try core.dropValues(ofScope: scope))
     }
 
     /// Drops the value this injector keeps for `type` (under `name`), and only that one; see

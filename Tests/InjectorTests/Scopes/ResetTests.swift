@@ -314,3 +314,37 @@ extension FaceInjector {
         }
     }
 }
+
+/// `reset(_:)` tears down latest first across everything it drops: the levels of a chain of
+/// injectors, and both faces' teardowns. Regressions (from a hunt): level by level, and on the
+/// actor face the synchronous teardowns first.
+@Suite struct ResetOrderTests {
+    final class Pool: Sendable {}
+
+    final class Client: Sendable {
+        init(pool: Pool) {}
+    }
+
+    @Test func aResetThroughAChildTearsDownLatestFirstAcrossLevels() throws {
+        let app = DependencyInjector()
+        let order = Collected<String>()
+        app.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { _ in order.append("app") }
+        let child = app.child()
+        child.register(Cart.self, scope: .singleton) { _ in Cart() }.teardown { _ in order.append("child") }
+        _ = try child.resolve(Cart.self)  // made first
+        _ = try child.resolve(Pool.self)  // made second
+        try child.reset(.singleton)
+        #expect(order.values == ["app", "child"])
+    }
+
+    @Test func anActorFaceResetTearsDownLatestFirstAcrossTheFaces() async throws {
+        let server = AsyncDependencyInjector()
+        let order = Collected<String>()
+        server.synchronous.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { _ in order.append("pool") }
+        await server.register(Client.self, scope: .singleton) { r in try await Client(pool: r.resolve()) }
+            .teardown { _ async in order.append("client") }
+        _ = try await server.resolve(Client.self)
+        try await server.reset(.singleton)
+        #expect(order.values == ["client", "pool"])  // the client before the pool it came from
+    }
+}
