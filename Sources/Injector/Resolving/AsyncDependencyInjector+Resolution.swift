@@ -109,6 +109,8 @@ extension AsyncDependencyInjector {
 
     /// The walk and the factories of `resolve(_:as:observed:after:resolverTask:ifAbsent:)`,
     /// after `miss` (this injector's own lookup), or from `base` (see `DependencyInjector.locate`).
+    /// Inlined into its caller: an async call of its own cost each resolve a frame.
+    @inline(__always)
     private nonisolated func resolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
