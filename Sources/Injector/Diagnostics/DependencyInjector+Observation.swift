@@ -54,11 +54,16 @@ extension DependencyInjector {
         }
         defer {
             link.deactivate()
-            registry.update { registry in
-                while let top = registry.diagnostics.instrumentation?.link, !top.isActive {
-                    registry.diagnostics.instrumentation = top.previous
+            // The links dropped leave the lock whole: their observers' captures are released after it.
+            let dropped = registry.updateReturning { registry in
+                var dropped: [Instrumentation] = []
+                while let top = registry.diagnostics.instrumentation, let topLink = top.link, !topLink.isActive {
+                    dropped.append(top)
+                    registry.diagnostics.instrumentation = topLink.previous
                 }
+                return dropped
             }
+            withExtendedLifetime(dropped) {}
         }
         return try body()
     }

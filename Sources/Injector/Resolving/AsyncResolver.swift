@@ -86,8 +86,6 @@ public struct AsyncResolver: Sendable {
         await injector.resolve(keyPath, after: frames, fileID: fileID, filePath: filePath, line: line)
     }
 
-    /// The value of `key` as an untyped value, `nil` when nothing holds it, reported to an
-    /// observer if `observed`; see `AsyncDependencyInjector.value(for:observed:after:)`.
     /// `error`, which a synchronous factory run from a published table threw, with this run's
     /// path, which that factory did not see, first in its path (see `InjectionError.after(_:)`).
     @usableFromInline
@@ -95,6 +93,8 @@ public struct AsyncResolver: Sendable {
         error.after(frames.keys)
     }
 
+    /// The value of `key` as an untyped value, `nil` when nothing holds it, reported to an
+    /// observer if `observed`; see `AsyncDependencyInjector.value(for:observed:after:)`.
     func value(for key: DependencyKey, observed: Bool = false) async throws(InjectionError) -> (any Sendable)? {
         try await injector.value(for: key, observed: observed, after: frames)
     }

@@ -104,42 +104,28 @@ struct CollectionContents {
         return gathered
     }
 
+    /// The registration `registry` (this injector's) holds under the collection's key, if it is
+    /// one of the collection's gatherings (not a registration of the key by hand), with the
+    /// inheritance declared with it.
+    func currentGathering(in registry: Registry) -> (registration: Registration, declared: CollectionInheritance)? {
+        guard let gathering, case .factory(let current, _)? = registry[gathering.key],
+            let declared = declaration(of: current)
+        else { return nil }
+        return (current, declared)
+    }
+
     /// What the collection makes of its ancestors' elements in `registry` (this injector's).
     func inheritance(in registry: Registry) -> CollectionInheritance {
-        guard let gathering, case .factory(let current, _)? = registry[gathering.key] else { return .adding }
-        return declaration(of: current) ?? .adding
+        currentGathering(in: registry)?.declared ?? .adding
     }
 
     /// Whether `registry` (this injector's) needs a new gathering registration: it has none
-    /// under the key, or a synchronous one where an asynchronous element arrived.
+    /// under the key, or a synchronous one where an asynchronous element arrived (none when the
+    /// key is registered by hand).
     func needsGathering(in registry: Registry, isAsync: Bool) -> Bool {
-        guard let gathering else { return true }
-        guard case .factory(let current, _)? = registry[gathering.key] else { return true }
-        guard declaration(of: current) != nil else { return false }  // a registration of the key by hand
-        if case .async = current.factory { return false }
-        return isAsync
-    }
-
-    /// Whether `registry` (this injector's) holds one of the collection's gatherings under its
-    /// key, not a registration of it by hand.
-    func gathers(in registry: Registry) -> Bool {
-        guard let gathering, case .factory(let current, _)? = registry[gathering.key] else { return false }
-        return declaration(of: current) != nil
-    }
-
-    /// Whether `registry` (this injector's) gathers the collection awaiting its elements: its
-    /// registration under the key is one of the collection's gatherings, the actor face's.
-    func awaitsElements(in registry: Registry) -> Bool {
-        awaitedGathering(in: registry) != nil
-    }
-
-    /// The gathering `registry` (this injector's) holds under the collection's key, if it is
-    /// the actor face's, which awaits the elements.
-    func awaitedGathering(in registry: Registry) -> Registration? {
-        guard let gathering, case .factory(let current, _)? = registry[gathering.key],
-            declaration(of: current) != nil, case .async = current.factory
-        else { return nil }
-        return current
+        guard let gathering, registry[gathering.key] != nil else { return true }
+        guard let current = currentGathering(in: registry)?.registration else { return false }
+        return isAsync && current.awaitedFactory == nil
     }
 
     /// The elements whose registrations `registry` (this injector's) still holds: an
@@ -207,7 +193,7 @@ extension DependencyInjector {
             let found = holder.registry.withLock { registry -> CollectionContents.Gathered? in
                 // An ancestor's registration of the collection by hand replaced it there: its
                 // value is what the descendants' elements are added to.
-                if !isOwn, registry.contains(key), registry.collections[key]?.gathers(in: registry) != true {
+                if !isOwn, registry.contains(key), registry.collections[key]?.currentGathering(in: registry) == nil {
                     base = holder
                     return nil
                 }
@@ -292,7 +278,8 @@ extension DependencyInjector {
     /// The value of the collection `key` as `base`, an ancestor, registered it by hand, resolved
     /// through this injector as if the collection's gatherings below `base` were not there: its
     /// overrides, test scopes (their screens, their own singletons) and opened scopes apply, as
-    /// to any resolve. `nil` when `base` holds it no more.
+    /// to any resolve. `nil` when `base` holds it no more. (The walk of `resolve(_:as:after:…)`
+    /// with a `base` of its own: a parameter more there cost every level of a deep chain stack.)
     func handRegistered<C>(_ key: DependencyKey, as type: C.Type, in base: DependencyInjector) throws(InjectionError)
         -> C?
     {
@@ -363,13 +350,12 @@ extension DependencyInjector {
             // A synchronous element under an ancestor whose elements are awaited: this
             // injector's gathering awaits them too (the ancestor's factory, which gathers through
             // the injector resolving it), so that it reaches them and its own.
-            let awaited = isAsync ? nil : inheritedGathering(of: collectionKey).flatMap(\.awaitedFactory)
+            let awaited = isAsync ? nil : inheritedGathering(of: collectionKey)?.awaitedFactory
             storeGathering(collectionKey, declaring: nil, site: registration.site) { site in
                 guard let awaited else {
                     return Self.collectionRegistration(C.self, key: collectionKey, site: site, gathering: gathering)
                 }
-                return Registration(
-                    key: collectionKey, scope: .transient, factory: awaited, site: site, inTests: .allowed)
+                return Registration(gathering: collectionKey, by: awaited, site: site)
             }
         }
         return registration
@@ -386,7 +372,7 @@ extension DependencyInjector {
                 return true
             } ?? false
         }
-        return ownAwaited || (inheriting == .adding && inheritsAwaitedGathering(of: collection))
+        return ownAwaited || (inheriting == .adding && inheritedGathering(of: collection)?.awaitedFactory != nil)
     }
 
     /// The gathering of `collection` that the nearest ancestor registering it holds, if that
@@ -395,17 +381,12 @@ extension DependencyInjector {
     func inheritedGathering(of collection: DependencyKey) -> Registration? {
         for ancestor in sequence(first: self, next: \.parent).dropFirst() {
             let found = ancestor.registry.withLock { registry -> Registration?? in
-                guard case .factory(let current, _)? = registry[collection] else { return nil }
-                return .some(registry.collections[collection]?.gathers(in: registry) == true ? current : nil)
+                guard registry.contains(collection) else { return nil }
+                return .some(registry.collections[collection]?.currentGathering(in: registry)?.registration)
             }
             if let found { return found }
         }
         return nil
-    }
-
-    /// Whether the nearest ancestor that registers `collection` gathers it awaiting its elements.
-    func inheritsAwaitedGathering(of collection: DependencyKey) -> Bool {
-        inheritedGathering(of: collection)?.awaitedFactory != nil
     }
 
     /// Declares `collection` in this injector, `inheriting` as it says: stores a new
@@ -420,15 +401,12 @@ extension DependencyInjector {
     ) {
         let key = DependencyKey(collection)
         let site = RegistrationSite(fileID: fileID, line: line, module: Installation.current(into: self)?.module)
-        let own = registry.withLock { $0.collections[key]?.awaitedGathering(in: $0) }
+        let own = registry.withLock { $0.collections[key]?.currentGathering(in: $0)?.registration.awaitedFactory }
         // Declared through the sync face after an async element, or adding to an ancestor's
         // awaited elements: its elements are still awaited.
-        let inherited = inheriting == .adding ? inheritedGathering(of: key)?.awaitedFactory : nil
-        let awaited = own?.factory ?? inherited
+        let awaited = own ?? (inheriting == .adding ? inheritedGathering(of: key)?.awaitedFactory : nil)
         storeGathering(key, declaring: inheriting, site: site) { site in
-            if let awaited {
-                return Registration(key: key, scope: .transient, factory: awaited, site: site, inTests: .allowed)
-            }
+            if let awaited { return Registration(gathering: key, by: awaited, site: site) }
             return Self.collectionRegistration(C.self, key: key, site: site, gathering: gathering)
         }
     }
@@ -477,5 +455,11 @@ extension Registration {
     fileprivate var awaitedFactory: Factory? {
         guard case .async = factory else { return nil }
         return factory
+    }
+
+    /// A gathering of the collection `key` by `factory`, an awaited gathering's (which gathers
+    /// through the injector resolving it, so any injector's gathering may take it).
+    fileprivate convenience init(gathering key: DependencyKey, by factory: Factory, site: RegistrationSite) {
+        self.init(key: key, scope: .transient, factory: factory, site: site, inTests: .allowed)
     }
 }
