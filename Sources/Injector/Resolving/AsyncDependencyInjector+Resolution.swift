@@ -187,6 +187,8 @@ extension AsyncDependencyInjector {
                     // thread does (the resolve that started the creation gets what it made).
                     guard holder.stores(registration) else { return nil }
                     return value
+                case .share(let creation, let shared):
+                    return try await runShared(registration, as: creation, in: shared, after: frames)
                 case .create(let number, let scoped):
                     return try await createScoped(
                         registration, heldBy: holder, as: number, in: scoped, keptBy: keeper, after: frames)
@@ -215,7 +217,9 @@ extension AsyncDependencyInjector {
         }
         switch registration.factory {
         case .async:
-            break
+            if registration.scope == .graph, let shared = frames.shared {
+                return try graphRequest(registration, in: shared, after: frames)
+            }
         case .withArguments(let types, _, _):
             throw .mismatchedArguments(
                 registration.key, path: frames.keys + [registration.key], expected: types, given: [])
@@ -235,6 +239,42 @@ extension AsyncDependencyInjector {
         } catch {
             throw core.explained(error, building: registration, keptBy: keeper)
         }
+    }
+
+    /// What a request of `registration`, a `.graph` one, finds in the resolve `shared` it is
+    /// part of: the value, another task's creation of it to await (the resolve's child tasks
+    /// may ask at once), or one for this task to run. Made once per resolve, as a singleton is
+    /// once per keeper, through the same rendezvous.
+    private nonisolated func graphRequest(
+        _ registration: Registration,
+        in shared: AsyncResolutionContext.Resolve,
+        after frames: AsyncResolutionContext.Frames
+    ) throws(InjectionError) -> AsyncSingletonCreation.Request {
+        // Before a wait: a run inside this value's own creation waits for no one.
+        try AsyncResolutionContext.checkNotResolving(registration, in: frames)
+        switch shared.claim(registration, builtBy: core) {
+        case .shared(let value): return .ready(value)
+        case .running(let creation): return .wait(creation)
+        case .claimed(let creation): return .share(creation, in: shared)
+        }
+    }
+
+    /// Runs `registration`'s async factory in this task as `creation`, which this task claimed
+    /// in the resolve `shared`, and hands the outcome to the resolve's other requests that await it.
+    private nonisolated func runShared(
+        _ registration: Registration,
+        as creation: AsyncSingletonCreation,
+        in shared: AsyncResolutionContext.Resolve,
+        after frames: AsyncResolutionContext.Frames
+    ) async throws(InjectionError) -> any Sendable {
+        // Bound, as a creation's run is: a task its factory starts, resolving the value through
+        // a captured injector, finds the run in its path (a cycle), not a creation to wait for.
+        let (inside, run, _) = frames.appending(registration, creation: creation.number)
+        let outcome = await self.run(registration, frames: inside)
+        inside.end(run)
+        shared.endCreation(creation, of: registration, builtBy: core)
+        creation.finish(outcome)
+        return try outcome.get()
     }
 
     /// How many resolves wait for the running creation of `type` under `name` kept here (for tests).

@@ -260,7 +260,7 @@ extension AsyncResolutionContext {
             var running = [true]
             /// How many runs are in progress; the resolve has ended at 0.
             var inProgress = 1
-            var values = SharedValues<any Sendable>()
+            var values = Shared()
             /// The first failed `@Inject` wrapper of each run in progress, for the run to throw
             /// when its factory returns (see `Frames.capture`). Empty but on failure.
             var captured = [Run: CapturedWrapperFailure]()
@@ -269,6 +269,9 @@ extension AsyncResolutionContext {
             /// innermost last. Empty but while such runs are in progress.
             var unbound: [(run: Run, task: UInt, frames: Frames)] = []
         }
+
+        /// The values its runs share, and the `.graph` values being made.
+        typealias Shared = SharedValues<any Sendable>
 
         private let state = Locked(State())
         /// How many failures `capture` keeps in all resolves: while none, a run's
@@ -310,7 +313,7 @@ extension AsyncResolutionContext {
                 state.inProgress -= 1
                 let captured = state.captured.isEmpty ? nil : state.captured.removeValue(forKey: run)
                 if captured != nil { Self.capturedCount.decrement() }
-                let values = state.inProgress == 0 ? exchange(&state.values, with: SharedValues()) : SharedValues()
+                let values = state.inProgress == 0 ? exchange(&state.values, with: Shared()) : Shared()
                 // Its frames hold this resolve: released after the unlock, which ends the cycle.
                 let unbound = state.unbound.lastIndex { $0.run == run }.map { state.unbound.remove(at: $0) }
                 return (values, captured, unbound)
@@ -365,10 +368,22 @@ extension AsyncResolutionContext {
             state.withLock { $0.values.value(madeBy: registration, builtBy: injector) }
         }
 
+        /// `SharedValues.claim` of `registration`'s value, built by `injector`, in this resolve.
+        func claim(_ registration: Registration, builtBy injector: DependencyInjector) -> Shared.Claim {
+            state.withLock { $0.values.claim(registration, builtBy: injector) }
+        }
+
+        /// Forgets `creation`, which has ended (see `SharedValues.endCreation`).
+        func endCreation(
+            _ creation: AsyncSingletonCreation, of registration: Registration, builtBy injector: DependencyInjector
+        ) {
+            state.update { $0.values.endCreation(creation, of: registration, builtBy: injector) }
+        }
+
         /// Shares `value` with the rest of the resolve as what `registration` makes; not once
         /// the resolve has ended.
         func share(_ value: any Sendable, madeBy registration: Registration, builtBy injector: DependencyInjector) {
-            state.update { state -> SharedValues<any Sendable>.Entry? in
+            state.update { state -> Shared.Entry? in
                 guard state.inProgress > 0 else { return nil }
                 return state.values.share(value, madeBy: registration, builtBy: injector)
             }

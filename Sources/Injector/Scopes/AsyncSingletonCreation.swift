@@ -3,7 +3,9 @@
 /// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
 /// value's runs in the task of the resolve that started it, which claims its place in the
 /// opened scope's `KeptValues` (`AsyncDependencyInjector.scopedRequest`); what its waiters
-/// await is one of these, made by the first of them.
+/// await is one of these, made by the first of them. A `.graph` value's runs in the task that
+/// claimed it in its resolve (`AsyncDependencyInjector.graphRequest`), awaited by the
+/// resolve's other tasks.
 final class AsyncSingletonCreation: Sendable {
     typealias Outcome = Result<any Sendable, InjectionError>
     /// A creation's name where it may be freed before its name is (`AsyncWaitGraph`, the
@@ -51,6 +53,9 @@ final class AsyncSingletonCreation: Sendable {
         case wait(AsyncSingletonCreation)
         /// This resolve started `creation` (in a task of its own): waits for its value.
         case started(AsyncSingletonCreation)
+        /// Runs the factory in this task, which claimed the `.graph` value's creation in the
+        /// resolve it is part of (see `graphRequest`).
+        case share(AsyncSingletonCreation, in: AsyncResolutionContext.Resolve)
         /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
         case create(Number, in: LockedKeptValues)
         /// A thread holds the place, for a moment (it cannot run an async factory): ask again.

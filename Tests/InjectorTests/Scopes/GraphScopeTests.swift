@@ -130,3 +130,106 @@ extension FaceInjector {
         #expect(resolvedLater !== dependent.service)
     }
 }
+
+/// Two halves of one screen, built in child tasks of one resolve.
+private final class SplitScreen: Sendable {
+    let left: Router
+    let right: Router
+    init(left: Router, right: Router) {
+        self.left = left
+        self.right = right
+    }
+}
+
+/// `.graph` on the actor face, where a resolve's child tasks may ask for one value at once.
+@Suite struct GraphScopeChildTaskTests {
+    /// Registers `Router` as `.graph` with a factory that counts its runs in `runs` and lets
+    /// other tasks run before it returns, and `SplitScreen`, which asks for it in two child tasks.
+    private func register(in injector: AsyncDependencyInjector, counting runs: Counter) async {
+        await injector.register(Router.self, scope: .graph) { _ in
+            runs.increment()
+            // Long enough for the other child task to ask meanwhile: it must await this run.
+            for _ in 0..<100 { await Task.yield() }
+            return Router()
+        }
+        await injector.register(SplitScreen.self) { r in
+            async let left = r.resolve(Router.self)
+            async let right = r.resolve(Router.self)
+            return try await SplitScreen(left: left, right: right)
+        }
+    }
+
+    @Test func twoChildTasksAskingAtOnceShareOneValue() async throws {
+        let injector = AsyncDependencyInjector()
+        let runs = Counter()
+        await register(in: injector, counting: runs)
+
+        for round in 1...20 {
+            let screen = try await injector.resolve(SplitScreen.self)
+            #expect(screen.left === screen.right)
+            #expect(runs.value == round)  // one run per resolve
+        }
+    }
+
+    @Test func aFailedCreationFailsTheTasksThatAwaitedIt() async {
+        struct Offline: Error {}
+        let injector = AsyncDependencyInjector()
+        let runs = Counter()
+        await injector.register(Router.self, scope: .graph) { _ -> Router in
+            runs.increment()
+            for _ in 0..<100 { await Task.yield() }
+            throw Offline()
+        }
+        await injector.register(SplitScreen.self) { r in
+            async let left = r.resolve(Router.self)
+            async let right = r.resolve(Router.self)
+            var errors: [InjectionError?] = []
+            do { _ = try await left } catch { errors.append(error as? InjectionError) }
+            do { _ = try await right } catch { errors.append(error as? InjectionError) }
+            #expect(errors.count == 2)
+            for error in errors {
+                guard case .factoryFailed(let key, _, let underlying)? = error else {
+                    Issue.record("expected the factory's failure, got \(String(describing: error))")
+                    continue
+                }
+                #expect(key == DependencyKey(Router.self))
+                #expect(underlying is Offline)
+            }
+            return SplitScreen(left: Router(), right: Router())
+        }
+
+        _ = try? await injector.resolve(SplitScreen.self)
+        #expect(runs.value == 1)  // the other child task awaited this run, and got its failure
+    }
+
+    @Test func aCycleThroughGraphValuesInTwoChildTasksIsReportedNotAwaited() async {
+        let injector = AsyncDependencyInjector()
+        await injector.register(NodeA.self, scope: .graph) { r in
+            for _ in 0..<50 { await Task.yield() }
+            _ = try await r.resolve(NodeB.self)
+            return NodeA()
+        }
+        await injector.register(NodeB.self, scope: .graph) { r in
+            for _ in 0..<50 { await Task.yield() }
+            _ = try await r.resolve(NodeA.self)
+            return NodeB()
+        }
+        await injector.register(Pair.self) { r in
+            async let a = r.resolve(NodeA.self)
+            async let b = r.resolve(NodeB.self)
+            _ = try await (a, b)
+            return Pair()
+        }
+
+        for _ in 0..<10 {
+            let error = await #expect(throws: InjectionError.self) { try await injector.resolve(Pair.self) }
+            guard case .circularDependency(let path)? = error else {
+                Issue.record("expected a cycle, got \(String(describing: error))")
+                continue
+            }
+            #expect(path.contains(DependencyKey(NodeA.self)) && path.contains(DependencyKey(NodeB.self)))
+        }
+    }
+}
+
+private final class Pair: Sendable {}
