@@ -90,30 +90,13 @@ extension DependencyInjector {
         key: DependencyKey,
         scope: Scope?,
         factory: Registration.Factory,
-        forwardedTo target: DependencyKey? = nil,
         caching: ArgumentCaching? = nil,
         fileID: StaticString?,
         line: UInt
     ) -> Registration {
         store(scope: scope, fileID: fileID, line: line) { scope, site in
             Registration(
-                key: key, scope: scope, factory: factory, site: site, forwardedTo: target,
-                caching: caching)
-        }
-    }
-
-    /// `store(key:scope:factory:forwardedTo:fileID:line:)` at a given `site` (an `implements`
-    /// key's is its registration's).
-    @discardableResult
-    func store(
-        key: DependencyKey,
-        scope: Scope?,
-        site: RegistrationSite,
-        factory: Registration.Factory,
-        forwardedTo target: DependencyKey? = nil
-    ) -> Registration {
-        store(scope: scope, site: { _ in site }) { scope, site in
-            Registration(key: key, scope: scope, factory: factory, site: site, forwardedTo: target)
+                key: key, scope: scope, factory: factory, site: site, caching: caching)
         }
     }
 
@@ -236,7 +219,7 @@ extension DependencyInjector {
     func teardowns(ofReplaced entry: Entry?) -> [PendingTeardown] {
         let kept = entry?.teardown.map { [$0] } ?? []
         guard case .factory(let replaced, _)? = entry, replaced.isScoped else { return kept }
-        return kept + dropKeptValue(of: replaced)
+        return kept + (keptValues?.withLock { $0.dropValue(of: replaced) }?.teardown.map { [$0] } ?? [])
     }
 
     /// The entry for `key` in this injector or the nearest ancestor that has one, and its owner.

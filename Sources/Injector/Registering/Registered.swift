@@ -195,7 +195,9 @@ public struct Registered<Value>: Sendable {
             guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
             return value
         }
-        injector.store(key: key, scope: .transient, site: registration.site, factory: factory, forwardedTo: target)
+        injector.store(scope: .transient, site: registration.site) { scope, site in
+            Registration(key: key, scope: scope, factory: factory, site: site, forwardedTo: target)
+        }
     }
 
     /// The forward `key`'s value, from `check` (its target's resolve while `verify()` checks

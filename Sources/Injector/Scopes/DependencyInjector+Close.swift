@@ -202,7 +202,8 @@ extension AsyncDependencyInjector {
             all += core.takeTeardownFailures()
             let failures =
                 if teardowns.isEmpty, let kept {
-                    // All a request's scope commonly keeps: run from the slots, no record made for each.
+                    // All a request's scope commonly keeps: run from the slots, no record made for
+                    // each (a record per value cost the actor-face request 8%).
                     await kept.runAllTeardowns()
                 } else {
                     await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))

@@ -79,8 +79,8 @@ extension DependencyInjector {
         var keepers = Keepers()
         for holder in sequence(first: self, next: \.parent) {
             if keepers.scope == nil, holder.opensScope { keepers.scope = holder }
-            switch holder.registry.withLock({ $0[key].map(Held.init) }) {
-            case .factory(let registration)?:
+            switch holder.registry.withLock({ $0[key] }) {
+            case .factory(let registration, _)?:
                 let keeper =
                     keepers.keeper(of: registration) ?? (registration.isScoped ? holder.enclosingScope : nil) ?? holder
                 // A factory with run-time arguments that keeps a value per argument tuple: with
@@ -94,7 +94,8 @@ extension DependencyInjector {
                 // registration alone: an override's value below the scope, or the app's above
                 // it, is another resolve's, and stays.
                 var letGo = holder === keeper ? keeper.dropValues(of: key, heldBy: holder) : []
-                letGo += keeper.dropKeptValues(madeFor: registration)
+                // …or the test double or preview stand-in a test or preview scope made in its place.
+                letGo += keeper.keptValues?.withLock { $0.dropValues(madeFor: registration) }.teardowns ?? []
                 keeper.tearDown(letGo)
                 return keeper
             case .instance?:
@@ -106,17 +107,6 @@ extension DependencyInjector {
         throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
     }
 
-    /// What an injector holds for a key, read without the value it may keep (released under
-    /// the lock otherwise, were it the last reference).
-    private enum Held {
-        case factory(Registration)
-        case instance
-
-        init(_ entry: Entry) {
-            if case .factory(let registration, _) = entry { self = .factory(registration) } else { self = .instance }
-        }
-    }
-
     /// Drops what this injector keeps for `key` held by `holder`: its own value when it is the
     /// holder, else its copies of an ancestor's (see `KeptValues`), and the values it caches by
     /// argument for the key; returns their teardowns. The values are released after the lock.
@@ -126,19 +116,6 @@ extension DependencyInjector {
             return cached + (registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [])
         }
         return cached + (keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? [])
-    }
-
-    /// Drops the value this injector keeps for `registration` in its store of kept values (an
-    /// opened scope's own scoped registration's, see `KeptValues`); returns its teardown.
-    func dropKeptValue(of registration: Registration) -> [PendingTeardown] {
-        keptValues?.withLock { $0.dropValue(of: registration) }?.teardown.map { [$0] } ?? []
-    }
-
-    /// Drops what this injector keeps in its store of kept values for `registration`, as its
-    /// resolves find it: the value of the registration, or of the test double or preview
-    /// stand-in a test or preview scope made in its place; returns their teardowns.
-    func dropKeptValues(madeFor registration: Registration) -> [PendingTeardown] {
-        keptValues?.withLock { $0.dropValues(madeFor: registration) }.teardowns ?? []
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.
