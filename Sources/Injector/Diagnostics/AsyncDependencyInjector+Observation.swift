@@ -11,7 +11,7 @@ extension AsyncDependencyInjector {
         guard let observer = core.instrument(key, resolvedBy: frames.innermostKey) else {
             return try await resolve(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
         }
-        let created = runsFactory(for: key)
+        let created = runsFactory(for: key, after: frames)
         let start = DispatchTime.now().uptimeNanoseconds
         do {
             let value = try await resolve(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
@@ -26,9 +26,13 @@ extension AsyncDependencyInjector {
 
     /// Whether a resolve of `key` that starts now runs a factory itself (an event's `created`):
     /// asked beforehand, since an async resolve may hop threads. Waiting for another
-    /// resolve's creation is a cache hit, as on the sync face.
-    private nonisolated func runsFactory(for key: DependencyKey) -> Bool {
+    /// resolve's creation is a cache hit, as on the sync face; so is a `.graph` value the
+    /// resolve (after `frames`) shares already, or makes in another of its tasks.
+    private nonisolated func runsFactory(for key: DependencyKey, after frames: AsyncResolutionContext.Frames) -> Bool {
         guard case .pending(let registration, let holder, let keeper) = core.locate(key) else { return false }
+        if registration.scope == .graph {
+            return frames.shared?.hasValueOrCreation(madeBy: registration, builtBy: core) != true
+        }
         guard registration.scope.isKept else { return true }
         // An opened scope keeps every scoped value in its one store, its own registrations' too.
         if registration.isScoped, let scoped = keeper.keptValues {

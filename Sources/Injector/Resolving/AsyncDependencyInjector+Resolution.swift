@@ -189,6 +189,16 @@ extension AsyncDependencyInjector {
                     return value
                 case .share(let creation, let shared):
                     return try await runShared(registration, as: creation, in: shared, after: frames)
+                case .waitShared(let creation):
+                    switch try await creation.sharedValue(waitingFrom: frames) {
+                    case .value(let value):
+                        guard holder.stores(registration) else { return nil }  // as `.wait` below
+                        return value
+                    case .askAgain:
+                        continue
+                    case .makeUnshared:
+                        return try await runTransient(registration, after: frames, resolverTask: resolverTask)
+                    }
                 case .create(let number, let scoped):
                     return try await createScoped(
                         registration, heldBy: holder, as: number, in: scoped, keptBy: keeper, after: frames)
@@ -217,8 +227,11 @@ extension AsyncDependencyInjector {
         }
         switch registration.factory {
         case .async:
-            if registration.scope == .graph, let shared = frames.shared {
-                return try graphRequest(registration, in: shared, after: frames)
+            // `sharesValues` first: a stored flag, where a `Scope` compares its payloads.
+            if registration.sharesValues, registration.scope == .graph, let shared = frames.shared,
+                let request = try graphRequest(registration, in: shared, after: frames)
+            {
+                return request
             }
         case .withArguments(let types, _, _):
             throw .mismatchedArguments(
@@ -244,18 +257,19 @@ extension AsyncDependencyInjector {
     /// What a request of `registration`, a `.graph` one, finds in the resolve `shared` it is
     /// part of: the value, another task's creation of it to await (the resolve's child tasks
     /// may ask at once), or one for this task to run. Made once per resolve, as a singleton is
-    /// once per keeper, through the same rendezvous.
+    /// once per keeper, through the same rendezvous. `nil` once the resolve has ended.
     private nonisolated func graphRequest(
         _ registration: Registration,
         in shared: AsyncResolutionContext.Resolve,
         after frames: AsyncResolutionContext.Frames
-    ) throws(InjectionError) -> AsyncSingletonCreation.Request {
+    ) throws(InjectionError) -> AsyncSingletonCreation.Request? {
         // Before a wait: a run inside this value's own creation waits for no one.
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
         switch shared.claim(registration, builtBy: core) {
-        case .shared(let value): return .ready(value)
-        case .running(let creation): return .wait(creation)
-        case .claimed(let creation): return .share(creation, in: shared)
+        case nil: return nil
+        case .shared(let value)?: return .ready(value)
+        case .running(let creation)?: return .waitShared(creation)
+        case .claimed(let creation)?: return .share(creation, in: shared)
         }
     }
 

@@ -8,8 +8,8 @@ enum AsyncResolutionContext {
     /// One resolution in progress.
     struct Frame: Sendable {
         let registration: Registration
-        /// The number of the shared creation this frame runs (a singleton's, a weak or scoped
-        /// value's). Not the creation: a task that the factory starts copies these frames,
+        /// The number of the shared creation this frame runs (a singleton's, a weak, scoped,
+        /// `.graph` or cached value's). Not the creation: a task that the factory starts copies these frames,
         /// and may outlive the run; the creation keeps the value it made, which that task must
         /// not keep alive (a `.weak` value, a singleton dropped by `reset`).
         let creation: AsyncSingletonCreation.Number?
@@ -368,9 +368,15 @@ extension AsyncResolutionContext {
             state.withLock { $0.values.value(madeBy: registration, builtBy: injector) }
         }
 
-        /// `SharedValues.claim` of `registration`'s value, built by `injector`, in this resolve.
-        func claim(_ registration: Registration, builtBy injector: DependencyInjector) -> Shared.Claim {
-            state.withLock { $0.values.claim(registration, builtBy: injector) }
+        /// `SharedValues.claim` of `registration`'s value, built by `injector`, in this resolve;
+        /// `nil` once it has ended (a task that outlived it resolves as a resolve of its own).
+        func claim(_ registration: Registration, builtBy injector: DependencyInjector) -> Shared.Claim? {
+            state.withLock { $0.inProgress > 0 ? $0.values.claim(registration, builtBy: injector) : nil }
+        }
+
+        /// Whether `registration`'s value, built by `injector`, is shared in this resolve, or being made.
+        func hasValueOrCreation(madeBy registration: Registration, builtBy injector: DependencyInjector) -> Bool {
+            state.withLock { $0.values.hasValueOrCreation(madeBy: registration, builtBy: injector) }
         }
 
         /// Forgets `creation`, which has ended (see `SharedValues.endCreation`).

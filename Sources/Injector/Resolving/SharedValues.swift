@@ -61,6 +61,12 @@ struct SharedValues<Value> {
         case claimed(AsyncSingletonCreation)
     }
 
+    /// Whether `registration`'s value, built by `injector`, is shared or being made.
+    func hasValueOrCreation(madeBy registration: Registration, builtBy injector: DependencyInjector) -> Bool {
+        let key = Key(registration, injector)
+        return entries[key] != nil || creations[key] != nil
+    }
+
     /// Forgets `creation` of `registration`'s value, built by `injector`, which has ended: a
     /// later request finds its value shared, or (it failed) claims a creation of its own.
     mutating func endCreation(

@@ -1,5 +1,5 @@
-/// One run of a singleton's (or weak instance's, or scoped value's) async factory, shared by
-/// every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
+/// One run of a singleton's (or weak instance's, scoped value's or `.graph` value's) async
+/// factory, shared by every resolve that asks for the value meanwhile. A singleton's run has a task of its own: a
 /// caller whose task is cancelled stops waiting, and the run goes on for the rest. A scoped
 /// value's runs in the task of the resolve that started it, which claims its place in the
 /// opened scope's `KeptValues` (`AsyncDependencyInjector.scopedRequest`); what its waiters
@@ -45,7 +45,7 @@ final class AsyncSingletonCreation: Sendable {
         runs.withLock { $0[SingletonCreation.Key(registration, keptBy: keeper)] }
     }
 
-    /// What a resolve of a kept value does (see `request(…)`).
+    /// What a resolve of a kept or shared value does (see `request(…)`).
     enum Request {
         /// The value, ready; `nil` when the registration is stale.
         case ready(Any?)
@@ -56,6 +56,9 @@ final class AsyncSingletonCreation: Sendable {
         /// Runs the factory in this task, which claimed the `.graph` value's creation in the
         /// resolve it is part of (see `graphRequest`).
         case share(AsyncSingletonCreation, in: AsyncResolutionContext.Resolve)
+        /// Waits for a `.graph` value's creation, which another task of the resolve runs
+        /// (`sharedValue(waitingFrom:)`).
+        case waitShared(AsyncSingletonCreation)
         /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
         case create(Number, in: LockedKeptValues)
         /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
@@ -177,7 +180,15 @@ final class AsyncSingletonCreation: Sendable {
     /// thread sanitizer sees no synchronisation, and it reported the value's creation as a
     /// race with its use (seen once in a full `--sanitize=thread` run). The lock is an edge it sees.
     func value(waitingFrom frames: AsyncResolutionContext.Frames) async throws(InjectionError) -> any Sendable {
-        let (id, edge) = try admit(waitingFrom: frames)
+        try await value(admitted: try admit(waitingFrom: frames), waitingFrom: frames)
+    }
+
+    /// `value(waitingFrom:)` once `admit` let the wait in as `admitted`.
+    private func value(
+        admitted: (UInt64?, AsyncWaitGraph.Edge?),
+        waitingFrom frames: AsyncResolutionContext.Frames
+    ) async throws(InjectionError) -> any Sendable {
+        let (id, edge) = admitted
         var ended = true
         if let id {
             ended = await withTaskCancellationHandler {
@@ -216,6 +227,38 @@ final class AsyncSingletonCreation: Sendable {
             return try await value(waitingFrom: frames)
         } catch {
             if error.isCancellation && !hasTaskOfItsOwn && !Task.isCancelled { return nil }
+            throw error
+        }
+    }
+
+    /// What a resolve that waits for a `.graph` value's run gets.
+    enum SharedWait {
+        case value(any Sendable)
+        /// The run's task was cancelled, not this one: ask again.
+        case askAgain
+        /// Waiting would close a cycle of waits, or the run failed with a cycle: make the value
+        /// in this task, unshared. The run may wait only for a task its factory started and
+        /// left, and its cycle may be that task's path; a cycle on this task's path is found as
+        /// it makes the value.
+        case makeUnshared
+    }
+
+    /// `valueUnlessCreatorCancelled(waitingFrom:)` for a `.graph` value's run (which has no task
+    /// of its own), telling apart a wait that would close a cycle (see `SharedWait`).
+    func sharedValue(waitingFrom frames: AsyncResolutionContext.Frames) async throws(InjectionError) -> SharedWait {
+        let admitted: (UInt64?, AsyncWaitGraph.Edge?)
+        do {
+            admitted = try admit(waitingFrom: frames)
+        } catch {
+            return .makeUnshared
+        }
+        do {
+            return .value(try await value(admitted: admitted, waitingFrom: frames))
+        } catch {
+            if error.isCancellation && !Task.isCancelled { return .askAgain }
+            // A cycle on the run's path (a task its factory started, asking for what needs the
+            // value) need not be on this one's: this task makes the value, and finds its own.
+            if case .circularDependency = error { return .makeUnshared }
             throw error
         }
     }

@@ -1,5 +1,6 @@
-/// Which shared singleton creations are waiting for which, to report a cycle that runs
-/// through creations in different tasks instead of waiting forever.
+/// Which creations of shared values (singletons, scoped, `.graph` and cached values) are
+/// waiting for which, to report a cycle that runs through creations in different tasks
+/// instead of waiting forever.
 ///
 /// Two resolves that start at different ends of a cycle at once (creating `A`, which waits
 /// for `B`; creating `B`, which waits for `A`) each see only their half in their task-local

@@ -144,7 +144,8 @@ private final class SplitScreen: Sendable {
 /// `.graph` on the actor face, where a resolve's child tasks may ask for one value at once.
 @Suite struct GraphScopeChildTaskTests {
     /// Registers `Router` as `.graph` with a factory that counts its runs in `runs` and lets
-    /// other tasks run before it returns, and `SplitScreen`, which asks for it in two child tasks.
+    /// other tasks run before it returns, and `SplitScreen`, which asks for it in two child
+    /// tasks, the second once the first's run has begun.
     private func register(in injector: AsyncDependencyInjector, counting runs: Counter) async {
         await injector.register(Router.self, scope: .graph) { _ in
             runs.increment()
@@ -153,8 +154,12 @@ private final class SplitScreen: Sendable {
             return Router()
         }
         await injector.register(SplitScreen.self) { r in
+            let runsBefore = runs.value
             async let left = r.resolve(Router.self)
-            async let right = r.resolve(Router.self)
+            async let right: Router = {
+                while runs.value == runsBefore { await Task.yield() }  // the run has begun
+                return try await r.resolve(Router.self)
+            }()
             return try await SplitScreen(left: left, right: right)
         }
     }
@@ -171,18 +176,41 @@ private final class SplitScreen: Sendable {
         }
     }
 
+    /// Observed, the value is created once; the other requests, the awaiting child task's
+    /// among them, are cache hits, as on the sync face.
+    @Test func anObserverSeesOneCreationAndCacheHits() async throws {
+        let injector = AsyncDependencyInjector()
+        let events = Collected<ResolutionEvent>()
+        await injector.observe { events.append($0) }
+        await register(in: injector, counting: Counter())
+
+        let screen = try await injector.resolve(SplitScreen.self)
+        #expect(screen.left === screen.right)
+        let routers = events.values.filter { $0.key == DependencyKey(Router.self) }
+        #expect(routers.count == 2)
+        #expect(routers.filter(\.isCacheHit).count == 1)
+    }
+
     @Test func aFailedCreationFailsTheTasksThatAwaitedIt() async {
         struct Offline: Error {}
         let injector = AsyncDependencyInjector()
         let runs = Counter()
+        let asking = Counter()
         await injector.register(Router.self, scope: .graph) { _ -> Router in
             runs.increment()
+            // Until the other child task asks, and long enough after for it to wait for this run.
+            while asking.value == 0 { await Task.yield() }
             for _ in 0..<100 { await Task.yield() }
             throw Offline()
         }
         await injector.register(SplitScreen.self) { r in
+            let runsBefore = runs.value
             async let left = r.resolve(Router.self)
-            async let right = r.resolve(Router.self)
+            async let right: Router = {
+                while runs.value == runsBefore { await Task.yield() }  // the run has begun
+                asking.increment()
+                return try await r.resolve(Router.self)
+            }()
             var errors: [InjectionError?] = []
             do { _ = try await left } catch { errors.append(error as? InjectionError) }
             do { _ = try await right } catch { errors.append(error as? InjectionError) }
@@ -200,6 +228,57 @@ private final class SplitScreen: Sendable {
 
         _ = try? await injector.resolve(SplitScreen.self)
         #expect(runs.value == 1)  // the other child task awaited this run, and got its failure
+    }
+
+    /// Tasks a factory started, resolving the key after the resolve ended, each begin a
+    /// resolve of their own, as on the sync face.
+    @Test func tasksThatOutliveTheResolveEachGetTheirOwnValue() async throws {
+        let injector = AsyncDependencyInjector()
+        let runs = Counter()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let late = Collected<Task<Router, any Error>>()
+        await injector.register(Router.self, scope: .graph) { _ in
+            runs.increment()
+            for _ in 0..<100 { await Task.yield() }
+            return Router()
+        }
+        await injector.register(Pair.self) { _ in
+            for _ in 0..<2 {
+                late.append(
+                    Task {
+                        for await _ in gate {}
+                        return try await injector.resolve(Router.self)
+                    })
+            }
+            return Pair()
+        }
+        _ = try await injector.resolve(Pair.self)
+        open.finish()
+        let values = try await [late.values[0].value, late.values[1].value]
+        #expect(values[0] !== values[1])
+        #expect(runs.value == 2)
+    }
+
+    /// A task the graph factory starts and leaves, which waits for a value the resolve's other
+    /// child task makes, is no cycle for that child task's wait for the graph value.
+    @Test func aTaskTheFactoryLeavesRunningMakesNoCycle() async throws {
+        let injector = AsyncDependencyInjector()
+        await injector.register(Router.self, scope: .graph) { r in
+            Task { _ = try? await r.resolve(Interactor.self) }  // not awaited
+            for _ in 0..<200 { await Task.yield() }
+            return Router()
+        }
+        await injector.register(Interactor.self, scope: .graph) { r in
+            for _ in 0..<50 { await Task.yield() }
+            return try await Interactor(router: r.resolve())
+        }
+        await injector.register(Pair.self) { r in
+            async let router = r.resolve(Router.self)
+            async let interactor = r.resolve(Interactor.self)
+            _ = try await (router, interactor)
+            return Pair()
+        }
+        for _ in 0..<10 { _ = try await injector.resolve(Pair.self) }
     }
 
     @Test func aCycleThroughGraphValuesInTwoChildTasksIsReportedNotAwaited() async {
