@@ -29,17 +29,51 @@ extension AsyncDependencyInjector {
             do {
                 return try found.value(as: T.self, name: name, in: core)
             } catch {
-                throw outerFailure(error)
+                return try await recovering(from: error, resolving: T.self, name: name)
             }
         }
         return try await resolveLocked(type, name: name)
     }
 
-    /// `error`, which a synchronous factory run from a published table threw, with the keys this
-    /// task's runs are resolving around it first in its path (see `InjectionError.after(_:)`).
+    /// `error`, which a synchronous factory run from a published table threw, with the keys
+    /// that the task's runs (or `resolver`'s) are resolving around it first in its path (see
+    /// `InjectionError.after(_:)`); or, where the factory runs only on the main actor (the sync
+    /// face's `mainActor` registrar's, or one that needs such a value) and this is not it, the
+    /// value made there.
     @usableFromInline
-    nonisolated func outerFailure(_ error: InjectionError) -> InjectionError {
-        error.after(AsyncResolutionContext.keys)
+    @inline(never)
+    nonisolated func recovering<T: Sendable>(
+        from error: InjectionError,
+        resolving type: T.Type,
+        name: String?,
+        in resolver: AsyncResolver? = nil
+    ) async throws(InjectionError) -> T {
+        let keys = resolver?.frames.keys ?? AsyncResolutionContext.keys
+        guard case .requiresMainActor(let key, _) = error, !MainQueue.isCurrent else { throw error.after(keys) }
+        let core = self.core
+        return try await Self.onMainActor(for: key, after: keys) { () throws(InjectionError) in
+            try core.resolve(T.self, name: name)
+        }
+    }
+
+    /// What `make`, a synchronous resolve through the core that needs `key`'s main-actor
+    /// factory, returns when run on the main actor; its failure with `keys` first in its path.
+    /// The value is carried off the main actor unchecked, as `MainQueue.run` carries it out of
+    /// its factory: what the sync face hands out need not be `Sendable` to the compiler.
+    static func onMainActor<Value>(
+        for key: DependencyKey,
+        after keys: [DependencyKey],
+        _ make: @escaping @Sendable () throws(InjectionError) -> Value
+    ) async throws(InjectionError) -> Value {
+        nonisolated(unsafe) var outcome: Result<Value, InjectionError>?
+        await MainActor.run { outcome = Result { () throws(InjectionError) in try make() } }
+        // Unreachable: the body ran, so `outcome` is set.
+        guard let outcome else { throw .requiresMainActor(key, path: keys + [key]) }
+        do {
+            return try outcome.get()
+        } catch {
+            throw error.after(keys)
+        }
     }
 
     /// `resolve(_:name:)` where no published table has the value; or, `found` there, a
@@ -187,17 +221,14 @@ extension AsyncDependencyInjector {
                     // thread does (the resolve that started the creation gets what it made).
                     guard holder.stores(registration) else { return nil }
                     return value
-                case .share(let creation, let shared):
-                    return try await runShared(registration, as: creation, in: shared, after: frames)
-                case .waitShared(let creation):
-                    switch try await creation.sharedValue(waitingFrom: frames) {
-                    case .value(let value):
-                        guard holder.stores(registration) else { return nil }  // as `.wait` below
-                        return value
-                    case .askAgain:
-                        continue
-                    case .makeUnshared:
-                        return try await runTransient(registration, after: frames, resolverTask: resolverTask)
+                case .onMainActor, .share, .waitShared:
+                    switch try await produceRarely(
+                        request, of: registration, heldBy: holder, keptBy: keeper, after: frames,
+                        resolverTask: resolverTask)
+                    {
+                    case .value(let value): return value
+                    case .lookAgain: return nil
+                    case .askAgain: continue
                     }
                 case .create(let number, let scoped):
                     return try await createScoped(
@@ -209,6 +240,51 @@ extension AsyncDependencyInjector {
                 throw core.explained(error, building: registration, keptBy: keeper)
             }
         }
+    }
+
+    /// What `produce` makes of a rarer `request` (a `.graph` value's, made here or awaited; a
+    /// main-actor factory's): apart, so that `produce`'s frame, which a scoped value's creation
+    /// allocates, holds none of it (it cost the actor-face request 1%).
+    @inline(never)
+    private nonisolated func produceRarely(
+        _ request: AsyncSingletonCreation.Request,
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        after frames: AsyncResolutionContext.Frames,
+        resolverTask: UInt?
+    ) async throws(InjectionError) -> Produced {
+        switch request {
+        case .onMainActor:
+            let core = self.core
+            let value = try await Self.onMainActor(for: registration.key, after: frames.keys) {
+                () throws(InjectionError) in try core.produce(registration, heldBy: holder, keptBy: keeper)
+            }
+            return value.map { .value($0) } ?? .lookAgain  // `nil`: replaced meanwhile
+        case .share(let creation, let shared):
+            return .value(try await runShared(registration, as: creation, in: shared, after: frames))
+        case .waitShared(let creation):
+            switch try await creation.sharedValue(waitingFrom: frames) {
+            case .value(let value):
+                // Registered again while this task waited, as for a singleton's creation.
+                return holder.stores(registration) ? .value(value) : .lookAgain
+            case .askAgain:
+                return .askAgain
+            case .makeUnshared:
+                return .value(try await runTransient(registration, after: frames, resolverTask: resolverTask))
+            }
+        case .ready, .wait, .started, .create, .askAgain:
+            return .askAgain  // `produce` handles these itself
+        }
+    }
+
+    /// What `produceRarely` made: the value, or what `produce` does next.
+    private enum Produced {
+        case value(Any)
+        /// The registration was replaced while this task waited: look the key up again.
+        case lookAgain
+        /// Ask for the value again.
+        case askAgain
     }
 
     /// What `produce` does but its waits: `nil` for a transient that is to run in this task.
@@ -239,6 +315,11 @@ extension AsyncDependencyInjector {
         case .plain:
             do {
                 return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
+            } catch .requiresMainActor(let key, let path) {
+                // A factory of the sync face's `mainActor` registrar (or one it needs), off the
+                // main actor: the actor face may await it there.
+                guard MainQueue.isCurrent else { return .onMainActor }
+                throw InjectionError.requiresMainActor(key, path: path).after(frames.keys)
             } catch {
                 throw error.after(frames.keys)
             }

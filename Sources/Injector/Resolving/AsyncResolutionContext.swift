@@ -261,6 +261,10 @@ extension AsyncResolutionContext {
             /// How many runs are in progress; the resolve has ended at 0.
             var inProgress = 1
             var values = Shared()
+            /// The `.graph` values being made, where the resolve's child tasks may ask for one
+            /// at once: the first makes it, the others await it (see `claim`). Apart from
+            /// `values`, which `end` takes out whole: a wider one cost every resolve 3%.
+            var creations: [Shared.Key: AsyncSingletonCreation] = [:]
             /// The first failed `@Inject` wrapper of each run in progress, for the run to throw
             /// when its factory returns (see `Frames.capture`). Empty but on failure.
             var captured = [Run: CapturedWrapperFailure]()
@@ -368,22 +372,44 @@ extension AsyncResolutionContext {
             state.withLock { $0.values.value(madeBy: registration, builtBy: injector) }
         }
 
-        /// `SharedValues.claim` of `registration`'s value, built by `injector`, in this resolve;
-        /// `nil` once it has ended (a task that outlived it resolves as a resolve of its own).
-        func claim(_ registration: Registration, builtBy injector: DependencyInjector) -> Shared.Claim? {
-            state.withLock { $0.inProgress > 0 ? $0.values.claim(registration, builtBy: injector) : nil }
+        /// What a request of `registration`'s value, built by `injector`, finds in this resolve:
+        /// the value shared already, the creation of it another task runs, or (claimed now) one
+        /// for this task to run, which the caller ends with `endCreation` before it finishes it;
+        /// `nil` once the resolve has ended (a task that outlived it resolves as a resolve of its own).
+        func claim(_ registration: Registration, builtBy injector: DependencyInjector) -> Claim? {
+            state.withLock { state in
+                guard state.inProgress > 0 else { return nil }
+                if let value = state.values.value(madeBy: registration, builtBy: injector) { return .shared(value) }
+                let key = Shared.Key(registration, injector)
+                if let running = state.creations[key] { return .running(running) }
+                let creation = AsyncSingletonCreation(of: registration)
+                state.creations[key] = creation
+                return .claimed(creation)
+            }
+        }
+
+        /// What `claim` finds.
+        enum Claim {
+            case shared(any Sendable)
+            case running(AsyncSingletonCreation)
+            case claimed(AsyncSingletonCreation)
         }
 
         /// Whether `registration`'s value, built by `injector`, is shared in this resolve, or being made.
         func hasValueOrCreation(madeBy registration: Registration, builtBy injector: DependencyInjector) -> Bool {
-            state.withLock { $0.values.hasValueOrCreation(madeBy: registration, builtBy: injector) }
+            state.withLock { state in
+                state.values.value(madeBy: registration, builtBy: injector) != nil
+                    || state.creations[Shared.Key(registration, injector)] != nil
+            }
         }
 
-        /// Forgets `creation`, which has ended (see `SharedValues.endCreation`).
+        /// Forgets `creation` of `registration`'s value, built by `injector`, which has ended: a
+        /// later request finds its value shared, or (it failed) claims a creation of its own.
         func endCreation(
             _ creation: AsyncSingletonCreation, of registration: Registration, builtBy injector: DependencyInjector
         ) {
-            state.update { $0.values.endCreation(creation, of: registration, builtBy: injector) }
+            let key = Shared.Key(registration, injector)
+            state.update { state in state.creations[key] === creation ? state.creations.removeValue(forKey: key) : nil }
         }
 
         /// Shares `value` with the rest of the resolve as what `registration` makes; not once

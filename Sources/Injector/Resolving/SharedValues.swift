@@ -12,7 +12,8 @@ struct SharedValues<Value> {
     /// their identities).
     typealias Entry = (value: Value, madeBy: Registration, builtBy: DependencyInjector)
 
-    private struct Key: Hashable {
+    /// A value's registration and builder, by identity.
+    struct Key: Hashable {
         let registration: ObjectIdentifier
         let injector: ObjectIdentifier
 
@@ -23,9 +24,6 @@ struct SharedValues<Value> {
     }
 
     private var entries = [Key: Entry]()
-    /// The `.graph` values being made on the actor face, where the resolve's child tasks may
-    /// ask for one at once: the first makes it, the others await it (see `claim`).
-    private var creations = [Key: AsyncSingletonCreation]()
 
     var isEmpty: Bool { entries.isEmpty }
 
@@ -40,40 +38,6 @@ struct SharedValues<Value> {
         -> Entry?
     {
         entries.updateValue((value, registration, injector), forKey: Key(registration, injector))
-    }
-
-    /// What a request of `registration`'s value, built by `injector`, finds: the value shared
-    /// already, the creation of it another task runs, or (claimed now) one for this task to run,
-    /// which the caller ends with `endCreation` before it finishes it.
-    mutating func claim(_ registration: Registration, builtBy injector: DependencyInjector) -> Claim {
-        let key = Key(registration, injector)
-        if let entry = entries[key] { return .shared(entry.value) }
-        if let running = creations[key] { return .running(running) }
-        let creation = AsyncSingletonCreation(of: registration)
-        creations[key] = creation
-        return .claimed(creation)
-    }
-
-    /// What `claim` finds.
-    enum Claim {
-        case shared(Value)
-        case running(AsyncSingletonCreation)
-        case claimed(AsyncSingletonCreation)
-    }
-
-    /// Whether `registration`'s value, built by `injector`, is shared or being made.
-    func hasValueOrCreation(madeBy registration: Registration, builtBy injector: DependencyInjector) -> Bool {
-        let key = Key(registration, injector)
-        return entries[key] != nil || creations[key] != nil
-    }
-
-    /// Forgets `creation` of `registration`'s value, built by `injector`, which has ended: a
-    /// later request finds its value shared, or (it failed) claims a creation of its own.
-    mutating func endCreation(
-        _ creation: AsyncSingletonCreation, of registration: Registration, builtBy injector: DependencyInjector
-    ) -> AsyncSingletonCreation? {
-        let key = Key(registration, injector)
-        return creations[key] === creation ? creations.removeValue(forKey: key) : nil
     }
 
     /// Stops sharing what `registration` made, built by `injector`; returns its entry, which
