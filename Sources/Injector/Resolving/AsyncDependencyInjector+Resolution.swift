@@ -365,7 +365,7 @@ extension AsyncDependencyInjector {
         // Bound, as a creation's run is: a task its factory starts, resolving the value through
         // a captured injector, finds the run in its path (a cycle), not a creation to wait for.
         let (inside, run, _) = frames.appending(registration, creation: creation.number)
-        let outcome = await self.run(registration, frames: inside)
+        let outcome = await outcome(ofRunning: registration, frames: inside)
         inside.end(run)
         shared.endCreation(creation, of: registration, builtBy: core)
         creation.finish(outcome)
@@ -398,10 +398,9 @@ extension AsyncDependencyInjector {
         // if it can (see `run`); a value cached by argument is bound as a creation is.
         let (inside, run, unbound) = frames.appending(
             registration, creation: creation, unboundIn: registration.caching == nil ? resolverTask : nil)
-        let outcome = await self.run(
+        defer { inside.end(run) }
+        return try await self.run(
             registration, frames: inside, unboundIn: unbound ? resolverTask : nil, arguments: arguments)
-        inside.end(run)
-        return try outcome.get()
     }
 
     /// Runs `registration`'s async factory with this injector as `current`, after `frames`,
@@ -420,10 +419,9 @@ extension AsyncDependencyInjector {
         frames: AsyncResolutionContext.Frames,
         unboundIn task: UInt? = nil,
         arguments: Any = ()
-    ) async -> AsyncSingletonCreation.Outcome {
+    ) async throws(InjectionError) -> any Sendable {
         guard let (make, valueType) = Self.asyncFactory(of: registration, arguments: arguments) else {
-            return .failure(
-                .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait()))
+            throw .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait())
         }
         AsyncWrapperCapture.beginBuilder()
         defer { AsyncWrapperCapture.endBuilder() }
@@ -440,16 +438,31 @@ extension AsyncDependencyInjector {
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
             let shared = registration.sharesValues ? frames.shared : nil
             let decorates = !registration.decoratesOwnValues && core.mayDecorate(registration.key)
-            guard shared != nil || decorates else { return .success(value) }
+            guard shared != nil || decorates else { return value }
             // A completion or a decorator: user code again, bound as the factory was.
             let finish = { () async throws -> any Sendable in
                 try await self.finish(
                     value, as: valueType, madeBy: registration, sharingIn: shared, decorating: decorates, resolver)
             }
-            if unbound { return .success(try await finish()) }
-            return .success(try await AsyncResolutionContext.$bound.withValue(frames) { try await asCurrent(finish) })
+            if unbound { return try await finish() }
+            return try await AsyncResolutionContext.$bound.withValue(frames) { try await asCurrent(finish) }
         } catch {
-            return .failure(Self.failure(error, of: registration, after: frames))
+            throw Self.failure(error, of: registration, after: frames)
+        }
+    }
+
+    /// `run(_:frames:unboundIn:arguments:)`'s outcome as a value, for a creation that hands it
+    /// to the resolves that await it. A transient's run throws instead: a `Result` of an
+    /// `InjectionError` is copied through its value witnesses (4% of a transient's resolve).
+    @inline(__always)
+    nonisolated func outcome(
+        ofRunning registration: Registration,
+        frames: AsyncResolutionContext.Frames
+    ) async -> AsyncSingletonCreation.Outcome {
+        do {
+            return .success(try await run(registration, frames: frames))
+        } catch {
+            return .failure(error)
         }
     }
 

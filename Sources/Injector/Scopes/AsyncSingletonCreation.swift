@@ -112,7 +112,7 @@ final class AsyncSingletonCreation: Sendable {
             // requester's (errors show the whole chain, and a cycle back into it is found).
             let (inside, run, _) = frames.appending(registration, creation: creation.number)
             let create: @Sendable () async -> Void = {
-                let outcome = await face.run(registration, frames: inside)
+                let outcome = await face.outcome(ofRunning: registration, frames: inside)
                 inside.end(run)
                 await creation.conclude(outcome, heldBy: holder, keptBy: keeper, after: frames)
             }

@@ -274,12 +274,17 @@ extension AsyncDependencyInjector {
         after frames: AsyncResolutionContext.Frames
     ) async throws(InjectionError) -> any Sendable {
         let (inside, run, _) = frames.appending(registration, creation: number)
-        var outcome = await face(of: keeper).run(registration, frames: inside)
-        inside.end(run)
-        guard case .success(let value) = outcome else {
-            scoped.withLock { $0.release(claimOf: registration) }?.awaited?.finish(outcome)
-            return try outcome.get()
+        // Thrown, not a `Result`, which is copied through its value witnesses: one is made only
+        // for the resolves that await the creation, if any.
+        let value: any Sendable
+        do {
+            value = try await face(of: keeper).run(registration, frames: inside)
+        } catch {
+            inside.end(run)
+            scoped.withLock { $0.release(claimOf: registration) }?.awaited?.finish(.failure(error))
+            throw error
         }
+        inside.end(run)
         // Closed meanwhile: nothing is kept, and the claim ends all the same.
         let kept = scoped.withLock {
             $0.keep(value, producedBy: registration, heldBy: holder, keptBy: keeper, claimed: true)
@@ -287,11 +292,11 @@ extension AsyncDependencyInjector {
         if kept.isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
             await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
-            outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
-            kept.ended?.awaited?.finish(outcome)
-            return try outcome.get()
+            let closed = InjectionError.closed(registration.key, path: frames.keys + [registration.key])
+            kept.ended?.awaited?.finish(.failure(closed))
+            throw closed
         }
-        kept.ended?.awaited?.finish(outcome)
+        kept.ended?.awaited?.finish(.success(value))
         // After the waiters are woken, so that none waits for user code.
         let letGo = keeper.letGo(by: kept, of: registration)
         if !letGo.isEmpty { await keeper.tearDownAwaiting(letGo) }  // no suspension point for nothing
