@@ -29,51 +29,17 @@ extension AsyncDependencyInjector {
             do {
                 return try found.value(as: T.self, name: name, in: core)
             } catch {
-                return try await recovering(from: error, resolving: T.self, name: name)
+                throw outerFailure(error)
             }
         }
         return try await resolveLocked(type, name: name)
     }
 
-    /// `error`, which a synchronous factory run from a published table threw, with the keys
-    /// that the task's runs (or `resolver`'s) are resolving around it first in its path (see
-    /// `InjectionError.after(_:)`); or, where the factory runs only on the main actor (the sync
-    /// face's `mainActor` registrar's, or one that needs such a value) and this is not it, the
-    /// value made there.
+    /// `error`, which a synchronous factory run from a published table threw, with the keys this
+    /// task's runs are resolving around it first in its path (see `InjectionError.after(_:)`).
     @usableFromInline
-    @inline(never)
-    nonisolated func recovering<T: Sendable>(
-        from error: InjectionError,
-        resolving type: T.Type,
-        name: String?,
-        in resolver: AsyncResolver? = nil
-    ) async throws(InjectionError) -> T {
-        let keys = resolver?.frames.keys ?? AsyncResolutionContext.keys
-        guard case .requiresMainActor(let key, _) = error, !MainQueue.isCurrent else { throw error.after(keys) }
-        let core = self.core
-        return try await Self.onMainActor(for: key, after: keys) { () throws(InjectionError) in
-            try core.resolve(T.self, name: name)
-        }
-    }
-
-    /// What `make`, a synchronous resolve through the core that needs `key`'s main-actor
-    /// factory, returns when run on the main actor; its failure with `keys` first in its path.
-    /// The value is carried off the main actor unchecked, as `MainQueue.run` carries it out of
-    /// its factory: what the sync face hands out need not be `Sendable` to the compiler.
-    static func onMainActor<Value>(
-        for key: DependencyKey,
-        after keys: [DependencyKey],
-        _ make: @escaping @Sendable () throws(InjectionError) -> Value
-    ) async throws(InjectionError) -> Value {
-        nonisolated(unsafe) var outcome: Result<Value, InjectionError>?
-        await MainActor.run { outcome = Result { () throws(InjectionError) in try make() } }
-        // Unreachable: the body ran, so `outcome` is set.
-        guard let outcome else { throw .requiresMainActor(key, path: keys + [key]) }
-        do {
-            return try outcome.get()
-        } catch {
-            throw error.after(keys)
-        }
+    nonisolated func outerFailure(_ error: InjectionError) -> InjectionError {
+        error.after(AsyncResolutionContext.keys)
     }
 
     /// `resolve(_:name:)` where no published table has the value; or, `found` there, a
@@ -221,10 +187,9 @@ extension AsyncDependencyInjector {
                     // thread does (the resolve that started the creation gets what it made).
                     guard holder.stores(registration) else { return nil }
                     return value
-                case .onMainActor, .share, .waitShared:
-                    switch try await produceRarely(
-                        request, of: registration, heldBy: holder, keptBy: keeper, after: frames,
-                        resolverTask: resolverTask)
+                case .share, .waitShared:
+                    switch try await produceShared(
+                        request, of: registration, heldBy: holder, after: frames, resolverTask: resolverTask)
                     {
                     case .value(let value): return value
                     case .lookAgain: return nil
@@ -242,25 +207,18 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// What `produce` makes of a rarer `request` (a `.graph` value's, made here or awaited; a
-    /// main-actor factory's): apart, so that `produce`'s frame, which a scoped value's creation
-    /// allocates, holds none of it (it cost the actor-face request 1%).
+    /// What `produce` makes of a `.graph` value's `request` (made here or awaited): apart, so
+    /// that `produce`'s frame, which a scoped value's creation allocates, holds none of it (it
+    /// cost the actor-face request 1%).
     @inline(never)
-    private nonisolated func produceRarely(
+    private nonisolated func produceShared(
         _ request: AsyncSingletonCreation.Request,
         of registration: Registration,
         heldBy holder: DependencyInjector,
-        keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames,
         resolverTask: UInt?
     ) async throws(InjectionError) -> Produced {
         switch request {
-        case .onMainActor:
-            let core = self.core
-            let value = try await Self.onMainActor(for: registration.key, after: frames.keys) {
-                () throws(InjectionError) in try core.produce(registration, heldBy: holder, keptBy: keeper)
-            }
-            return value.map { .value($0) } ?? .lookAgain  // `nil`: replaced meanwhile
         case .share(let creation, let shared):
             return .value(try await runShared(registration, as: creation, in: shared, after: frames))
         case .waitShared(let creation):
@@ -278,7 +236,7 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// What `produceRarely` made: the value, or what `produce` does next.
+    /// What `produceShared` made: the value, or what `produce` does next.
     private enum Produced {
         case value(Any)
         /// The registration was replaced while this task waited: look the key up again.
@@ -315,11 +273,6 @@ extension AsyncDependencyInjector {
         case .plain:
             do {
                 return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
-            } catch .requiresMainActor(let key, let path) {
-                // A factory of the sync face's `mainActor` registrar (or one it needs), off the
-                // main actor: the actor face may await it there.
-                guard MainQueue.isCurrent else { return .onMainActor }
-                throw InjectionError.requiresMainActor(key, path: path).after(frames.keys)
             } catch {
                 throw error.after(frames.keys)
             }

@@ -61,9 +61,6 @@ final class AsyncSingletonCreation: Sendable {
         case waitShared(AsyncSingletonCreation)
         /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
         case create(Number, in: LockedKeptValues)
-        /// A synchronous factory that runs only on the main actor (the sync face's `mainActor`
-        /// registrar's), asked off it: run it there.
-        case onMainActor
         /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
         case askAgain
     }

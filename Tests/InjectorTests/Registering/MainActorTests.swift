@@ -15,12 +15,6 @@ final class SettingsModel {
 
 final class SettingsStore: Sendable {}
 
-/// A sync transient of the app that needs a main-actor model.
-final class SettingsPanel: Sendable {
-    let model: SettingsModel
-    init(model: SettingsModel) { self.model = model }
-}
-
 @MainActor
 private final class SettingsScreen {
     @Inject var model: SettingsModel
@@ -97,8 +91,8 @@ private final class SettingsScreen {
                 and it was resolved from another thread.
                 To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), \
                 or register it as a singleton and resolve it once on the main actor: every thread then \
-                gets the created value, or resolve it through an AsyncDependencyInjector, which awaits the \
-                main actor for it.
+                gets the created value. (An AsyncDependencyInjector resolves off the main actor, even \
+                awaited from it: register the type there with `{ @MainActor r in … }`.)
                 """)
     }
 
@@ -157,32 +151,6 @@ private final class SettingsScreen {
 
         let model = try await services.resolve(SettingsModel.self)
         #expect(await model.title == "Settings")
-    }
-
-    /// A type the sync face's `mainActor` registrar registered (the app's view models), resolved
-    /// through the actor face over the same core from a background task: the actor face awaits
-    /// the main actor for its factory, where a sync resolve there throws `requiresMainActor`.
-    @Test(arguments: [Scope.transient, .singleton])
-    func theAsyncInjectorAwaitsTheMainActorForTheSyncFacesMainActorFactories(scope: Scope) async throws {
-        let services = AsyncDependencyInjector()
-        let injector = services.synchronous
-        let made = Counter()
-        injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
-        injector.mainActor.register(SettingsModel.self, scope: scope) { r in
-            made.increment()
-            return try SettingsModel(store: r.resolve())
-        }
-        injector.register(SettingsPanel.self) { r in try SettingsPanel(model: r.resolve()) }  // needs the model
-
-        let model = try await Task.detached { try await services.resolve(SettingsModel.self) }.value
-        let panel = try await Task.detached { try await services.resolve(SettingsPanel.self) }.value
-        #expect(await model.title == "Settings")
-        #expect(made.value == (scope == .singleton ? 1 : 2))
-        if scope == .singleton {
-            #expect(panel.model === model)
-        } else {
-            #expect(throws: InjectionError.self) { try injector.resolve(SettingsModel.self) }  // off the main actor
-        }
     }
 
     // Where the sync face throws `requiresMainActor`, the actor face awaits the main actor.
