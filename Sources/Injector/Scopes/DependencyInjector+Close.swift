@@ -25,6 +25,11 @@ extension DependencyInjector {
     /// a factory finishes creating afterwards is not kept but torn down at once, and that
     /// resolve throws `closed`.
     ///
+    /// An asynchronous teardown (registered on ``AsyncDependencyInjector``) cannot be awaited
+    /// here: from the first one met, latest first, the rest run in order in a task after
+    /// `close()` returns, and their failures are recorded on the running test and thrown by
+    /// the next `close()`. Close through the actor face to await them.
+    ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
     public func close() throws(TeardownError) {

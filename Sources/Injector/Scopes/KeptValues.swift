@@ -373,14 +373,16 @@ struct KeptValues {
         /// The teardowns of the values, in the order they were kept.
         var teardowns: [PendingTeardown] { values.compactMap(\.teardown) }
 
-        /// Runs the synchronous teardowns of the values, latest first, with
-        /// no `PendingTeardown` made for each: what a close runs when nothing else is torn down
-        /// with them. Returns the failures, and the asynchronous teardowns, latest first, for
-        /// the caller to await.
+        /// Runs the teardowns of the values, latest first, up to the first asynchronous one,
+        /// with no `PendingTeardown` made for each: what a close runs when nothing else is torn
+        /// down with them. Returns the failures, and the teardowns from that one on, latest
+        /// first, for the caller to await (as `PendingTeardown.runSynchronous`).
         func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown]) {
             var failures: [TeardownError.Failure] = []
-            var deferred: [PendingTeardown] = []
-            for kept in values.reversed() {
+            var index = values.endIndex
+            while index > values.startIndex {
+                index -= 1
+                let kept = values[index]
                 guard case .strong(let value) = kept.held,
                     let teardown = kept.registration.teardown
                 else { continue }
@@ -390,10 +392,10 @@ struct KeptValues {
                 {
                 case nil: break
                 case .failed(let failure)?: failures.append(failure)
-                case .asynchronous?: if let pending = kept.teardown { deferred.append(pending) }
+                case .asynchronous?: return (failures, values[...index].reversed().compactMap(\.teardown))
                 }
             }
-            return (failures, deferred)
+            return (failures, [])
         }
 
         /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn.

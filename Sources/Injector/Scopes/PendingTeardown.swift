@@ -37,21 +37,22 @@ final class PendingTeardown: @unchecked Sendable {
         self.site = site
     }
 
-    /// Runs the synchronous ones of `teardowns`, latest first; the failures, and the
-    /// asynchronous ones, which must be awaited (`runAll`), latest first too.
+    /// Runs `teardowns`, latest first, up to the first asynchronous one; the failures, and
+    /// the rest from that one on, which must be awaited (`runAll`), latest first too: a pool
+    /// made before a transaction is not closed before the transaction's async teardown.
     static func runSynchronous(_ teardowns: [PendingTeardown]) -> (
         failures: [TeardownError.Failure], deferred: [PendingTeardown]
     ) {
         var failures: [TeardownError.Failure] = []
-        var deferred: [PendingTeardown] = []
-        for pending in latestFirst(teardowns) {
+        let ordered = Array(latestFirst(teardowns))
+        for (index, pending) in ordered.enumerated() {
             switch pending.teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
             case nil: break
             case .failed(let failure)?: failures.append(failure)
-            case .asynchronous?: deferred.append(pending)
+            case .asynchronous?: return (failures, Array(ordered[index...]))
             }
         }
-        return (failures, deferred)
+        return (failures, [])
     }
 
     /// Runs `teardowns`, latest first, awaiting the asynchronous ones; the failures.

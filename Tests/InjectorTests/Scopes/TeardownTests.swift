@@ -314,4 +314,51 @@ import Testing
         guard case .async(let injector) = injector.base else { return }
         await injector.teardownsFinished()
     }
+
+    /// A pool (sync teardown), a transaction from it (the actor face's async teardown) and a
+    /// log from that (sync), made in that order by `make` (in `keeper`, which `close` then
+    /// closes on the sync face): the transaction is closed before the pool, though the sync
+    /// `close()` can only hand its async teardown, and the pool's after it, to a task.
+    private func closingOnTheSyncFace(
+        scope: Scope,
+        _ close: (AsyncDependencyInjector) async throws -> AsyncDependencyInjector
+    ) async throws -> [String] {
+        let closed = Collected<String>()
+        let server = AsyncDependencyInjector()
+        server.synchronous.register(Pool.self, scope: scope) { _ in Pool() }.teardown { closed.append($0.id) }
+        await server.register(Transaction.self, scope: scope) { r in
+            _ = try await r.resolve(Pool.self)
+            return Transaction()
+        }
+        .teardown { closed.append($0.id) }
+        server.synchronous.register(RequestLog.self, scope: scope) { r in
+            _ = try r.resolve(Transaction.self)
+            return RequestLog()
+        }
+        .teardown { closed.append($0.id) }
+        let keeper = try await close(server)
+        try await keeper.close()  // awaits the task the sync `close()` left
+        return closed.values
+    }
+
+    @Test func aSyncCloseKeepsReverseCreationOrderAcrossTheActorFacesTeardowns() async throws {
+        let order = try await closingOnTheSyncFace(scope: .singleton) { server in
+            _ = try await server.resolve(Transaction.self)
+            _ = try server.synchronous.resolve(RequestLog.self)
+            try server.synchronous.close()
+            return server
+        }
+        #expect(order == ["log", "transaction", "pool"])
+    }
+
+    @Test func aRequestClosedOnTheSyncFaceKeepsReverseCreationOrderAcrossTheActorFacesTeardowns() async throws {
+        let order = try await closingOnTheSyncFace(scope: .scoped) { server in
+            let request = server.openScope()
+            _ = try await request.resolve(Transaction.self)
+            _ = try request.synchronous.resolve(RequestLog.self)
+            try request.synchronous.close()
+            return request
+        }
+        #expect(order == ["log", "transaction", "pool"])
+    }
 }
