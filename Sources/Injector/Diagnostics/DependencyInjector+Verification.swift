@@ -25,6 +25,8 @@ extension DependencyInjector {
     ///   sees the rest;
     /// - main-actor factories (``MainActorRegistrar/register(_:name:scope:fileID:line:factory:)``) and the factories
     ///   that resolve them, unless `verify()` is called on the main actor;
+    /// - async factories, registered on ``AsyncDependencyInjector`` over this injector (its
+    ///   `verify()` checks them); a synchronous factory that needs one is reported;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
     ///   resolves inside methods or with names computed at run time, branches not taken;
     /// - registrations made after it returns, and overrides in children of this injector;
@@ -135,6 +137,8 @@ struct Verification {
             return  // a factory that takes run-time arguments: only its callers can run it
         case .requiresMainActor:
             return  // off the main actor, which says nothing about whether it works
+        case .factoryFailed(key, [key], let underlying) where underlying is RequiresAwait:
+            return  // an async factory, which only the actor face runs: its `verify()` checks it
         case .notProvidedByScope:
             return  // each opened scope provides it: there is none to resolve here
         case _ where InitializerDryRun.isChecked(error, key: key):

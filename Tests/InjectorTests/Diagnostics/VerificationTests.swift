@@ -230,4 +230,22 @@ extension VerificationTests {
 
         try injector.verify()
     }
+
+    /// Over one core, the sync face's `verify()` leaves the actor face's async factories to
+    /// the actor face's (it cannot run them), but still reports a synchronous factory that
+    /// needs one, which cannot work on either face until that value exists.
+    @Test func theSyncFacesVerifyLeavesAsyncFactoriesToTheActorFace() async throws {
+        let server = AsyncDependencyInjector()
+        await server.register(Service.self, scope: .singleton) { _ in
+            await Task.yield()
+            return Service()
+        }
+        server.synchronous.register((any Greeter).self) { _ in EnglishGreeter() }
+        try server.synchronous.verify()
+        try await server.verify()
+
+        server.synchronous.register(Dependent.self) { r in try Dependent(service: r.resolve()) }
+        let error = #expect(throws: VerificationError.self) { try server.synchronous.verify() }
+        #expect(error?.failures.map(\.path) == [[DependencyKey(Dependent.self), DependencyKey(Service.self)]])
+    }
 }
