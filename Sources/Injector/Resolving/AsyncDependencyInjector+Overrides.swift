@@ -1,7 +1,8 @@
 extension AsyncDependencyInjector {
     /// Runs `operation` with a test scope of this injector, configured by `overrides`, as ``current``, as
-    /// ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)`` does. Only
-    /// `AsyncDependencyInjector.current` is bound: the `InjectorTesting` trait scopes both faces.
+    /// ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)`` does. Where
+    /// ``DependencyInjector/current`` is this injector's ``synchronous`` (one root, as the shared
+    /// faces are), it is the scope's: one scope for both faces.
     @discardableResult
     public func withOverrides<Result>(
         strict: Bool = false,
@@ -13,7 +14,13 @@ extension AsyncDependencyInjector {
         let scope = testChild(strict: strict, allowing: allowing)
         do {
             try await overrides(scope)
-            let result = try await Self.$current.withValue(scope, operation: operation)
+            // The other face's `current` too, where it is this injector's.
+            let result =
+                DependencyInjector.current === core
+                ? try await DependencyInjector.$current.withValue(scope.core) {
+                    try await Self.$current.withValue(scope, operation: operation)
+                }
+                : try await Self.$current.withValue(scope, operation: operation)
             await scope.closeReportingFailures()
             return result
         } catch {

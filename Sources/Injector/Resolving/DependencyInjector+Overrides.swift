@@ -19,6 +19,9 @@ extension DependencyInjector {
     /// afresh inside it, with the overrides (so a mock reaches the singletons that depend on
     /// it), and dropped with it. No scope sees another's singletons or creates the ancestors'.
     ///
+    /// Where ``AsyncDependencyInjector/current`` is this injector's actor face (one root, as the
+    /// shared faces are), it is the scope's too: one scope for both faces.
+    ///
     /// It is a test scope: an ancestor's registration with a test double
     /// (``Registered/inTests(fileID:line:_:)``) resolves with the double. A `strict` scope
     /// refuses the ancestors' other registrations — the app's, which the test did not
@@ -40,7 +43,17 @@ extension DependencyInjector {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
         defer { scope.closeReportingFailures() }
         try overrides(scope)
-        return try Self.$current.withValue(scope, operation: operation)
+        guard let face = actorFace(of: scope) else { return try Self.$current.withValue(scope, operation: operation) }
+        return try AsyncDependencyInjector.$current.withValue(face) {
+            try Self.$current.withValue(scope, operation: operation)
+        }
+    }
+
+    /// The actor face of `scope`, a test scope of this injector, where
+    /// ``AsyncDependencyInjector/current`` is this injector's: `withOverrides` binds it too.
+    private func actorFace(of scope: DependencyInjector) -> AsyncDependencyInjector? {
+        let actor = AsyncDependencyInjector.current
+        return actor.core === self ? actor.face(ofChild: scope) : nil
     }
 
     /// Runs the asynchronous `operation` with a child of this injector, configured by
@@ -65,6 +78,11 @@ extension DependencyInjector {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
         defer { scope.closeReportingFailures() }
         try overrides(scope)
-        return try await Self.$current.withValue(scope, operation: operation)
+        guard let face = actorFace(of: scope) else {
+            return try await Self.$current.withValue(scope, operation: operation)
+        }
+        return try await AsyncDependencyInjector.$current.withValue(face) {
+            try await Self.$current.withValue(scope, operation: operation)
+        }
     }
 }

@@ -62,4 +62,42 @@ import Testing
                 lines.last?.hasPrefix("To fix: resolve it with `try await` from the AsyncDependencyInjector") == true)
         }
     }
+
+    /// Where both faces' `current` are one injector, either face's `withOverrides` is one test
+    /// scope for both: code in the operation that reads the other face sees the override.
+    @Test func eitherFacesWithOverridesScopesBothFacesOfOneRoot() async throws {
+        let (sync, actor) = bothFaces()
+        sync.register(RegisteredOnTheSyncFace(id: 1))
+        let seen = try await DependencyInjector.$current.withValue(sync) {
+            try await AsyncDependencyInjector.$current.withValue(actor) { () async throws -> [Int] in
+                let throughTheSyncFace = try await actor.withOverrides({
+                    await $0.register(RegisteredOnTheSyncFace(id: 2))
+                }) {
+                    try DependencyInjector.current.resolve(RegisteredOnTheSyncFace.self).id
+                }
+                let throughTheActorFace = try await sync.withOverrides({ $0.register(RegisteredOnTheSyncFace(id: 3)) }) {
+                    try await AsyncDependencyInjector.current.resolve(RegisteredOnTheSyncFace.self).id
+                }
+                let synchronously = try sync.withOverrides({ $0.register(RegisteredOnTheSyncFace(id: 4)) }) {
+                    try AsyncDependencyInjector.current.synchronous.resolve(RegisteredOnTheSyncFace.self).id
+                }
+                return [throughTheSyncFace, throughTheActorFace, synchronously]
+            }
+        }
+        #expect(seen == [2, 3, 4])
+    }
+
+    /// Where the faces' `current` are two injectors, each face's `withOverrides` leaves the other's.
+    @Test func withOverridesLeavesTheOtherFaceOfAnotherInjector() async {
+        let (_, actor) = bothFaces()
+        let other = DependencyInjector.shared.child()
+        let syncCurrent = await DependencyInjector.$current.withValue(other) {
+            await actor.withOverrides({ _ in }) { DependencyInjector.current }
+        }
+        let actorCurrent = AsyncDependencyInjector.$current.withValue(actor) {
+            other.withOverrides({ _ in }) { AsyncDependencyInjector.current }
+        }
+        #expect(syncCurrent === other)
+        #expect(actorCurrent === actor)
+    }
 }
