@@ -75,7 +75,8 @@ import Testing
                 }) {
                     try DependencyInjector.current.resolve(RegisteredOnTheSyncFace.self).id
                 }
-                let throughTheActorFace = try await sync.withOverrides({ $0.register(RegisteredOnTheSyncFace(id: 3)) }) {
+                let throughTheActorFace = try await sync.withOverrides({ $0.register(RegisteredOnTheSyncFace(id: 3)) })
+                {
                     try await AsyncDependencyInjector.current.resolve(RegisteredOnTheSyncFace.self).id
                 }
                 let synchronously = try sync.withOverrides({ $0.register(RegisteredOnTheSyncFace(id: 4)) }) {
