@@ -132,6 +132,12 @@ extension DependencyInjector {
     ) -> InjectionError {
         context.dropCapturedOfInnermost()  // the run threw: what it captured holds nothing up
         if let error = error as? InjectionError { return error }
+        // An async factory whose value the actor face's runs in this task are making: this
+        // synchronous run cannot await it because it waits for this run, a cycle.
+        if error is RequiresAwait, AsyncWrapperCapture.isBuilding {
+            let outer = AsyncResolutionContext.keys
+            if outer.contains(registration.key) { return .circularDependency(path: outer + context.path) }
+        }
         return .factoryFailed(registration.key, path: context.path, underlying: error)
     }
 }

@@ -228,4 +228,28 @@ import Testing
         // the run that started it has ended.
         #expect(await iterator.next() == "made 2")
     }
+
+    /// A cycle that passes through a synchronous factory (the actor face's singleton `A` needs
+    /// the sync face's `B`, which needs `A`, still being created) is a cycle, not "its factory
+    /// is async": the sync face cannot await `A` because `A` is waiting for it.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1)), arguments: [Scope.transient, .singleton])
+    func aCycleThroughTheSyncFaceIsReportedAsACycle(scope: Scope) async {
+        let injector = AsyncDependencyInjector()
+        await injector.register(NodeA.self, scope: scope) { r in
+            await Task.yield()
+            _ = try await r.resolve(NodeB.self)
+            return NodeA()
+        }
+        injector.synchronous.register(NodeB.self) { r in
+            _ = try r.resolve(NodeA.self)
+            return NodeB()
+        }
+        let error = await #expect(throws: InjectionError.self) { try await injector.resolve(NodeA.self) }
+        guard case .circularDependency(let path)? = error else {
+            Issue.record("expected a cycle, got \(String(describing: error))")
+            return
+        }
+        #expect(path == [DependencyKey(NodeA.self), DependencyKey(NodeB.self), DependencyKey(NodeA.self)])
+    }
 }
