@@ -266,8 +266,19 @@ class Registration: @unchecked Sendable {
         switch factory {
         case .plain: try makeAny(with: injector)
         case .withArguments(_, _, .sync(let make)): try make(injector, arguments)
-        case .async, .withArguments(_, _, .async): throw RequiresAwait()
+        case .async: try forwardedValue(with: injector)
+        case .withArguments(_, _, .async): throw RequiresAwait()
         }
+    }
+
+    /// What the sync face makes of an async factory: nothing, but for a forward
+    /// (``Registered/implements(_:)``) of the actor face's registration, whose target's value
+    /// the sync face may have (a singleton made already): the target's resolve says which.
+    private final func forwardedValue(with injector: DependencyInjector) throws -> Any {
+        guard let target = forwardedTo, let value = try injector.value(for: target, observed: true) else {
+            throw RequiresAwait()
+        }
+        return value
     }
 
     /// `typed(making:)` when `injector` has no decorators for the key (a load per injector of

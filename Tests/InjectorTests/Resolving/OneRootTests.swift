@@ -101,4 +101,28 @@ import Testing
         #expect(syncCurrent === other)
         #expect(actorCurrent === actor)
     }
+
+    /// A forward (`implements`) of the actor face's singleton reads, on the sync face, the value
+    /// the actor face has made, as the singleton's own key does; before that, it says to await.
+    @Test func theSyncFaceReadsAForwardOfTheActorFacesReadySingleton() async throws {
+        let (sync, actor) = bothFaces()
+        await actor.register(Service.self, scope: .singleton) { _ in
+            await Task.yield()
+            return Service()
+        }
+        .implements((any Servicing).self)
+        #expect(throws: InjectionError.self) { try sync.resolve((any Servicing).self) }  // not made yet
+
+        let service = try await actor.resolve(Service.self)
+        #expect(try sync.resolve((any Servicing).self) === service)
+        let holder = DependencyInjector.$current.withValue(sync) { ServicingHolder() }
+        #expect(holder.service === service)  // an `@Inject` of the forwarded key
+    }
+}
+
+private protocol Servicing: AnyObject, Sendable {}
+extension Service: Servicing {}
+
+private final class ServicingHolder {
+    @Inject var service: any Servicing
 }
