@@ -7,19 +7,25 @@ extension AsyncDependencyInjector {
         var verification = Verification(of: core, in: scratch.core)
         for key in verification.keys {
             var failure: InjectionError?
+            // The wrappers of the objects its factories build report their failures here too.
+            var wrapperFailures: Verification.WrapperFailures
             repeat {
+                wrapperFailures = Verification.WrapperFailures()
                 // An initializer's registration is checked, not built (see `InitializerDryRun`).
-                failure = await InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
-                    () async -> InjectionError? in
-                    do throws(InjectionError) {
-                        _ = try await scratch.value(for: key)
-                        return nil
-                    } catch {
-                        return error
+                failure = await Verification.$wrapperFailures.withValue(wrapperFailures) {
+                    await InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
+                        () async -> InjectionError? in
+                        do throws(InjectionError) {
+                            _ = try await scratch.value(for: key)
+                            return nil
+                        } catch {
+                            return error
+                        }
                     }
                 }
             } while verification.providesStandIn(after: failure)
             if let failure { verification.record(failure, resolving: key) }
+            for failure in wrapperFailures.all { verification.record(failure, resolving: key) }
         }
         do {
             try await scratch.close()  // what it created is torn down

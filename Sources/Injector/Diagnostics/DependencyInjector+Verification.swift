@@ -82,6 +82,22 @@ extension DependencyInjector {
 /// One run of `verify()`, for either face: the keys to resolve in `scratch` (a `.own` child),
 /// what the failures mean, and the report. Only the resolving is the face's own.
 struct Verification {
+    /// What the actor face's `verify()` collects from the wrappers (`@Inject`,
+    /// `@OptionalInject`) of the objects its factories build, on whichever thread they run: a
+    /// thread's `ResolutionContext.wrapperFailures` is the sync face's collector.
+    @TaskLocal static var wrapperFailures: WrapperFailures?
+
+    /// The failures a run of the actor face's `verify()` collects for one key.
+    final class WrapperFailures: Sendable {
+        private let failures = Locked<[InjectionError]>([])
+
+        func append(_ failure: InjectionError) {
+            failures.withLock { $0.append(failure) }
+        }
+
+        var all: [InjectionError] { failures.withLock { $0 } }
+    }
+
     /// Every factory registration the injector can resolve (an instance needs nothing).
     let keys: [DependencyKey]
     private let injector: DependencyInjector

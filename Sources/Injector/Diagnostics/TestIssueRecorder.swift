@@ -129,6 +129,10 @@ package struct TestIssueRecorder: Sendable {
             context.wrapperFailures?.append(error)
             return
         }
+        if let verifying = Verification.wrapperFailures {  // the actor face's `verify()`
+            verifying.append(error)
+            return
+        }
         guard let recorder else { return }
         recorder.record(
             """

@@ -223,6 +223,21 @@ extension VerificationTests {
             })
     }
 
+    /// The actor face's `verify()` sees them too, with their paths, wherever its factories run.
+    @Test func wrappersOfTheObjectsTheActorFaceBuildsReportTheirFailuresToVerify() async {
+        let server = AsyncDependencyInjector()
+        server.synchronous.register(Service.self) { _ in throw SampleError(code: 5) }
+        server.synchronous.register(CheckoutScreen.self) { _ in CheckoutScreen() }
+
+        let error = await #expect(throws: VerificationError.self) { try await server.verify() }
+        let screen = DependencyKey(CheckoutScreen.self)
+        #expect(
+            error?.failures.contains {
+                guard case .factoryFailed(let key, let path, _) = $0 else { return false }
+                return key == DependencyKey(Service.self) && path == [screen, key]
+            } == true)
+    }
+
     @Test func wrappersThatResolveDoNotFailVerify() throws {
         let injector = DependencyInjector()
         injector.register(EnglishGreeter() as any Greeter)
