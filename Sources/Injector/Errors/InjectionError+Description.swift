@@ -45,8 +45,8 @@ extension InjectionError: CustomStringConvertible {
             lines.append(
                 "To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), "
                     + "or register it as a singleton and resolve it once on the main actor: "
-                    + "every thread then gets the created value. (An AsyncDependencyInjector resolves off the "
-                    + "main actor, even awaited from it: register the type there with `{ @MainActor r in … }`.)")
+                    + "every thread then gets the created value. (An AsyncDependencyInjector awaits the main "
+                    + "actor for it when it resolves it itself, not for a synchronous factory that needs it.)")
         case .resolutionTooDeep(let path, let stackSize):
             let key = path.last.map { "\($0)" } ?? "a dependency"
             lines = [

@@ -10,7 +10,8 @@ extension DependencyInjector {
     /// The closures are `@MainActor`, so they may build main-actor types and use main-actor
     /// conformances. Main-actor code resolves these types without `await`; a resolve off the
     /// main actor throws ``InjectionError/requiresMainActor(_:path:)`` (see
-    /// ``MainActorRegistrar/register(_:name:scope:fileID:line:factory:)``).
+    /// ``MainActorRegistrar/register(_:name:scope:fileID:line:factory:)``); the actor face
+    /// (``AsyncDependencyInjector``) awaits the main actor for them.
     public var mainActor: MainActorRegistrar {
         MainActorRegistrar(injector: self)
     }
@@ -49,7 +50,9 @@ public struct MainActorRegistrar: Sendable {
     ///
     /// Main-actor code (and `@Inject` in `@MainActor` classes) resolves the type like any
     /// other. A resolve off the main actor (off the main dispatch queue) throws
-    /// ``InjectionError/requiresMainActor(_:path:)``, unless it is a singleton already created.
+    /// ``InjectionError/requiresMainActor(_:path:)``, unless it is a singleton already created;
+    /// ``AsyncDependencyInjector`` resolves it from any task, awaiting the main actor (not for a
+    /// synchronous factory that needs it, which runs where it is asked).
     /// `fileID` and `line` (leave the defaults) say where the registration was made.
     @discardableResult
     public func register<T>(
@@ -61,8 +64,11 @@ public struct MainActorRegistrar: Sendable {
         factory: @escaping @MainActor (DependencyInjector) throws -> T
     ) -> Registered<T> {
         let key = DependencyKey(type, name: name)
-        return injector.register(type, name: name, scope: scope, fileID: fileID, line: line) { injector in
-            try MainQueue.run(for: key) { try factory(injector) }
+        let registration = injector.store(scope: scope, fileID: fileID, line: line) { scope, site in
+            TypedRegistration(
+                { injector in try MainQueue.run(for: key) { try factory(injector) } }, key: key, scope: scope,
+                site: site, completion: nil, runsOnMainActor: true)
         }
+        return Registered(injector: injector, registration: registration)
     }
 }

@@ -78,17 +78,20 @@ public struct Registered<Value>: Sendable {
     /// ```
     ///
     /// A resolve off the main actor that would run the hook throws
-    /// ``InjectionError/requiresMainActor(_:path:)``.
+    /// ``InjectionError/requiresMainActor(_:path:)``; ``AsyncDependencyInjector`` runs the
+    /// registration (its factory and the hook) on the main actor.
     @discardableResult
     public func initCompleted(
         mainActor complete: @escaping @MainActor (DependencyInjector, Value) throws -> Void
     ) -> Registered<Value> {
         let key = registration.key
-        return initCompleted { injector, value in
-            // Handed in unchecked, as every value of the sync face is handed out.
-            nonisolated(unsafe) let value = value
-            try MainQueue.run(for: key) { try complete(injector, value) }
-        }
+        return completed(
+            by: .sync { injector, value in
+                guard let typed = value as? Value else { return }
+                // Handed in unchecked, as every value of the sync face is handed out.
+                nonisolated(unsafe) let value = typed
+                try MainQueue.run(for: key) { try complete(injector, value) }
+            }, onMainActor: true)
     }
 
     /// Closes each value the injector keeps for this registration when the injector lets it
@@ -230,10 +233,11 @@ public struct Registered<Value>: Sendable {
 
     /// Stores this registration, with `completion` run after its hooks, in place of this
     /// one, if it is still stored.
-    fileprivate func completed(by completion: Registration.Completion) -> Registered<Value> {
+    fileprivate func completed(by completion: Registration.Completion, onMainActor: Bool = false) -> Registered<Value> {
         replaced(
             by: registration.modified { extras in
                 extras.completion = extras.completion?.then(completion) ?? completion
+                if onMainActor { extras.runsOnMainActor = true }
             })
     }
 
@@ -314,7 +318,8 @@ public struct Registered<Value>: Sendable {
 
     /// ``inPreviews(fileID:line:_:)`` for a stand-in that runs on the main actor, as a
     /// `@MainActor` type's must (a view model). Off the main actor, a resolve that would build
-    /// it throws ``InjectionError/requiresMainActor(_:path:)``.
+    /// it throws ``InjectionError/requiresMainActor(_:path:)``; ``AsyncDependencyInjector``
+    /// awaits the main actor for it.
     ///
     /// ```swift
     /// injector.mainActor.register(OrdersModel.self) { _ in OrdersModel() }
@@ -327,20 +332,24 @@ public struct Registered<Value>: Sendable {
         mainActor standIn: @escaping @MainActor (DependencyInjector) throws -> Value
     ) -> Registered<Value> {
         let key = registration.key
-        return inPreviews(fileID: fileID, line: line) { injector in
+        let stand = self.standIn(fileID: fileID, line: line, onMainActor: true) { injector in
             try MainQueue.run(for: key) { try standIn(injector) }
         }
+        return replaced(by: registration.modified { $0.inPreviews = stand })
     }
 
-    /// A stand-in for this registration (a test double, a preview) made by `make` at `fileID:line`:
-    /// the same key and scope, in the same module.
+    /// A stand-in for this registration (a test double, a preview) made by `make` at `fileID:line`
+    /// (on the main actor, if `onMainActor`): the same key and scope, in the same module.
     private func standIn(
         fileID: StaticString,
         line: UInt,
+        onMainActor: Bool = false,
         _ make: @escaping @Sendable (DependencyInjector) throws -> Value
     ) -> Registration {
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
-        return TypedRegistration(make, key: registration.key, scope: registration.scope, site: site)
+        return TypedRegistration(
+            make, key: registration.key, scope: registration.scope, site: site, completion: nil,
+            runsOnMainActor: onMainActor)
     }
 
     /// Lets strict test scopes use this registration as it is: for values and services that
@@ -363,7 +372,8 @@ public struct Registered<Value>: Sendable {
     /// ``inTests(fileID:line:_:)`` for a double that runs on the main actor, as a
     /// `@MainActor` type's must (in a target whose default isolation is the main actor, every
     /// type's). Off the main actor, a resolve that would build it throws
-    /// ``InjectionError/requiresMainActor(_:path:)``.
+    /// ``InjectionError/requiresMainActor(_:path:)``; ``AsyncDependencyInjector`` awaits the
+    /// main actor for it.
     ///
     /// ```swift
     /// injector.mainActor.register(Haptics.self) { _ in LiveHaptics() }
@@ -376,9 +386,10 @@ public struct Registered<Value>: Sendable {
         mainActor double: @escaping @MainActor (DependencyInjector) throws -> Value
     ) -> Registered<Value> {
         let key = registration.key
-        return inTests(fileID: fileID, line: line) { injector in
+        let stand = standIn(fileID: fileID, line: line, onMainActor: true) { injector in
             try MainQueue.run(for: key) { try double(injector) }
         }
+        return replaced(by: registration.modified { $0.inTests = .double(stand) })
     }
 }
 

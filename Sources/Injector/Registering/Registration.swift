@@ -52,6 +52,10 @@ class Registration: @unchecked Sendable {
     /// How a factory that takes run-time arguments keeps its values, one per argument tuple
     /// (`register(_:caching:…)`, a transient whose factory keeps them); `nil` for the rest.
     let caching: ArgumentCaching?
+    /// Whether its factory or completion runs only on the main actor (`DependencyInjector.mainActor`,
+    /// `initCompleted(mainActor:)`, the `mainActor:` stand-ins), which the sync face runs in
+    /// place and the actor face awaits there.
+    let runsOnMainActor: Bool
 
     /// What a test scope makes of a registration above it.
     enum InTests: Sendable {
@@ -104,6 +108,7 @@ class Registration: @unchecked Sendable {
         var inTests: InTests?
         var inPreviews: Registration?
         var teardown: Teardown?
+        var runsOnMainActor = false
     }
 
     /// How the registration builds its value.
@@ -179,9 +184,11 @@ class Registration: @unchecked Sendable {
         inPreviews: Registration?,
         teardown: Teardown?,
         plainValueType: ObjectIdentifier?,
-        caching: ArgumentCaching? = nil
+        caching: ArgumentCaching? = nil,
+        runsOnMainActor: Bool = false
     ) {
         self.caching = caching
+        self.runsOnMainActor = runsOnMainActor
         self.teardown = teardown
         self.plainValueType = plainValueType
         self.key = key
@@ -223,7 +230,9 @@ class Registration: @unchecked Sendable {
 
     /// What the registration carries besides its factory.
     final var extras: Extras {
-        Extras(completion: completion, inTests: inTests, inPreviews: inPreviews, teardown: teardown)
+        Extras(
+            completion: completion, inTests: inTests, inPreviews: inPreviews, teardown: teardown,
+            runsOnMainActor: runsOnMainActor)
     }
 
     /// This registration with its extras (completion, test double, teardown) as `change` makes them.
@@ -238,7 +247,7 @@ class Registration: @unchecked Sendable {
         Registration(
             key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
             forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
-            teardown: extras.teardown, caching: caching)
+            teardown: extras.teardown, plainValueType: nil, caching: caching, runsOnMainActor: extras.runsOnMainActor)
     }
 
     /// Whether `self` is `stored`, the registration stored under its key, or its test double
@@ -334,18 +343,21 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         forwardedTo: DependencyKey? = nil,
         inTests: InTests? = nil,
         inPreviews: Registration? = nil,
-        teardown: Teardown? = nil
+        teardown: Teardown? = nil,
+        runsOnMainActor: Bool = false
     ) {
         self.make = make
         super.init(
             key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: ObjectIdentifier(Value.self))
+            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: ObjectIdentifier(Value.self),
+            runsOnMainActor: runsOnMainActor)
     }
 
     override func modified(_ extras: Extras) -> Registration {
         TypedRegistration(
             make, key: key, scope: scope, site: site, completion: extras.completion, forwardedTo: forwardedTo,
-            inTests: extras.inTests, inPreviews: extras.inPreviews, teardown: extras.teardown)
+            inTests: extras.inTests, inPreviews: extras.inPreviews, teardown: extras.teardown,
+            runsOnMainActor: extras.runsOnMainActor)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {

@@ -29,17 +29,53 @@ extension AsyncDependencyInjector {
             do {
                 return try found.value(as: T.self, name: name, in: core)
             } catch {
-                throw outerFailure(error)
+                return try await recovering(from: error, resolving: T.self, name: name)
             }
         }
         return try await resolveLocked(type, name: name)
     }
 
-    /// `error`, which a synchronous factory run from a published table threw, with the keys this
-    /// task's runs are resolving around it first in its path (see `InjectionError.after(_:)`).
+    /// `error`, which a synchronous factory run from a published table threw, with the keys
+    /// that the task's runs (or `resolver`'s) are resolving around it first in its path (see
+    /// `InjectionError.after(_:)`); or, where the factory of `type` itself runs only on the main
+    /// actor (a `mainActor` registration, which threw before it ran) and this is not the main
+    /// actor, the value made there.
     @usableFromInline
-    nonisolated func outerFailure(_ error: InjectionError) -> InjectionError {
-        error.after(AsyncResolutionContext.keys)
+    @inline(never)
+    nonisolated func recovering<T: Sendable>(
+        from error: InjectionError,
+        resolving type: T.Type,
+        name: String?,
+        in resolver: AsyncResolver? = nil
+    ) async throws(InjectionError) -> T {
+        let keys = resolver?.frames.keys ?? AsyncResolutionContext.keys
+        let key = DependencyKey(T.self, name: name)
+        // Only `type`'s own: a factory that needs a main-actor value has run in part already.
+        guard case .requiresMainActor(key, _) = error, !MainQueue.isCurrent else { throw error.after(keys) }
+        let core = self.core
+        return try await Self.onMainActor(for: key, after: keys) { () throws(InjectionError) in
+            try core.resolve(T.self, name: name)
+        }
+    }
+
+    /// What `make`, a synchronous resolve through the core of `key`, a registration that runs on
+    /// the main actor, returns when run there; its failure with `keys` first in its path. The
+    /// value is carried off the main actor unchecked, as `MainQueue.run` carries it out of its
+    /// factory: what the sync face hands out need not be `Sendable` to the compiler.
+    static func onMainActor<Value>(
+        for key: DependencyKey,
+        after keys: [DependencyKey],
+        _ make: @escaping @Sendable () throws(InjectionError) -> Value
+    ) async throws(InjectionError) -> Value {
+        nonisolated(unsafe) var outcome: Result<Value, InjectionError>?
+        await MainActor.run { outcome = Result { () throws(InjectionError) in try make() } }
+        // Unreachable: the body ran, so `outcome` is set.
+        guard let outcome else { throw .requiresMainActor(key, path: keys + [key]) }
+        do {
+            return try outcome.get()
+        } catch {
+            throw error.after(keys)
+        }
     }
 
     /// `resolve(_:name:)` where no published table has the value; or, `found` there, a
@@ -187,9 +223,10 @@ extension AsyncDependencyInjector {
                     // thread does (the resolve that started the creation gets what it made).
                     guard holder.stores(registration) else { return nil }
                     return value
-                case .share, .waitShared:
-                    switch try await produceShared(
-                        request, of: registration, heldBy: holder, after: frames, resolverTask: resolverTask)
+                case .share, .waitShared, .onMainActor:
+                    switch try await produceApart(
+                        request, of: registration, heldBy: holder, keptBy: keeper, after: frames,
+                        resolverTask: resolverTask)
                     {
                     case .value(let value): return value
                     case .lookAgain: return nil
@@ -207,18 +244,25 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// What `produce` makes of a `.graph` value's `request` (made here or awaited): apart, so
-    /// that `produce`'s frame, which a scoped value's creation allocates, holds none of it (it
-    /// cost the actor-face request 1%).
+    /// What `produce` makes of a rarer `request` (a `.graph` value's, made here or awaited; a
+    /// main-actor registration's): apart, so that `produce`'s frame, which a scoped value's
+    /// creation allocates, holds none of it (it cost the actor-face request 1%).
     @inline(never)
-    private nonisolated func produceShared(
+    private nonisolated func produceApart(
         _ request: AsyncSingletonCreation.Request,
         of registration: Registration,
         heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames,
         resolverTask: UInt?
     ) async throws(InjectionError) -> Produced {
         switch request {
+        case .onMainActor:
+            let core = self.core
+            let value = try await Self.onMainActor(for: registration.key, after: frames.keys) {
+                () throws(InjectionError) in try core.produce(registration, heldBy: holder, keptBy: keeper)
+            }
+            return value.map { .value($0) } ?? .lookAgain  // `nil`: replaced meanwhile
         case .share(let creation, let shared):
             return .value(try await runShared(registration, as: creation, in: shared, after: frames))
         case .waitShared(let creation):
@@ -236,7 +280,7 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// What `produceShared` made: the value, or what `produce` does next.
+    /// What `produceApart` made: the value, or what `produce` does next.
     private enum Produced {
         case value(Any)
         /// The registration was replaced while this task waited: look the key up again.
@@ -271,6 +315,9 @@ extension AsyncDependencyInjector {
             throw .mismatchedArguments(
                 registration.key, path: frames.keys + [registration.key], expected: types, given: [])
         case .plain:
+            // The sync face's main-actor registration, off the main actor: awaited there, before
+            // any of it runs.
+            if registration.runsOnMainActor, !MainQueue.isCurrent { return .onMainActor }
             do {
                 return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
             } catch {

@@ -51,7 +51,7 @@ public struct AsyncResolver: Sendable {
             do {
                 return try found.value(as: T.self, name: name, in: injector.core)
             } catch {
-                throw outerFailure(error)
+                return try await injector.recovering(from: error, resolving: T.self, name: name, in: self)
             }
         }
         return try await injector.resolveLocked(type, name: name, in: self)
@@ -84,13 +84,6 @@ public struct AsyncResolver: Sendable {
         line: UInt = #line
     ) async -> Value {
         await injector.resolve(keyPath, after: frames, fileID: fileID, filePath: filePath, line: line)
-    }
-
-    /// `error`, which a synchronous factory run from a published table threw, with this run's
-    /// path, which that factory did not see, first in its path (see `InjectionError.after(_:)`).
-    @usableFromInline
-    func outerFailure(_ error: InjectionError) -> InjectionError {
-        error.after(frames.keys)
     }
 
     /// The value of `key` as an untyped value, `nil` when nothing holds it, reported to an

@@ -61,6 +61,9 @@ final class AsyncSingletonCreation: Sendable {
         case waitShared(AsyncSingletonCreation)
         /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
         case create(Number, in: LockedKeptValues)
+        /// A synchronous factory or completion that runs only on the main actor (the sync face's
+        /// `mainActor` registrations), asked off it: run the registration there.
+        case onMainActor
         /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
         case askAgain
     }

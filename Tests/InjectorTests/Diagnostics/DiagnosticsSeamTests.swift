@@ -182,9 +182,11 @@ import Testing
         #expect(path == [DependencyKey(Top.self), DependencyKey(Middle.self), DependencyKey(Missing.self)])
     }
 
+    /// Run on the main actor for a task off it, a main-actor factory's failure has the whole path.
     @Test func aMainActorFactoryAskedForOffTheMainActorFailsWithTheWholePathOnTheActorFace() async {
+        struct Unavailable: Error {}
         let injector = AsyncDependencyInjector()
-        injector.synchronous.mainActor.register(MainModel.self) { _ in MainModel() }
+        injector.synchronous.mainActor.register(MainModel.self) { _ -> MainModel in throw Unavailable() }
         await injector.register(Top.self) { r in
             _ = try await r.resolve(MainModel.self)
             return Top()

@@ -15,6 +15,12 @@ final class SettingsModel {
 
 final class SettingsStore: Sendable {}
 
+/// A sync transient of the app that needs a main-actor model.
+final class SettingsPanel: Sendable {
+    let model: SettingsModel
+    init(model: SettingsModel) { self.model = model }
+}
+
 @MainActor
 private final class SettingsScreen {
     @Inject var model: SettingsModel
@@ -91,8 +97,8 @@ private final class SettingsScreen {
                 and it was resolved from another thread.
                 To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), \
                 or register it as a singleton and resolve it once on the main actor: every thread then \
-                gets the created value. (An AsyncDependencyInjector resolves off the main actor, even \
-                awaited from it: register the type there with `{ @MainActor r in … }`.)
+                gets the created value. (An AsyncDependencyInjector awaits the main actor for it when it \
+                resolves it itself, not for a synchronous factory that needs it.)
                 """)
     }
 
@@ -151,6 +157,86 @@ private final class SettingsScreen {
 
         let model = try await services.resolve(SettingsModel.self)
         #expect(await model.title == "Settings")
+    }
+
+    /// The sync face's main-actor registrations (an app's view models), resolved through the
+    /// actor face over the same core from a background task: the actor face awaits the main
+    /// actor for them, before any of their factory runs. A synchronous factory that needs one
+    /// still runs where it is asked, and throws there.
+    @Test(arguments: [Scope.transient, .singleton])
+    func theAsyncInjectorAwaitsTheMainActorForTheSyncFacesMainActorRegistrations(scope: Scope) async throws {
+        let services = AsyncDependencyInjector()
+        let injector = services.synchronous
+        let made = Counter()
+        let events = Collected<ResolutionEvent>()
+        injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        injector.mainActor.register(SettingsModel.self, scope: scope) { r in
+            made.increment()
+            return try SettingsModel(store: r.resolve())
+        }
+        injector.register(SettingsPanel.self) { r in try SettingsPanel(model: r.resolve()) }
+        await services.observe { events.append($0) }
+
+        let model = try await Task.detached { try await services.resolve(SettingsModel.self) }.value
+        #expect(await model.title == "Settings")
+        #expect(made.value == 1)
+        let models = events.values.filter { $0.key == DependencyKey(SettingsModel.self) }
+        #expect(models.count == 1 && models.first?.isCacheHit == false)  // created once, no failure first
+
+        let panel = await Task.detached { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try await services.resolve(SettingsPanel.self)
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        if scope == .singleton {
+            #expect(panel == nil)  // the model exists: every thread gets it
+        } else {
+            guard case .requiresMainActor(let key, _)? = panel else {
+                Issue.record("expected requiresMainActor, got \(String(describing: panel))")
+                return
+            }
+            #expect(key == DependencyKey(SettingsModel.self))
+        }
+    }
+
+    /// A singleton completed on the main actor (`initCompleted(mainActor:)`) and resolved
+    /// through the actor face off it is made once, completed there, and torn down once.
+    @Test func theAsyncInjectorMakesASingletonCompletedOnTheMainActorOnce() async throws {
+        let services = AsyncDependencyInjector()
+        let made = Counter()
+        let completedOnMain = Counter()
+        let tornDown = Counter()
+        services.synchronous.register(SettingsStore.self, scope: .singleton) { _ in
+            made.increment()
+            return SettingsStore()
+        }
+        .initCompleted(mainActor: { _, _ in if MainQueue.isCurrent { completedOnMain.increment() } })
+        .teardown { _ in tornDown.increment() }
+
+        let store = try await Task.detached { try await services.resolve(SettingsStore.self) }.value
+        #expect(try await services.resolve(SettingsStore.self) === store)
+        try await services.close()
+        #expect([made.value, completedOnMain.value, tornDown.value] == [1, 1, 1])
+    }
+
+    /// A main-actor test double stands in through the actor face too.
+    @Test func theAsyncInjectorAwaitsTheMainActorForAMainActorTestDouble() async throws {
+        let services = AsyncDependencyInjector()
+        services.synchronous.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        services.synchronous.mainActor.register(SettingsModel.self) { r in try SettingsModel(store: r.resolve()) }
+            .inTests(mainActor: { r in
+                let model = try SettingsModel(store: r.resolve())
+                model.title = "Double"
+                return model
+            })
+        let title = try await services.withOverrides({ _ in }) {
+            let model = try await Task { try await AsyncDependencyInjector.current.resolve(SettingsModel.self) }.value
+            return await model.title
+        }
+        #expect(title == "Double")
     }
 
     // Where the sync face throws `requiresMainActor`, the actor face awaits the main actor.
