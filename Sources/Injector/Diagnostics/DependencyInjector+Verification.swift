@@ -25,8 +25,8 @@ extension DependencyInjector {
     ///   sees the rest;
     /// - main-actor factories (``MainActorRegistrar/register(_:name:scope:fileID:line:factory:)``) and the factories
     ///   that resolve them, unless `verify()` is called on the main actor;
-    /// - async factories, registered on ``AsyncDependencyInjector`` over this injector (its
-    ///   `verify()` checks them); a synchronous factory that needs one is reported;
+    /// - async factories (registered through ``AsyncDependencyInjector``), which only the actor
+    ///   face runs: its `verify()` checks them; a synchronous factory that needs one is reported;
     /// - dependencies a factory does not resolve while it runs: `@LazyInject` properties,
     ///   resolves inside methods or with names computed at run time, branches not taken;
     /// - registrations made after it returns, and overrides in children of this injector;

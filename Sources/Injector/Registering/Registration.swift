@@ -282,12 +282,30 @@ class Registration: @unchecked Sendable {
 
     /// What the sync face makes of an async factory: nothing, but for a forward
     /// (``Registered/implements(_:)``) of the actor face's registration, whose target's value
-    /// the sync face may have (a singleton made already): the target's resolve says which.
+    /// the sync face may have (a singleton made already), checked as the actor face checks it.
+    /// Where the target's factory is to be awaited, so is the forward's.
     private final func forwardedValue(with injector: DependencyInjector) throws -> Any {
-        guard let target = forwardedTo, let value = try injector.value(for: target, observed: true) else {
+        guard let target = forwardedTo else { throw RequiresAwait() }
+        let value: Any?
+        do {
+            value = try injector.value(for: target, observed: true)
+        } catch .factoryFailed(target, _, let underlying) where underlying is RequiresAwait {
             throw RequiresAwait()
         }
+        guard let value else {
+            throw InjectionError.notRegistered(
+                target, path: DependencyInjector.runningPath(endingAt: target), suggestions: [])
+        }
+        guard Self.value(value, is: key.type) else {
+            throw InjectionError.notImplemented(
+                key, path: DependencyInjector.runningPath(endingAt: key), implementation: target)
+        }
         return value
+    }
+
+    /// Whether `value` is a `T` (the type of a key, opened from its metatype).
+    private static func value<T>(_ value: Any, is type: T.Type) -> Bool {
+        value is T
     }
 
     /// `typed(making:)` when `injector` has no decorators for the key (a load per injector of

@@ -135,8 +135,9 @@ extension DependencyInjector {
         // An async factory whose value the actor face's runs in this task are making: this
         // synchronous run cannot await it because it waits for this run, a cycle.
         if error is RequiresAwait, AsyncWrapperCapture.isBuilding {
-            let outer = AsyncResolutionContext.keys
-            if outer.contains(registration.key) { return .circularDependency(path: outer + context.path) }
+            let outer = AsyncResolutionContext.frames
+            // The registration, not its key: a child's override of the key may be the one running.
+            if outer.contains(registration) { return .circularDependency(path: outer.keys + context.path) }
         }
         return .factoryFailed(registration.key, path: context.path, underlying: error)
     }

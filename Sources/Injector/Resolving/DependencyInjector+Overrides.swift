@@ -76,13 +76,22 @@ extension DependencyInjector {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
-        defer { scope.closeReportingFailures() }
-        try overrides(scope)
         guard let face = actorFace(of: scope) else {
+            defer { scope.closeReportingFailures() }
+            try overrides(scope)
             return try await Self.$current.withValue(scope, operation: operation)
         }
-        return try await AsyncDependencyInjector.$current.withValue(face) {
-            try await Self.$current.withValue(scope, operation: operation)
+        // Closed by the actor face, which awaits the async teardowns of what it made there.
+        do {
+            try overrides(scope)
+            let result = try await AsyncDependencyInjector.$current.withValue(face) {
+                try await Self.$current.withValue(scope, operation: operation)
+            }
+            await face.closeReportingFailures()
+            return result
+        } catch {
+            await face.closeReportingFailures()
+            throw error
         }
     }
 }

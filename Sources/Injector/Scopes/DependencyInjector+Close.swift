@@ -27,8 +27,9 @@ extension DependencyInjector {
     ///
     /// An asynchronous teardown (registered on ``AsyncDependencyInjector``) cannot be awaited
     /// here: from the first one met, latest first, the rest run in order in a task after
-    /// `close()` returns, and their failures are recorded on the running test and thrown by
-    /// the next `close()`. Close through the actor face to await them.
+    /// `close()` returns. Their failures are recorded on the running test (printed outside
+    /// one) and thrown by the actor face's `close()`, which awaits them: close through the
+    /// actor face to await them.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
@@ -114,7 +115,11 @@ extension DependencyInjector {
             registry.teardownTasksStarted += 1
             registry.teardownTasks[number] = Task {
                 for task in tasks { await task.value }
-                note(await PendingTeardown.runAll(teardowns))
+                let failures = await PendingTeardown.runAll(teardowns)
+                note(failures)
+                // Outside a test, a closed injector's are printed: it is not closed again.
+                let isUnseen = TestIssueRecorder.currentOrRunningTest == nil && self.registry.withLock(\.isClosed)
+                if !failures.isEmpty, isUnseen { Self.reportFailedTeardowns(TeardownError(failures: failures)) }
                 _ = self.registry.withLock { $0.teardownTasks.removeValue(forKey: number) }
             }
         }

@@ -1,5 +1,6 @@
-import Injector
 import Testing
+
+@testable import Injector
 
 /// Cycles through async factories are reported with their path and never hang.
 @Suite struct AsyncCycleTests {
@@ -251,5 +252,33 @@ import Testing
             return
         }
         #expect(path == [DependencyKey(NodeA.self), DependencyKey(NodeB.self), DependencyKey(NodeA.self)])
+    }
+
+    /// A child's override of `A` running is not the parent's `A`: the parent's singleton that
+    /// needs the parent's async `A` is told to await it, not that it is in a cycle.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func anOverrideOfTheSameKeyRunningIsNoCycle() async {
+        let parent = AsyncDependencyInjector()
+        await parent.register(NodeA.self) { _ in
+            await Task.yield()
+            return NodeA()
+        }
+        parent.synchronous.register(NodeB.self, scope: .singleton) { r in
+            _ = try r.resolve(NodeA.self)
+            return NodeB()
+        }
+        let child = parent.child()
+        await child.register(NodeA.self) { r in
+            await Task.yield()
+            _ = try await r.resolve(NodeB.self)
+            return NodeA()
+        }
+        let error = await #expect(throws: InjectionError.self) { try await child.resolve(NodeA.self) }
+        guard case .factoryFailed(let key, _, let underlying)? = error else {
+            Issue.record("expected the parent's A to be awaited, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(NodeA.self))
+        #expect(underlying is RequiresAwait)
     }
 }

@@ -120,6 +120,58 @@ import Testing
     }
 }
 
+extension OneRootTests {
+    /// The sync face's read of such a forward fails as the actor face's does: a type the value
+    /// does not have, a target no longer registered; and `verify()` leaves it to the actor face.
+    @Test func aForwardOfTheActorFacesSingletonFailsOnTheSyncFaceAsOnTheActorFace() async throws {
+        let (sync, actor) = bothFaces()
+        await actor.register(Service.self, scope: .singleton) { _ in
+            await Task.yield()
+            return Service()
+        }
+        .implements((any Servicing).self, (any NotServicing).self)
+        try sync.verify()
+
+        _ = try await actor.resolve(Service.self)
+        let notImplemented = #expect(throws: InjectionError.self) { try sync.resolve((any NotServicing).self) }
+        guard case .notImplemented(let key, _, let implementation)? = notImplemented else {
+            Issue.record("expected notImplemented, got \(String(describing: notImplemented))")
+            return
+        }
+        #expect(key == DependencyKey((any NotServicing).self) && implementation == DependencyKey(Service.self))
+
+        sync.unregister(Service.self)
+        let missing = #expect(throws: InjectionError.self) { try sync.resolve((any Servicing).self) }
+        guard case .notRegistered(let target, _, _)? = missing else {
+            Issue.record("expected notRegistered, got \(String(describing: missing))")
+            return
+        }
+        #expect(target == DependencyKey(Service.self))
+    }
+}
+
+extension OneRootTests {
+    /// The sync face's `withOverrides`, scoping both faces, awaits the async teardowns of what the
+    /// actor face made in the scope before it returns.
+    @Test func theSyncFacesWithOverridesAwaitsTheActorFacesTeardowns() async throws {
+        let (sync, actor) = bothFaces()
+        let closed = Collected<String>()
+        await actor.register(Service.self, scope: .singleton) { _ in Service() }
+            .teardown { _ in
+                await Task.yield()
+                closed.append("service")
+            }
+        try await AsyncDependencyInjector.$current.withValue(actor) {
+            try await sync.withOverrides({ _ in }) {
+                _ = try await AsyncDependencyInjector.current.resolve(Service.self)  // the scope's own copy
+            }
+        }
+        #expect(closed.values == ["service"])
+    }
+}
+
+private protocol NotServicing: Sendable {}
+
 private protocol Servicing: AnyObject, Sendable {}
 extension Service: Servicing {}
 
