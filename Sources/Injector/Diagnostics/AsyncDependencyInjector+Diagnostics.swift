@@ -1,5 +1,8 @@
 extension AsyncDependencyInjector {
     /// Resolves every registration off to the side, as ``DependencyInjector/verify()`` does, awaiting async factories.
+    ///
+    /// It runs main-actor factories (``DependencyInjector/mainActor``) on the main actor, awaiting
+    /// it, where the sync face's `verify()` off the main actor skips them.
     public nonisolated func verify() async throws(VerificationError) {
         let scratch = scratchScope()
         InitializerDryRun.verifying.increment()

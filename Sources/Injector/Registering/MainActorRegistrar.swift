@@ -72,3 +72,32 @@ public struct MainActorRegistrar: Sendable {
         return Registered(injector: injector, registration: registration)
     }
 }
+
+extension DependencyInjector {
+    /// Whether resolving `registration` (held by `holder`, kept by `keeper`) runs code that
+    /// only the main actor may run, which the actor face awaits there: it runs on the main actor
+    /// and has no value kept yet (a created singleton, a live weak instance or a scope's value
+    /// is read from any thread), or it forwards (``Registered/implements(_:)``) to one that does.
+    func awaitsMainActor(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector
+    ) -> Bool {
+        if let target = registration.forwardedTo {
+            guard case .pending(let forwarded, let holder, let keeper) = locate(target) else { return false }
+            return awaitsMainActor(forwarded, heldBy: holder, keptBy: keeper)
+        }
+        guard registration.runsOnMainActor else { return false }
+        guard registration.scope.isKept,
+            case .ready? = SingletonCreation.cached(registration, heldBy: holder, keptBy: keeper)
+        else { return true }
+        return false
+    }
+
+    /// Whether the registration of `key` here (or in the nearest ancestor with one) forwards
+    /// (``Registered/implements(_:)``) to `target`.
+    func forwards(_ key: DependencyKey, to target: DependencyKey) -> Bool {
+        guard case .factory(let registration, _)? = lookup(key)?.entry else { return false }
+        return registration.forwardedTo == target
+    }
+}

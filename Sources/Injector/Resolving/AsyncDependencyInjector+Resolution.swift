@@ -50,8 +50,11 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> T {
         let keys = resolver?.frames.keys ?? AsyncResolutionContext.keys
         let key = DependencyKey(T.self, name: name)
-        // Only `type`'s own: a factory that needs a main-actor value has run in part already.
-        guard case .requiresMainActor(key, _) = error, !MainQueue.isCurrent else { throw error.after(keys) }
+        // Only `type`'s own, which threw before it ran (or a forward of `type` to one, which
+        // only looked it up): a factory that needs a main-actor value has run in part already.
+        guard case .requiresMainActor(let failing, let path) = error, !MainQueue.isCurrent,
+            path == [key] || (path == [key, failing] && core.forwards(key, to: failing))
+        else { throw error.after(keys) }
         let core = self.core
         return try await Self.onMainActor(for: key, after: keys) { () throws(InjectionError) in
             try core.resolve(T.self, name: name)
@@ -315,9 +318,13 @@ extension AsyncDependencyInjector {
             throw .mismatchedArguments(
                 registration.key, path: frames.keys + [registration.key], expected: types, given: [])
         case .plain:
-            // The sync face's main-actor registration, off the main actor: awaited there, before
-            // any of it runs.
-            if registration.runsOnMainActor, !MainQueue.isCurrent { return .onMainActor }
+            // The sync face's main-actor registration (or a forward to one), off the main actor:
+            // awaited there, before any of it runs, unless its value is kept already.
+            if registration.runsOnMainActor || registration.forwardedTo != nil, !MainQueue.isCurrent,
+                core.awaitsMainActor(registration, heldBy: holder, keptBy: keeper)
+            {
+                return .onMainActor
+            }
             do {
                 return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
             } catch {

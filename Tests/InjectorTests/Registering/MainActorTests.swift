@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import Injector
@@ -14,6 +15,10 @@ final class SettingsModel {
 }
 
 final class SettingsStore: Sendable {}
+
+/// What a main-actor model provides, to forward it to.
+protocol SettingsProviding: Sendable {}
+extension SettingsModel: SettingsProviding {}
 
 /// A sync transient of the app that needs a main-actor model.
 final class SettingsPanel: Sendable {
@@ -220,6 +225,55 @@ private final class SettingsScreen {
         #expect(try await services.resolve(SettingsStore.self) === store)
         try await services.close()
         #expect([made.value, completedOnMain.value, tornDown.value] == [1, 1, 1])
+    }
+
+    /// A value kept already (a live weak instance) is read from any task, as on the sync face,
+    /// without the main actor: here the main thread is blocked while the actor face resolves it.
+    @MainActor @Test func aValueKeptAlreadyNeedsNoMainActor() async throws {
+        let services = AsyncDependencyInjector()
+        services.synchronous.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        services.synchronous.mainActor.register(SettingsModel.self, scope: .weak) { r in
+            try SettingsModel(store: r.resolve())
+        }
+        let held = try services.synchronous.resolve(SettingsModel.self)
+        let resolved = DispatchSemaphore(value: 0)
+        Task.detached {
+            _ = try? await services.resolve(SettingsModel.self)
+            resolved.signal()
+        }
+        #expect(resolved.wait(timeout: .now() + 10) == .success)  // the main thread waits meanwhile
+        withExtendedLifetime(held) {}
+    }
+
+    /// A forward (`implements`) of a main-actor registration resolves through the actor face
+    /// from any task, as the registration's own key does.
+    @Test(arguments: [Scope.transient, .singleton])
+    func theAsyncInjectorAwaitsTheMainActorForAForwardOfAMainActorRegistration(scope: Scope) async throws {
+        let services = AsyncDependencyInjector()
+        services.synchronous.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        services.synchronous.mainActor.register(SettingsModel.self, scope: scope) { r in
+            try SettingsModel(store: r.resolve())
+        }
+        .implements((any SettingsProviding).self)
+        let model = try await Task.detached { try await services.resolve((any SettingsProviding).self) }.value
+        #expect(model is SettingsModel)
+    }
+
+    /// An override that runs off the main actor, then asks for the registration it overrides,
+    /// which runs on it, is not run again on the main actor: it throws where it is asked.
+    @Test func anOverrideThatNeedsTheMainActorsRegistrationRunsOnce() async {
+        let services = AsyncDependencyInjector()
+        services.synchronous.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+        services.synchronous.mainActor.register(SettingsModel.self) { r in try SettingsModel(store: r.resolve()) }
+        let request = services.openScope()
+        let runs = Counter()
+        request.synchronous.register(SettingsModel.self) { r in
+            runs.increment()
+            return try services.synchronous.resolve(SettingsModel.self)
+        }
+        _ = try? await Task.detached { try await request.resolve(SettingsModel.self) }.value
+        #expect(runs.value == 1)
+        try? await request.close()
     }
 
     /// A main-actor test double stands in through the actor face too.
