@@ -21,10 +21,10 @@ extension AsyncDependencyInjector {
                     try await Self.$current.withValue(scope, operation: operation)
                 }
                 : try await Self.$current.withValue(scope, operation: operation)
-            await scope.closeReportingFailures()
+            await scope.closeReportingFailuresUncancelled()
             return result
         } catch {
-            await scope.closeReportingFailures()
+            await scope.closeReportingFailuresUncancelled()
             throw error
         }
     }

@@ -87,10 +87,10 @@ extension DependencyInjector {
             let result = try await AsyncDependencyInjector.$current.withValue(face) {
                 try await Self.$current.withValue(scope, operation: operation)
             }
-            await face.closeReportingFailures()
+            await face.closeReportingFailuresUncancelled()
             return result
         } catch {
-            await face.closeReportingFailures()
+            await face.closeReportingFailuresUncancelled()
             throw error
         }
     }

@@ -45,7 +45,11 @@ extension DependencyInjector {
         let (teardowns, kept, tasks) = closeKeeping()
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
-        if teardowns.isEmpty, let kept {
+        if !tasks.isEmpty {
+            // Earlier async teardowns still run (of later values: a transaction let go before
+            // its pool): everything waits for them, in order, in the task.
+            (failures, deferred) = ([], teardowns + (kept?.teardowns ?? []))
+        } else if teardowns.isEmpty, let kept {
             // All a request's scope commonly keeps: run from the slots, no record made for each.
             (failures, deferred) = kept.runTeardowns()
         } else {
@@ -277,5 +281,27 @@ extension AsyncDependencyInjector {
     package nonisolated func closeReportingFailures() async {
         let (all, ran) = await closing()
         DependencyInjector.reportFailedTeardowns(ran, all: all)
+    }
+
+    /// `close()` where the caller's task may be cancelled (a scope's body that ends a cancelled
+    /// request): then from a task of its own, which the cancellation does not reach, so that a
+    /// teardown that checks for it (a transaction's commit) still runs. Task-locals carry over.
+    nonisolated func closeUncancelled() async throws(TeardownError) {
+        guard Task.isCancelled else { return try await close() }
+        let outcome = await Task { () async -> Result<Void, TeardownError> in
+            do throws(TeardownError) {
+                try await close()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        try outcome.get()
+    }
+
+    /// `closeReportingFailures()` as `closeUncancelled()` closes.
+    nonisolated func closeReportingFailuresUncancelled() async {
+        guard Task.isCancelled else { return await closeReportingFailures() }
+        await Task { await closeReportingFailures() }.value
     }
 }

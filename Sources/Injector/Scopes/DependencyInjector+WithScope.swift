@@ -63,10 +63,10 @@ extension AsyncDependencyInjector {
             defer { AsyncWrapperCapture.scopeBodies.decrement() }
             result = try await Self.running(scope) { try await body(scope) }
         } catch {
-            await scope.closeReportingFailures()
+            await scope.closeReportingFailuresUncancelled()
             throw error
         }
-        try await scope.close()
+        try await scope.closeUncancelled()
         return result
     }
 }

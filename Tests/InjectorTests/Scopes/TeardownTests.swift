@@ -361,4 +361,25 @@ import Testing
         }
         #expect(order == ["log", "transaction", "pool"])
     }
+
+    /// A sync `close()` after a reset whose async teardown still runs waits for it: the pool
+    /// is closed after the transaction made from it, whatever the teardown takes.
+    @Test func aSyncCloseWaitsForTheAsyncTeardownsAResetLeftRunning() async throws {
+        let closed = Collected<String>()
+        let server = AsyncDependencyInjector()
+        server.synchronous.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { closed.append($0.id) }
+        await server.register(Transaction.self, scope: .singleton) { r in
+            _ = try await r.resolve(Pool.self)
+            return Transaction()
+        }
+        .teardown {
+            try await Task.sleep(nanoseconds: 10_000_000)  // a commit that takes a while
+            closed.append($0.id)
+        }
+        _ = try await server.resolve(Transaction.self)
+        try server.synchronous.reset(Transaction.self)  // its async teardown runs in a task
+        try server.synchronous.close()
+        try await server.close()  // awaits what the sync face left running
+        #expect(closed.values == ["transaction", "pool"])
+    }
 }

@@ -62,6 +62,39 @@ import Testing
         #expect(error?.failures.map(\.key) == [DependencyKey(Transaction.self)])
     }
 
+    /// A request cancelled while its body runs still commits: the scope is closed from a task
+    /// the cancellation does not reach, so a teardown that checks for it runs. The same holds
+    /// for a test scope the actor face's `withOverrides` ends.
+    @Test func aCancelledRequestsTeardownsRunUncancelled() async throws {
+        let server = AsyncDependencyInjector()
+        let committed = Counter()
+        await server.register(Transaction.self, scope: .scoped) { _ in Transaction(id: 1) }
+            .teardown { _ in
+                try Task.checkCancellation()
+                committed.increment()
+            }
+        await server.register(Transaction.self, name: "test", scope: .singleton) { _ in Transaction(id: 2) }
+            .teardown { _ in
+                try Task.checkCancellation()
+                committed.increment()
+            }
+        let request = Task {
+            try await server.withScope { request in
+                _ = try await request.resolve(Transaction.self)
+                withUnsafeCurrentTask { $0?.cancel() }  // the client went away meanwhile
+            }
+        }
+        try await request.value
+        let test = Task {
+            try await server.withOverrides({ _ in }) {
+                _ = try await AsyncDependencyInjector.current.resolve(Transaction.self, name: "test")
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+        }
+        try await test.value
+        #expect(committed.value == 2)
+    }
+
     @Test func theActorFacesScopeIsClosedOnEveryPathAwaitingItsTeardowns() async throws {
         let closed = Collected<Int>()
         let app = await asyncApp(closed: closed)
