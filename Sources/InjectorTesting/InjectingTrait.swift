@@ -74,25 +74,54 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         }
         let isStrict = strictMode != nil
         let allowed = strictMode?.allowed ?? []
+        let (app, asyncApp) = (injector, asyncInjector)
         // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
         let recorder = TestIssueRecorder.recordingIssues()
         do {
             try await TestIssueRecorder.$current.withValue(recorder) {
-                if isOneCore {
-                    try await inOneScope(over: asyncInjector, strict: isStrict, allowing: allowed, function)
-                    return
+                do {
+                    try await inScopes(
+                        over: app, asyncApp, isOneCore: isOneCore, strict: isStrict, allowing: allowed, function)
+                } catch {
+                    await closeStrictApp(app, asyncApp, isOneCore: isOneCore)
+                    throw error
                 }
-                try await injector.withOverrides(strict: isStrict, allowing: allowed, configure) {
-                    try await configureOnMainActor(DependencyInjector.current)
-                    return try await asyncInjector.withOverrides(strict: isStrict, allowing: allowed, configureAsync) {
-                        try await function()
-                    }
-                }
+                await closeStrictApp(app, asyncApp, isOneCore: isOneCore)
             }
         } catch  where recorder.hasRecorded(error) {
             // A strict scope's refusal, recorded on the test when it happened: thrown again,
             // it would be reported twice. The test fails with the issue recorded.
         }
+    }
+
+    /// Runs `function` in the test's scopes under `app` and `asyncApp`: one for both faces where
+    /// they are one core, else one per face.
+    private func inScopes(
+        over app: DependencyInjector,
+        _ asyncApp: AsyncDependencyInjector,
+        isOneCore: Bool,
+        strict: Bool,
+        allowing allowed: [any Any.Type],
+        _ function: @Sendable () async throws -> Void
+    ) async throws {
+        if isOneCore {
+            try await inOneScope(over: asyncApp, strict: strict, allowing: allowed, function)
+            return
+        }
+        try await app.withOverrides(strict: strict, allowing: allowed, configure) {
+            try await configureOnMainActor(DependencyInjector.current)
+            return try await asyncApp.withOverrides(strict: strict, allowing: allowed, configureAsync) {
+                try await function()
+            }
+        }
+    }
+
+    /// Closes the strict mode's app children, once the test's scopes have ended: what the app
+    /// made there (an eager singleton its `install` built) is torn down with the test.
+    private func closeStrictApp(_ app: DependencyInjector, _ asyncApp: AsyncDependencyInjector, isOneCore: Bool) async {
+        guard strictMode != nil else { return }
+        await asyncApp.closeReportingFailures()
+        if !isOneCore { app.closeReportingFailures() }
     }
 
     /// Runs `function` in one test scope under `app` for both faces, configured by this trait:

@@ -188,6 +188,9 @@
                     super.invokeTest()
                 }
             }
+            // The method's app, over the test scope: what `registerApp` made there is torn down
+            // too (over one core, `tearDown()` closed it, awaiting its teardowns).
+            if !isOneCore { app.closeReportingFailures() }
         }
 
         /// Registers the async dependencies of the test method about to run, with
@@ -207,6 +210,7 @@
         /// values are torn down. A subclass that overrides it must call `try await super.tearDown()`.
         override open func tearDown() async throws {
             await asyncInjector.closeReportingFailures()
+            await asyncApp?.closeReportingFailures()  // the method's app, over its scope
             try await super.tearDown()
         }
     }

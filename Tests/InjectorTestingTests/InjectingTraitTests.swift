@@ -1,5 +1,6 @@
 import Injector
 import InjectorTesting
+import TestSupport
 import Testing
 
 /// A hundred test cases run in parallel, each registering its own mock under the same key, on
@@ -103,6 +104,39 @@ func aConfiguredTraitOnAFreeFunction() {
 
 @Test(.injecting(async: { _ in #expect(DependencyInjector.current !== DependencyInjector.shared) }))
 func theAsyncConfigurationRunsInsideTheTestsSyncScope() {}
+
+/// A strict mode's app is the test's too: what its registrations made there (an eager
+/// singleton its `install` builds) is torn down when the test ends, as the test scope's copies are.
+@Suite struct TraitStrictAppTeardownTests {
+    final class Pool: Sendable {}
+
+    @Test(arguments: [false, true])
+    func whatTheStrictAppMadeIsTornDownWithTheTest(oneCore: Bool) async throws {
+        let made = Counter()
+        let tornDown = Counter()
+        let register: @Sendable (DependencyInjector) throws -> Void = { app in
+            app.register(Pool.self, scope: .singleton) { _ in
+                made.increment()
+                return Pool()
+            }
+            .teardown { _ in tornDown.increment() }
+            _ = try app.resolve(Pool.self)  // made in the app, as an install's eager singleton is
+        }
+        let trait: InjectingTrait = .injecting(.strict(app: register, allowing: [Pool.self]))
+        let test = try #require(Test.current)
+        let root = DependencyInjector()
+        let asyncRoot = oneCore ? AsyncDependencyInjector.shared.face(ofChild: root) : AsyncDependencyInjector()
+        try await DependencyInjector.$current.withValue(root) {
+            try await AsyncDependencyInjector.$current.withValue(asyncRoot) {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    _ = try DependencyInjector.current.resolve(Pool.self)  // the test scope's own copy
+                }
+            }
+        }
+        #expect(made.value == 2)
+        #expect(tornDown.value == 2)
+    }
+}
 
 /// The trait's scopes keep their own singletons: an app's singleton is built afresh in each
 /// test, with the test's overrides, and the app's own copy is never created.
