@@ -19,7 +19,9 @@ extension DependencyInjector {
     /// A closed injector builds nothing: every later resolve that would create a value for it
     /// to keep (a singleton, a scoped value, a `.own` copy, an argument-cached value) throws
     /// ``InjectionError/closed(_:path:)`` before any factory runs, so a request that has ended
-    /// begins no transaction, and a teardown that resolves its own key gets `closed`.
+    /// begins no transaction, and a teardown that resolves its own key gets `closed`. So does a
+    /// teardown that resolves another value this injector kept (taken out as the close began):
+    /// capture what a teardown needs when its value is made.
     /// Transients and registered instances still resolve. Resolves in flight when it begins:
     /// a value they had already received stays theirs (and is torn down with the rest); a value
     /// a factory finishes creating afterwards is not kept but torn down at once, and that
