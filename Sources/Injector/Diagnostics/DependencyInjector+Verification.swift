@@ -47,28 +47,27 @@ extension DependencyInjector {
         InitializerDryRun.verifying.increment()
         defer { InitializerDryRun.verifying.decrement() }
         var verification = Verification(of: self, in: scratch)
-        // The wrappers (`@Inject`, `@OptionalInject`) of the objects the factories build
-        // report their failures here too: a factory that succeeds can build a broken object.
-        let context = ResolutionContext.current
-        let outer = context.wrapperFailures
-        defer { context.wrapperFailures = outer }
         for key in verification.keys {
             var failure: InjectionError?
+            // The wrappers (`@Inject`, `@OptionalInject`) of the objects the factories build
+            // report their failures here too: a factory that succeeds can build a broken object.
+            var wrapperFailures: Verification.WrapperFailures
             repeat {
-                context.wrapperFailures = []
+                wrapperFailures = Verification.WrapperFailures()
                 // An initializer's registration is checked, not built (see `InitializerDryRun`).
-                failure = InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) {
-                    () -> InjectionError? in
-                    do throws(InjectionError) {
-                        _ = try scratch.value(for: key)
-                        return nil
-                    } catch {
-                        return error
+                failure = Verification.$wrapperFailures.withValue(wrapperFailures) {
+                    InitializerDryRun.$checkingDepths.withValue([InitializerDryRun.depth]) { () -> InjectionError? in
+                        do throws(InjectionError) {
+                            _ = try scratch.value(for: key)
+                            return nil
+                        } catch {
+                            return error
+                        }
                     }
                 }
             } while verification.providesStandIn(after: failure)
             if let failure { verification.record(failure, resolving: key) }
-            for failure in context.wrapperFailures ?? [] { verification.record(failure, resolving: key) }
+            for failure in wrapperFailures.all { verification.record(failure, resolving: key) }
         }
         do {
             try scratch.close()  // what it created is torn down
@@ -82,12 +81,13 @@ extension DependencyInjector {
 /// One run of `verify()`, for either face: the keys to resolve in `scratch` (a `.own` child),
 /// what the failures mean, and the report. Only the resolving is the face's own.
 struct Verification {
-    /// What the actor face's `verify()` collects from the wrappers (`@Inject`,
-    /// `@OptionalInject`) of the objects its factories build, on whichever thread they run: a
-    /// thread's `ResolutionContext.wrapperFailures` is the sync face's collector.
+    /// While `verify()` (on either face) resolves a key: where the wrappers (`@Inject`,
+    /// `@OptionalInject`) of the objects its factories build report their failures, which it
+    /// reports as its own, on whichever thread the factories run. (A failed `@Inject` fails the
+    /// factory's resolve too: see `ResolutionContext.capture`.)
     @TaskLocal static var wrapperFailures: WrapperFailures?
 
-    /// The failures a run of the actor face's `verify()` collects for one key.
+    /// The failures a run of `verify()` collects for one key.
     final class WrapperFailures: Sendable {
         private let failures = Locked<[InjectionError]>([])
 

@@ -124,12 +124,7 @@ package struct TestIssueRecorder: Sendable {
         searched: @autoclosure () -> String,
         to recorder: TestIssueRecorder?
     ) {
-        let context = ResolutionContext.current
-        if context.wrapperFailures != nil {
-            context.wrapperFailures?.append(error)
-            return
-        }
-        if let verifying = Verification.wrapperFailures {  // the actor face's `verify()`
+        if let verifying = Verification.wrapperFailures {
             verifying.append(error)
             return
         }

@@ -61,11 +61,17 @@ public struct Registered<Value>: Sendable {
     public func initCompleted(
         _ complete: @escaping @Sendable (DependencyInjector, Value) throws -> Void
     ) -> Registered<Value> {
-        completed(
-            by: .sync { injector, value in
-                guard let value = value as? Value else { return }
-                try complete(injector, value)
-            })
+        completed(by: Self.typed(complete))
+    }
+
+    /// `complete`, a hook of `Value`s, as a registration's completion, which takes `Any`.
+    private static func typed(_ complete: @escaping @Sendable (DependencyInjector, Value) throws -> Void)
+        -> Registration.Completion
+    {
+        .sync { injector, value in
+            guard let value = value as? Value else { return }
+            try complete(injector, value)
+        }
     }
 
     /// ``initCompleted(_:)`` for a hook that runs on the main actor: for a `@MainActor` type
@@ -85,13 +91,12 @@ public struct Registered<Value>: Sendable {
         mainActor complete: @escaping @MainActor (DependencyInjector, Value) throws -> Void
     ) -> Registered<Value> {
         let key = registration.key
-        return completed(
-            by: .sync { injector, value in
-                guard let typed = value as? Value else { return }
-                // Handed in unchecked, as every value of the sync face is handed out.
-                nonisolated(unsafe) let value = typed
-                try MainQueue.run(for: key) { try complete(injector, value) }
-            }, onMainActor: true)
+        let onMainActor = Self.typed { injector, value in
+            // Handed in unchecked, as every value of the sync face is handed out.
+            nonisolated(unsafe) let value = value
+            try MainQueue.run(for: key) { try complete(injector, value) }
+        }
+        return completed(by: onMainActor, onMainActor: true)
     }
 
     /// Closes each value the injector keeps for this registration when the injector lets it
@@ -173,8 +178,12 @@ public struct Registered<Value>: Sendable {
                             }
                         }
                         // Reported to an observer, if any, as the async forward's is (on either face).
-                        guard let value = try r.value(for: target, observed: true) else { throw Self.missing(target) }
-                        guard let forwarded = value as? Forwarded else { throw Self.notImplemented(key, by: target) }
+                        guard let value = try r.value(for: target, observed: true) else {
+                            throw Registration.missing(target)
+                        }
+                        guard let forwarded = value as? Forwarded else {
+                            throw Registration.notImplemented(key, by: target)
+                        }
                         return forwarded
                     }, key: key, scope: scope, site: site, completion: nil, forwardedTo: target)
             }
@@ -194,8 +203,8 @@ public struct Registered<Value>: Sendable {
             } else {
                 value = try await r.value(for: target, observed: true)  // reported to an observer, if any
             }
-            guard let value else { throw Self.missing(target) }
-            guard value is Forwarded else { throw Self.notImplemented(key, by: target) }
+            guard let value else { throw Registration.missing(target) }
+            guard value is Forwarded else { throw Registration.notImplemented(key, by: target) }
             return value
         }
         injector.store(scope: .transient, site: registration.site) { scope, site in
@@ -217,18 +226,9 @@ public struct Registered<Value>: Sendable {
         } catch let error as InjectionError where InitializerDryRun.isChecked(error, key: target) {
             throw InitializerDryRun.Checked()
         }
-        guard let value else { throw missing(target) }
-        guard let forwarded = value as? Forwarded else { throw notImplemented(key, by: target) }
+        guard let value else { throw Registration.missing(target) }
+        guard let forwarded = value as? Forwarded else { throw Registration.notImplemented(key, by: target) }
         return forwarded
-    }
-
-    private static func notImplemented(_ key: DependencyKey, by target: DependencyKey) -> InjectionError {
-        .notImplemented(key, path: DependencyInjector.runningPath(endingAt: key), implementation: target)
-    }
-
-    /// The error for a forwarded key whose target is no longer registered.
-    private static func missing(_ target: DependencyKey) -> InjectionError {
-        .notRegistered(target, path: DependencyInjector.runningPath(endingAt: target), suggestions: [])
     }
 
     /// Stores this registration, with `completion` run after its hooks, in place of this

@@ -292,15 +292,19 @@ class Registration: @unchecked Sendable {
         } catch .factoryFailed(target, _, let underlying) where underlying is RequiresAwait {
             throw RequiresAwait()
         }
-        guard let value else {
-            throw InjectionError.notRegistered(
-                target, path: DependencyInjector.runningPath(endingAt: target), suggestions: [])
-        }
-        guard Self.value(value, is: key.type) else {
-            throw InjectionError.notImplemented(
-                key, path: DependencyInjector.runningPath(endingAt: key), implementation: target)
-        }
+        guard let value else { throw Self.missing(target) }
+        guard Self.value(value, is: key.type) else { throw Self.notImplemented(key, by: target) }
         return value
+    }
+
+    /// The error for a forward `key` whose target's value is not of its type.
+    static func notImplemented(_ key: DependencyKey, by target: DependencyKey) -> InjectionError {
+        .notImplemented(key, path: DependencyInjector.runningPath(endingAt: key), implementation: target)
+    }
+
+    /// The error for a forward whose target is no longer registered.
+    static func missing(_ target: DependencyKey) -> InjectionError {
+        .notRegistered(target, path: DependencyInjector.runningPath(endingAt: target), suggestions: [])
     }
 
     /// Whether `value` is a `T` (the type of a key, opened from its metatype).

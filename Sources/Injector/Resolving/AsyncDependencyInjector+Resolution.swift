@@ -226,7 +226,7 @@ extension AsyncDependencyInjector {
                     // thread does (the resolve that started the creation gets what it made).
                     guard holder.stores(registration) else { return nil }
                     return value
-                case .share, .waitShared, .onMainActor:
+                case .apart(let request):
                     switch try await produceApart(
                         request, of: registration, heldBy: holder, keptBy: keeper, after: frames,
                         resolverTask: resolverTask)
@@ -252,7 +252,7 @@ extension AsyncDependencyInjector {
     /// creation allocates, holds none of it (it cost the actor-face request 1%).
     @inline(never)
     private nonisolated func produceApart(
-        _ request: AsyncSingletonCreation.Request,
+        _ request: AsyncSingletonCreation.Apart,
         of registration: Registration,
         heldBy holder: DependencyInjector,
         keptBy keeper: DependencyInjector,
@@ -278,8 +278,6 @@ extension AsyncDependencyInjector {
             case .makeUnshared:
                 return .value(try await runTransient(registration, after: frames, resolverTask: resolverTask))
             }
-        case .ready, .wait, .started, .create, .askAgain:
-            return .askAgain  // `produce` handles these itself
         }
     }
 
@@ -323,7 +321,7 @@ extension AsyncDependencyInjector {
             if registration.runsOnMainActor || registration.forwardedTo != nil, !MainQueue.isCurrent,
                 core.awaitsMainActor(registration, heldBy: holder, keptBy: keeper)
             {
-                return .onMainActor
+                return .apart(.onMainActor)
             }
             do {
                 return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
@@ -356,8 +354,8 @@ extension AsyncDependencyInjector {
         switch shared.claim(registration, builtBy: core) {
         case nil: return nil
         case .shared(let value)?: return .ready(value)
-        case .running(let creation)?: return .waitShared(creation)
-        case .claimed(let creation)?: return .share(creation, in: shared)
+        case .running(let creation)?: return .apart(.waitShared(creation))
+        case .claimed(let creation)?: return .apart(.share(creation, in: shared))
         }
     }
 

@@ -135,7 +135,7 @@ extension DependencyInjector {
         let error = InjectionError.notProvidedInTest(key, path: path, registeredAt: site)
         let context = ResolutionContext.current
         let isHandMadeWrappersOwn = path.count == 1 && context.handMadeWrapperResolves > 0
-        if context.wrapperFailures == nil, !isHandMadeWrappersOwn {
+        if !isHandMadeWrappersOwn, Verification.wrapperFailures == nil {
             TestIssueRecorder.currentOrRunningTest?.recordRefusal(error, registeredAt: site)
         }
         return error

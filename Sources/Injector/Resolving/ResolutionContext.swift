@@ -29,10 +29,6 @@ final class ResolutionContext: @unchecked Sendable {
     /// The singleton creations started on this thread's stack, nested, and running there
     /// until they first suspend (see `AsyncSingletonCreation.start`).
     var immediateCreations = 0
-    /// While `verify()` resolves on this thread: the failures of the `@OptionalInject`
-    /// wrappers initialised meanwhile (by the objects its factories build), which it reports
-    /// as its own. (A failed `@Inject` fails the factory's resolve: see `capture`.)
-    var wrapperFailures: [InjectionError]?
     /// Resolves of `@Inject` properties of objects made by hand (no builder runs) in progress
     /// here, past the ready table: a strict scope's refusal of such a property's own key is
     /// recorded by the wrapper, at the property's declaration (see `DependencyInjector.refusal`).

@@ -53,19 +53,25 @@ final class AsyncSingletonCreation: Sendable {
         case wait(AsyncSingletonCreation)
         /// This resolve started `creation` (in a task of its own): waits for its value.
         case started(AsyncSingletonCreation)
+        /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
+        case create(Number, in: LockedKeptValues)
+        /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
+        case askAgain
+        /// One of the rarer requests, which the actor face handles apart (see `Apart`).
+        case apart(Apart)
+    }
+
+    /// The rarer requests: a `.graph` value's and a main-actor registration's.
+    enum Apart {
         /// Runs the factory in this task, which claimed the `.graph` value's creation in the
         /// resolve it is part of (see `graphRequest`).
         case share(AsyncSingletonCreation, in: AsyncResolutionContext.Resolve)
         /// Waits for a `.graph` value's creation, which another task of the resolve runs
         /// (`sharedValue(waitingFrom:)`).
         case waitShared(AsyncSingletonCreation)
-        /// Runs the factory in this task, which claimed the place (see `scopedRequest`).
-        case create(Number, in: LockedKeptValues)
         /// A synchronous factory or completion that runs only on the main actor (the sync face's
         /// `mainActor` registrations), asked off it: run the registration there.
         case onMainActor
-        /// A thread holds the place, for a moment (it cannot run an async factory): ask again.
-        case askAgain
     }
 
     /// How a resolve gets the value `registration` (held by `holder`) produced for `keeper`: the

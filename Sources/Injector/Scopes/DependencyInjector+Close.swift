@@ -289,21 +289,24 @@ extension AsyncDependencyInjector {
     /// request): then from a task of its own, which the cancellation does not reach, so that a
     /// teardown that checks for it (a transaction's commit) still runs. Task-locals carry over.
     nonisolated func closeUncancelled() async throws(TeardownError) {
-        guard Task.isCancelled else { return try await close() }
-        let outcome = await Task { () async -> Result<Void, TeardownError> in
+        try await Self.uncancelled { () async -> Result<Void, TeardownError> in
             do throws(TeardownError) {
-                try await close()
+                try await self.close()
                 return .success(())
             } catch {
                 return .failure(error)
             }
-        }.value
-        try outcome.get()
+        }.get()
     }
 
     /// `closeReportingFailures()` as `closeUncancelled()` closes.
     nonisolated func closeReportingFailuresUncancelled() async {
-        guard Task.isCancelled else { return await closeReportingFailures() }
-        await Task { await closeReportingFailures() }.value
+        await Self.uncancelled { await self.closeReportingFailures() }
+    }
+
+    /// `body`, from a task of its own if this one is cancelled (see `closeUncancelled()`).
+    private static func uncancelled<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        guard Task.isCancelled else { return await body() }
+        return await Task(operation: body).value
     }
 }

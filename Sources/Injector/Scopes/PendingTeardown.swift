@@ -44,8 +44,9 @@ final class PendingTeardown: @unchecked Sendable {
         failures: [TeardownError.Failure], deferred: [PendingTeardown]
     ) {
         var failures: [TeardownError.Failure] = []
-        let ordered = Array(latestFirst(teardowns))
-        for (index, pending) in ordered.enumerated() {
+        let ordered = latestFirst(teardowns)
+        for index in ordered.indices {
+            let pending = ordered[index]
             switch pending.teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
             case nil: break
             case .failed(let failure)?: failures.append(failure)

@@ -52,7 +52,7 @@ public struct InjectedValues {
         in injector: DependencyInjector
     ) -> Any? {
         if case .notProvidedInTest = error { return nil }
-        if ResolutionContext.current.wrapperFailures == nil, let recorder = TestIssueRecorder.current {
+        if Verification.wrapperFailures == nil, let recorder = TestIssueRecorder.current {
             recorder.record(
                 "Injector could not resolve \(key), so its default value is used instead.\n\(error)",
                 at: site ?? injector.lookup(key)?.entry.site.declarationSite)
