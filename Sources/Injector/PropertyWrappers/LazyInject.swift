@@ -57,7 +57,9 @@ public struct LazyInject<Value> {
     }
 
     /// The value, resolved on first read. Reading it when resolution fails stops the program;
-    /// see `$property`. Assigning replaces the value for this object.
+    /// see `$property`. Assigning replaces the value for this object; the value it replaces is
+    /// released with the object, not at once (a read on another thread may be copying it), so
+    /// that a read takes no lock and waits for nothing.
     public var wrappedValue: Value {
         @inlinable
         get {

@@ -78,7 +78,7 @@ final class LazyResolution: Sendable {
             let (value, box) = found.readyValue(as: Value.self, name: name, in: injector)
         else { return nil }
         let kept = self.kept
-        return kept.keep(retained: box, replacing: false) ? value : kept.keptValue(as: Value.self)
+        return kept.keepFirst(retained: box) ? value : kept.value(as: Value.self)
     }
 
     /// The value for a first read that found none kept nor ready: resolved now, or kept
@@ -125,8 +125,8 @@ final class LazyResolution: Sendable {
             let value = try resolveFromInjector(Value.self)
             // A value kept meanwhile (an assignment, or a ready value another first read
             // kept) wins over what was resolved, for this read too: every first read sees one.
-            if kept.keep(ReadyValue(value), replacing: false) { return value }
-            return kept.keptValue(as: Value.self) ?? value  // never `nil`: a value is kept
+            if kept.keepFirst(retained: .passRetained(ReadyValue(value))) { return value }
+            return kept.value(as: Value.self) ?? value  // never `nil`: a value is kept
         } catch {
             if !TestIssueRecorder.isRecordedAlready(error) {
                 TestIssueRecorder.report(
@@ -154,7 +154,9 @@ final class LazyResolution: Sendable {
     /// Which injector the property resolves from, for a failure's message.
     var searched: String { injector.searchedDescription }
 
+    /// Keeps `value` in place of the kept value, if any, which is released with this object
+    /// (a read on another thread may be copying it now).
     func replace<Value>(with value: Value) {
-        _ = kept.keep(ReadyValue(value), replacing: true)
+        kept.replace { ReplacingValue(value, replacing: $0) }
     }
 }

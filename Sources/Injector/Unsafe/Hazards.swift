@@ -65,7 +65,7 @@ extension Hazards {
     /// Announces, in this thread's hazard record, the object that `word` (an `Atomic<UInt>`)
     /// publishes, and returns the guard of the announcement once the word is seen to still
     /// hold the object after it: from then on, a writer that replaces the object sees the
-    /// announcement before it frees it (`waitUntilUnread`). `nil`, with nothing announced,
+    /// announcement before it frees it (`announcements(of:)`). `nil`, with nothing announced,
     /// while the word holds none (0), or when it changed meanwhile. (A raw word: `Synchronization` is not part of the
     /// library's interface, which inlinable callers see.)
     @inline(__always)
@@ -87,19 +87,6 @@ extension Hazards {
             return nil
         }
         return HazardGuard(address: published, record: UnsafeMutableRawPointer(hazard))
-    }
-
-    /// `announce(_:)` for the library's inlinable readers (`PublishedValue.value`), which may
-    /// not inline it: a call, whose guard is never `nil` (its address is 0 when nothing is
-    /// announced), so that the reader consumes it explicitly on every path (an inlinable
-    /// function may not destroy it implicitly: its `deinit` is the library's own code).
-    @usableFromInline
-    @inline(never)
-    static func announced(in word: UnsafeMutableRawPointer) -> HazardGuard {
-        if let announced = announce(word) { return announced }
-        // Nothing announced, so nothing to withdraw: the guard never writes its record, and
-        // this thread's is not looked up (a `@LazyInject`'s first read finds its word empty).
-        return HazardGuard(address: 0, record: word)
     }
 
     /// The address this thread announces in its `record` (maybe tagged; 0: none), without
@@ -158,13 +145,6 @@ extension Hazards {
         }
     }
 
-    /// Returns once no thread announces `table`. The caller withdrew `table` earlier (a
-    /// sequentially consistent exchange); a reader that announces it later finds it withdrawn
-    /// and does not read it, and one that announced it earlier is seen here until it is done.
-    static func waitUntilUnread(_ table: UInt) {
-        while isRead(table) { yieldThread() }
-    }
-
     /// The announcements of `table` standing now: each record that names it, with the word
     /// it holds (whose tag tells a later announcement of the same table apart). The caller
     /// removed something from `table`, or withdrew it, earlier (a sequentially consistent
@@ -190,21 +170,6 @@ extension Hazards {
         }
     }
 
-    private static func isRead(_ table: UInt) -> Bool {
-        // Sequentially consistent, as the reader's announcement: a record pushed just before
-        // it is seen here (acquire alone would not promise that in the language's model).
-        var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .sequentiallyConsistent))
-        while let record = current {
-            if record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .sequentiallyConsistent) & ~15
-                == table
-            {
-                return true
-            }
-            current = next(record)
-        }
-        return false
-    }
-
     /// Called when a thread ends: clears its hazard and gives its record back.
     fileprivate static func giveBack(_ record: UnsafeMutableRawPointer) {
         record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.store(0, ordering: .releasing)
@@ -221,15 +186,15 @@ private func giveBackRecord(_ pointer: UnsafeMutableRawPointer?) {
 }
 
 /// An announcement in this thread's hazard record (`Hazards.announce`): while it stands, the
-/// object at `address` is not freed. Withdrawn once: by `withdraw()`, after the reader has
-/// retained what it copied out, or when the guard is dropped. The one guard of both published
-/// objects: an injector's table of ready values, and a `@LazyInject` property's kept value.
+/// object at `address` (an injector's table of ready values) is not freed. Withdrawn once: by
+/// the reader that takes the record (`handOver()`), after it has retained what it copied out,
+/// or when the guard is dropped.
 @usableFromInline
 @frozen
 struct HazardGuard: ~Copyable {
     /// The address of the announced object.
     @usableFromInline let address: UInt
-    /// This thread's hazard record (not written while `address` is 0: nothing is announced).
+    /// This thread's hazard record.
     @usableFromInline let record: UnsafeMutableRawPointer
 
     @usableFromInline
@@ -238,21 +203,8 @@ struct HazardGuard: ~Copyable {
         self.record = record
     }
 
-    /// Withdraws the announcement: the object has been read.
-    @inlinable
-    consuming func withdraw() {
-        let (address, record) = (self.address, self.record)
-        discard self
-        // Only announced where `Synchronization` is available (the check is out of `clear`,
-        // which is not optimised), and only for an address (see `Hazards.announced`).
-        guard address != 0 else { return }
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Hazards.clear(record) }
-    }
-
     /// The record, for a reader that withdraws the announcement itself later
-    /// (`Hazards.withdraw(_:)`): a plain word, cheaper to hand down a chain of calls. Only for
-    /// a guard of an announcement (from `announce(_:)`): one with nothing announced (from
-    /// `announced(in:)`, address 0) names the published word itself, not a record.
+    /// (`Hazards.withdraw(_:)`): a plain word, cheaper to hand down a chain of calls.
     @inlinable
     consuming func handOver() -> UnsafeMutableRawPointer {
         let record = self.record
@@ -261,7 +213,6 @@ struct HazardGuard: ~Copyable {
     }
 
     deinit {
-        guard address != 0 else { return }
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Hazards.clear(record) }
     }
 }

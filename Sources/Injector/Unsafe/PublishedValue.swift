@@ -2,11 +2,12 @@ import Synchronization
 
 /// A value published for reads without a lock: a `@LazyInject` property's kept value. A word,
 /// the first stored property of its owner (`LazyResolution`), holds the address of a retained
-/// `ReadyValue<Value>`, or 0 until a value is kept. A reader announces the box in its thread's
-/// hazard record while it copies the value out (`Hazards.announce`, the guard the ready tables
-/// use too). Keeping a first value is one compare-and-exchange from 0, so of first reads that
-/// race, one keeps its box and the others read it; an assignment exchanges the word whatever
-/// it holds, and releases the box it replaced once no reader announces it.
+/// `ReadyValue<Value>`, or 0 until a value is kept. A box once published is not released
+/// before the owner: an assignment publishes a box that holds the one it replaced
+/// (`ReplacingValue`). So a read is one load (acquire) and a copy out of the box, with no
+/// announcement: the box cannot go while the reader holds the owner. Keeping a first value is
+/// one compare-and-exchange from 0, so of first reads that race, one keeps its box and the
+/// others read it; an assignment is one compare-and-exchange from the box it found.
 ///
 /// Before `Synchronization`, the owner's lock guards the word, and reads take it.
 @usableFromInline
@@ -50,100 +51,78 @@ struct PublishedValue {
         word.assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
-    /// The kept value; `nil` until one is kept, or when an assignment changed it while this
-    /// read announced it (the caller then reads `keptValue(as:)`, which looks again). Without
-    /// a lock where `Synchronization` is available; inlined into the reader's code, so that
+    /// The kept value; `nil` until one is kept. Inlined into the reader's code, so that
     /// `Value` is known where the value is copied out (unspecialised, the generic code looked
     /// up type metadata on every read).
     @inlinable
     func value<Value>(as type: Value.Type) -> Value? {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            let hazard = Hazards.announced(in: word)
-            guard let box = UnsafeRawPointer(bitPattern: hazard.address) else {
-                hazard.withdraw()
-                return nil
-            }
-            let value = Unmanaged<ReadyValue<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
-            hazard.withdraw()  // only now, with the copy retained (see `Hazards.clear`)
-            return value
-        }
-        return keptValue(as: Value.self)
+        guard let box = UnsafeRawPointer(bitPattern: keptAddress()) else { return nil }
+        // Safe: the box lives as long as the owner (see above), which the caller holds.
+        return Unmanaged<ReadyValue<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
     }
 
-    /// The kept value; `nil` only while none is kept. Off the hot path: after a first value
-    /// lost its compare-and-exchange, and in the first read's exactly-once path.
-    @inlinable
-    func keptValue<Value>(as type: Value.Type) -> Value? {
-        keptBox().map { unsafeDowncast($0, to: ReadyValue<Value>.self).value }
-    }
-
-    /// The kept box, retained; `nil` only while none is kept (a kept word never goes back to
-    /// 0). An announcement that an assignment overtakes is made again.
-    @usableFromInline
+    /// The kept box, retained; `nil` while none is kept.
     func keptBox() -> AnyObject? {
+        UnsafeRawPointer(bitPattern: keptAddress()).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The address of the kept box, or 0: loaded with acquire ordering (a box published by
+    /// another thread is seen whole), or under the lock before `Synchronization`. (A call:
+    /// `Synchronization` is not part of the library's interface, which inlinable callers see.)
+    @usableFromInline
+    @inline(never)
+    func keptAddress() -> UInt {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            while true {
-                if let hazard = Hazards.announce(word), let box = UnsafeRawPointer(bitPattern: hazard.address) {
-                    let kept = Unmanaged<AnyObject>.fromOpaque(box).takeUnretainedValue()
-                    hazard.withdraw()  // only now, with `kept` retained
-                    return kept
-                }
-                if atomic.pointee.load(ordering: .acquiring) == 0 { return nil }
-            }
+            return atomic.pointee.load(ordering: .acquiring)
         }
-        return lock?.withLock { _ in
-            UnsafeRawPointer(bitPattern: word.load(as: UInt.self)).map {
+        return lock?.withLock { _ in word.load(as: UInt.self) } ?? 0
+    }
+
+    /// Keeps `box` (a `ReadyValue<Value>`, retained once for this word) if no value is kept
+    /// yet; whether it was kept (if not, it is released: never published).
+    @usableFromInline
+    func keepFirst(retained box: Unmanaged<AnyObject>) -> Bool {
+        let kept = publish(UInt(bitPattern: box.toOpaque()), replacing: 0)
+        if !kept { box.release() }
+        return kept
+    }
+
+    /// Keeps the box `make` makes from the box kept now (`nil` if none), which it must hold
+    /// (see `ReplacingValue`), in place of that box.
+    func replace(making make: (AnyObject?) -> AnyObject) {
+        while true {
+            let current = keptAddress()
+            let replaced = UnsafeRawPointer(bitPattern: current).map {
                 Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()
             }
-        }
-    }
-
-    /// Keeps `box` (a `ReadyValue<Value>`), in place of a box already kept only when
-    /// `replacing`; whether it was kept. The box it replaces is released once no reader
-    /// announces it, after any lock is let go (its value's `deinit` may run user code).
-    @usableFromInline
-    func keep(_ box: AnyObject, replacing: Bool) -> Bool {
-        keep(retained: .passRetained(box), replacing: replacing)
-    }
-
-    /// `keep(_:replacing:)` of a box retained once for this word (released if not kept).
-    @usableFromInline
-    func keep(retained box: Unmanaged<AnyObject>, replacing: Bool) -> Bool {
-        let new = UInt(bitPattern: box.toOpaque())
-        let old: UInt
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            if replacing {
-                old = atomic.pointee.exchange(new, ordering: .sequentiallyConsistent)
-            } else {
-                // Sequentially consistent, as every write of a published word (see README).
-                let (exchanged, _) = atomic.pointee.compareExchange(
-                    expected: 0, desired: new, ordering: .sequentiallyConsistent)
-                old = exchanged ? 0 : new  // not kept: ours to let go, never published
+            let box = Unmanaged.passRetained(make(replaced))
+            guard publish(UInt(bitPattern: box.toOpaque()), replacing: current) else {
+                box.release()  // another assignment, or a first value, came first: again, over it
+                continue
             }
-            if old != 0, old != new { Hazards.waitUntilUnread(old) }
-        } else {
-            old =
-                lock?.withLock { _ in
-                    let kept = word.load(as: UInt.self)
-                    guard replacing || kept == 0 else { return new }
-                    word.storeBytes(of: new, as: UInt.self)
-                    return kept
-                } ?? new
+            // The word's reference to the box it held: the new box holds it from now on.
+            if let replaced { Unmanaged.passUnretained(replaced).release() }
+            return
         }
-        guard let released = UnsafeRawPointer(bitPattern: old) else { return true }
-        Unmanaged<AnyObject>.fromOpaque(released).release()
-        return old != new
+    }
+
+    /// Stores `new` in the word if it holds `expected`; whether it did. Sequentially
+    /// consistent, as every write of a published word (see README), or under the lock.
+    private func publish(_ new: UInt, replacing expected: UInt) -> Bool {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return atomic.pointee.compareExchange(expected: expected, desired: new, ordering: .sequentiallyConsistent)
+                .exchanged
+        }
+        return lock?.withLock { _ in
+            guard word.load(as: UInt.self) == expected else { return false }
+            word.storeBytes(of: new, as: UInt.self)
+            return true
+        } ?? false
     }
 
     /// Releases the kept box, when the owner goes away (no reader is left: each holds the owner).
     func releaseKept() {
-        let kept =
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                atomic.pointee.load(ordering: .acquiring)
-            } else {
-                word.load(as: UInt.self)
-            }
-        guard let box = UnsafeRawPointer(bitPattern: kept) else { return }
+        guard let box = UnsafeRawPointer(bitPattern: keptAddress()) else { return }
         Unmanaged<AnyObject>.fromOpaque(box).release()
     }
 }

@@ -161,6 +161,32 @@ private final class ReadyReader: @unchecked Sendable {
         #expect(screen.service.label == "stub")
     }
 
+    /// The values an assignment replaces are released with the object (a read on another
+    /// thread may be copying one), all of them, however many. (Catches: a replaced value never
+    /// released; a release of a long chain of replaced values, one nested `deinit` per
+    /// assignment, that overflows the stack.)
+    @Test func releasesEveryReplacedValueWithTheObject() {
+        final class Tracked: Sendable {
+            let released: Counter
+            init(released: Counter) { self.released = released }
+            deinit { released.increment() }
+        }
+        final class Owner {
+            @LazyInject var value: Tracked
+            init(injector: DependencyInjector) { _value = LazyInject(injector: injector) }
+        }
+        let released = Counter()
+        let injector = DependencyInjector()
+        injector.register(Tracked.self) { _ in Tracked(released: released) }
+        let assignments = 100_000
+        do {
+            let owner = Owner(injector: injector)
+            _ = owner.value
+            for _ in 0..<assignments { owner.value = Tracked(released: released) }
+        }
+        #expect(released.value == assignments + 1)
+    }
+
     @Test func eightThreadsReadingForTheFirstTimeResolveOnce() {
         for _ in 0..<20 {
             let injector = DependencyInjector()
