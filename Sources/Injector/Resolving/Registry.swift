@@ -27,6 +27,9 @@ struct Registry {
     var teardownTasks = [UInt64: Task<Void, Never>]()
     /// Numbers `teardownTasks`.
     var teardownTasksStarted: UInt64 = 0
+    /// While the actor face's close runs (`DependencyInjector.beginClose()`), the closes that
+    /// wait for it to end; `nil` while none runs.
+    var closesWaiting: [CheckedContinuation<Void, Never>]?
     /// The collections this injector declares or contributes to, by the collection's key
     /// (`[T]`, `[K: T]`): their elements, each a registration of its own (see `Collections/`).
     var collections = [DependencyKey: CollectionContents]()

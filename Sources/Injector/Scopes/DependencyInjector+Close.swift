@@ -31,7 +31,8 @@ extension DependencyInjector {
     /// here: from the first one met, latest first, the rest run in order in a task after
     /// `close()` returns. Their failures are recorded on the running test (printed outside
     /// one) and thrown by the actor face's `close()`, which awaits them: close through the
-    /// actor face to await them.
+    /// actor face to await them. A second `close()` while one runs finds nothing left and
+    /// returns at once; the actor face's waits for the running one.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
@@ -121,7 +122,8 @@ extension DependencyInjector {
             registry.teardownTasksStarted += 1
             registry.teardownTasks[number] = Task {
                 for task in tasks { await task.value }
-                let failures = await PendingTeardown.runAll(teardowns)
+                // A close awaits this task: a teardown here that closes the injector must not wait for it.
+                let failures = await Self.$tearingDown.withValue(self) { await PendingTeardown.runAll(teardowns) }
                 note(failures)
                 // Outside a test, a closed injector's are printed: it is not closed again.
                 let isUnseen = TestIssueRecorder.currentOrRunningTest == nil && self.registry.withLock(\.isClosed)
@@ -196,7 +198,8 @@ extension AsyncDependencyInjector {
     /// ```
     ///
     /// It first awaits the teardowns still running for values let go earlier (replaced,
-    /// unregistered, reset).
+    /// unregistered, reset). A `close()` on another task while one runs returns once the
+    /// running one's teardowns have ended.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {
@@ -208,6 +211,16 @@ extension AsyncDependencyInjector {
     /// the teardowns of values let go before, awaited here, among them), and the failures of
     /// the teardowns it ran itself (the others were recorded on the test as they happened).
     private nonisolated func closing() async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
+        // A teardown of this injector that closes it: what is left, without waiting for itself.
+        if DependencyInjector.tearingDown === core { return await tearDownKept() }
+        // A close already running on another task: its teardowns end before this one returns.
+        while !core.beginClose() { await core.closeEnded() }
+        defer { core.endClose() }
+        return await DependencyInjector.$tearingDown.withValue(core) { await tearDownKept() }
+    }
+
+    /// What `closing()` runs: the teardowns of everything this injector keeps.
+    private nonisolated func tearDownKept() async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
         var all: [TeardownError.Failure] = []
         var ran: [TeardownError.Failure] = []
         // Twice: a teardown of the first round may let go of more (a replacement, a value
@@ -261,6 +274,39 @@ extension DependencyInjector {
         for failure in error.failures {
             recorder.record(TeardownError(failures: [failure]).description, at: failure.site)
         }
+    }
+}
+
+extension DependencyInjector {
+    /// The injector whose teardowns run in this task, if any: its `close()` called from one of
+    /// them (or from a task one starts) does not wait for the close that runs them.
+    @TaskLocal static var tearingDown: DependencyInjector?
+
+    /// Marks a close of the actor face as running; `false` when one runs already, which the
+    /// caller awaits (`closeEnded()`) before it asks again. A server's shutdown asked twice at
+    /// once: the second `close()` must not return while the first still tears down.
+    func beginClose() -> Bool {
+        registry.withLock { registry in
+            guard registry.closesWaiting == nil else { return false }
+            registry.closesWaiting = []
+            return true
+        }
+    }
+
+    /// Returns once the running close has ended (at once if none runs).
+    func closeEnded() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let waits = registry.withLock { registry in
+                registry.closesWaiting?.append(waiter)
+                return registry.closesWaiting != nil
+            }
+            if !waits { waiter.resume() }
+        }
+    }
+
+    /// Ends the running close, and wakes the closes that wait for it.
+    func endClose() {
+        for waiter in registry.withLock({ exchange(&$0.closesWaiting, with: nil) }) ?? [] { waiter.resume() }
     }
 }
 

@@ -382,4 +382,54 @@ import Testing
         try await server.close()  // awaits what the sync face left running
         #expect(closed.values == ["transaction", "pool"])
     }
+
+    /// A second `close()` of the actor face, on another task while the first tears down (a
+    /// shutdown asked twice), returns only once the first's teardowns have run: the process
+    /// may exit then. (Catches: the second found nothing left to close and returned at once,
+    /// while the pool was still draining.)
+    @Test func aSecondCloseOnAnotherTaskReturnsOnceTheFirstsTeardownsHaveRun() async throws {
+        let drained = Collected<String>()
+        let server = AsyncDependencyInjector()
+        let draining = AsyncGate()
+        let release = AsyncGate()
+        await server.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
+            draining.open()
+            await release.wait()
+            drained.append(pool.id)
+        }
+        _ = try await server.resolve(Pool.self)
+        let first = Task { try await server.close() }
+        await draining.wait()  // the first close is in the pool's teardown
+        let returned = Counter()
+        let second = Task { () async throws -> [String] in
+            try await server.close()
+            returned.increment()
+            return drained.values
+        }
+        // Until the second close waits for the first (or, as before the fix, has returned).
+        while server.core.registry.withLock({ $0.closesWaiting?.count ?? 0 }) == 0, returned.value == 0 {
+            await Task.yield()
+        }
+        release.open()
+        #expect(try await second.value == ["pool"])
+        try await first.value
+    }
+
+    /// A teardown that closes its own injector does not wait for the close that runs it.
+    @Test func aTeardownThatClosesItsOwnInjectorDoesNotWaitForItself() async throws {
+        let server = AsyncDependencyInjector()
+        let closed = Collected<String>()
+        await server.register(Transaction.self, scope: .singleton) { _ in Transaction() }.teardown { _ in
+            try await server.close()
+            closed.append("transaction")
+        }
+        await server.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
+            try await Task { try await server.close() }.value  // from a task it starts, too
+            closed.append(pool.id)
+        }
+        _ = try await server.resolve(Transaction.self)
+        _ = try await server.resolve(Pool.self)
+        try await server.close()
+        #expect(closed.values == ["pool", "transaction"])
+    }
 }
