@@ -57,9 +57,9 @@ public struct LazyInject<Value> {
     }
 
     /// The value, resolved on first read. Reading it when resolution fails stops the program;
-    /// see `$property`. Assigning replaces the value for this object; the value it replaces is
-    /// released with the object, not at once (a read on another thread may be copying it), so
-    /// that a read takes no lock and waits for nothing.
+    /// see `$property`. Assigning replaces the value for this object, and releases the value it
+    /// replaced once no other thread is reading it; the first value, resolved, is released with
+    /// the object.
     public var wrappedValue: Value {
         @inlinable
         get {

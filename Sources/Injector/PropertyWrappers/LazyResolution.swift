@@ -14,11 +14,11 @@
 /// by its own resolution, is a `circularDependency`, not a deadlock.
 @usableFromInline
 final class LazyResolution: Sendable {
-    /// The kept value's word (see `PublishedValue`): the object's first stored property, where
-    /// `PublishedValue(in:lock:)` finds it, so that it costs no allocation of its own. Never
-    /// used by name: `PublishedValue` alone reads and writes it, atomically (or under `lock`,
+    /// The kept value's words (see `PublishedValue`): the object's first stored property, where
+    /// `PublishedValue(in:lock:)` finds them, so that they cost no allocation of their own. Never
+    /// used by name: `PublishedValue` alone reads and writes them, atomically (or under `lock`,
     /// before `Synchronization`); `nonisolated(unsafe)` for that reason.
-    private nonisolated(unsafe) var word: UInt = 0
+    private nonisolated(unsafe) var words: (UInt, UInt) = (0, 0)
     @usableFromInline let injector: DependencyInjector
     @usableFromInline let name: String?
     let site: DeclarationSite
@@ -154,9 +154,7 @@ final class LazyResolution: Sendable {
     /// Which injector the property resolves from, for a failure's message.
     var searched: String { injector.searchedDescription }
 
-    /// Keeps `value` in place of the kept value, if any, which is released with this object
-    /// (a read on another thread may be copying it now).
     func replace<Value>(with value: Value) {
-        kept.replace { ReplacingValue(value, replacing: $0) }
+        kept.assign(ReadyValue(value))
     }
 }

@@ -65,7 +65,7 @@ extension Hazards {
     /// Announces, in this thread's hazard record, the object that `word` (an `Atomic<UInt>`)
     /// publishes, and returns the guard of the announcement once the word is seen to still
     /// hold the object after it: from then on, a writer that replaces the object sees the
-    /// announcement before it frees it (`announcements(of:)`). `nil`, with nothing announced,
+    /// announcement before it frees it (`waitUntilUnread`). `nil`, with nothing announced,
     /// while the word holds none (0), or when it changed meanwhile. (A raw word: `Synchronization` is not part of the
     /// library's interface, which inlinable callers see.)
     @inline(__always)
@@ -145,6 +145,13 @@ extension Hazards {
         }
     }
 
+    /// Returns once no thread announces `table`. The caller withdrew `table` earlier (a
+    /// sequentially consistent exchange); a reader that announces it later finds it withdrawn
+    /// and does not read it, and one that announced it earlier is seen here until it is done.
+    static func waitUntilUnread(_ table: UInt) {
+        while isRead(table) { yieldThread() }
+    }
+
     /// The announcements of `table` standing now: each record that names it, with the word
     /// it holds (whose tag tells a later announcement of the same table apart). The caller
     /// removed something from `table`, or withdrew it, earlier (a sequentially consistent
@@ -170,6 +177,21 @@ extension Hazards {
         }
     }
 
+    private static func isRead(_ table: UInt) -> Bool {
+        // Sequentially consistent, as the reader's announcement: a record pushed just before
+        // it is seen here (acquire alone would not promise that in the language's model).
+        var current = UnsafeMutableRawPointer(bitPattern: head.load(ordering: .sequentiallyConsistent))
+        while let record = current {
+            if record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .sequentiallyConsistent) & ~15
+                == table
+            {
+                return true
+            }
+            current = next(record)
+        }
+        return false
+    }
+
     /// Called when a thread ends: clears its hazard and gives its record back.
     fileprivate static func giveBack(_ record: UnsafeMutableRawPointer) {
         record.assumingMemoryBound(to: Atomic<UInt>.self).pointee.store(0, ordering: .releasing)
@@ -186,13 +208,14 @@ private func giveBackRecord(_ pointer: UnsafeMutableRawPointer?) {
 }
 
 /// An announcement in this thread's hazard record (`Hazards.announce`): while it stands, the
-/// object at `address` (an injector's table of ready values) is not freed. Withdrawn once: by
-/// the reader that takes the record (`handOver()`), after it has retained what it copied out,
-/// or when the guard is dropped.
+/// object at `address` is not freed. Withdrawn once: by the reader that takes the record
+/// (`handOver()`), after it has retained what it copied out, or when the guard is dropped.
+/// The one guard of both published objects: an injector's table of ready values, and a
+/// `@LazyInject` property's assigned value.
 @usableFromInline
 @frozen
 struct HazardGuard: ~Copyable {
-    /// The address of the announced object.
+    /// The address of the announced object (with the tags its word carries, if any).
     @usableFromInline let address: UInt
     /// This thread's hazard record.
     @usableFromInline let record: UnsafeMutableRawPointer

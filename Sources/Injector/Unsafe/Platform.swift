@@ -153,6 +153,11 @@ private func releaseThreadObject(_ pointer: UnsafeMutableRawPointer?) {
     Unmanaged<AnyObject>.fromOpaque(pointer).release()
 }
 
+/// Lets another thread run: a writer waiting for readers to leave a table.
+func yieldThread() {
+    sched_yield()
+}
+
 /// The bounds of the calling thread's stack, as the platform reports them.
 struct ThreadStack {
     /// The lowest address of the stack; stacks grow down towards it.
