@@ -42,26 +42,43 @@ struct Registry {
     var argumentCaches = [DependencyKey: (registration: Registration, cache: ArgumentCache)]()
 
     /// The decorators added here, by key, each key's in the order they were added (see
-    /// `Decorators/`): they wrap what this injector and its descendants make for the key.
-    private(set) var decorators = [DependencyKey: [Decorator]]()
+    /// `Decorators/`): they wrap what this injector and its descendants make for the key. A
+    /// short list searched in place, not a dictionary: an injector decorates a handful of keys,
+    /// and hashing a key cost a decorated resolve more than the rest of the lookup.
+    private var decorators: [(key: DependencyKey, decorators: [Decorator])] = []
     /// The filter of the keys of `decorators` (see `TypeFilter`), published for resolves
     /// that take no lock (`PublishedTable.decoratedTypes`).
     private(set) var decoratedTypes: UInt64 = 0
+
+    /// The decorators added here for `key`, in the order they were added.
+    func decorators(of key: DependencyKey) -> [Decorator]? {
+        var index = decorators.startIndex
+        while index < decorators.endIndex {
+            if decorators[index].key == key { return decorators[index].decorators }
+            index += 1
+        }
+        return nil
+    }
 
     /// Stores `decorator` as the last of `key`'s, noted in the filter first.
     mutating func add(_ decorator: Decorator, for key: DependencyKey) {
         let bits = TypeFilter.bits(of: key.typeID)
         decoratedTypes |= bits
         ready.noteDecorated(bits)
-        decorators[key, default: []].append(decorator)
+        if let index = decorators.firstIndex(where: { $0.key == key }) {
+            decorators[index].decorators.append(decorator)
+        } else {
+            decorators.append((key, [decorator]))
+        }
     }
 
     /// Takes out the decorators of `key` that `installation` added, and returns them (the
     /// filter keeps their bits: a false "maybe" finds no decorator).
     mutating func removeDecorators(of key: DependencyKey, addedBy installation: ObjectIdentifier) -> [Decorator] {
-        let all = decorators[key] ?? []
+        guard let index = decorators.firstIndex(where: { $0.key == key }) else { return [] }
+        let all = decorators[index].decorators
         let kept = all.filter { $0.installation != installation }
-        decorators[key] = kept.isEmpty ? nil : kept
+        if kept.isEmpty { decorators.remove(at: index) } else { decorators[index].decorators = kept }
         return all.filter { $0.installation == installation }
     }
 

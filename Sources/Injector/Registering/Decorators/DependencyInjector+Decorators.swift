@@ -104,9 +104,12 @@ extension DependencyInjector {
     func decorators(of key: DependencyKey) -> [Decorator] {
         let bits = TypeFilter.bits(of: key.typeID)
         var found: [Decorator] = []
-        for injector in sequence(first: self, next: \.parent)
-        where TypeFilter.mayHold(bits, in: injector.decoratedTypes) {
-            guard let own = injector.registry.withLock({ $0.decorators[key] }) else { continue }
+        var next: DependencyInjector? = self  // not `sequence(first:next: \.parent)`: a key path per step
+        while let injector = next {
+            next = injector.parent
+            guard TypeFilter.mayHold(bits, in: injector.decoratedTypes),
+                let own = injector.registry.withLock({ $0.decorators(of: key) })
+            else { continue }
             found = found.isEmpty ? own : own + found
         }
         return found
