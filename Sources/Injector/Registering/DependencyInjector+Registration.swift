@@ -72,10 +72,20 @@ extension DependencyInjector {
     /// Removes this injector's registration of `type` under `name`, and any singleton it made.
     ///
     /// Removing a key that is not registered does nothing. Ancestors are not touched: after
-    /// removing a child's override, the child sees its parent's registration again.
+    /// removing a child's override, the child sees its parent's registration again. Removing
+    /// a collection (`[T]` or `[K: T]`, see ``register(into:key:scope:fileID:line:factory:)``)
+    /// removes the elements this injector added to it: a later element starts it anew.
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
         let key = DependencyKey(type, name: name)
-        store(nil, for: key, recordingIn: Installation.current(into: self))
+        let installation = Installation.current(into: self)
+        let elements = registry.withLock { registry in
+            guard let contents = registry.collections[key], contents.currentGathering(in: registry) != nil else {
+                return [DependencyKey]()
+            }
+            return contents.present(in: registry).map(\.key)
+        }
+        store(nil, for: key, recordingIn: installation)
+        for element in elements { store(nil, for: element, recordingIn: installation) }
     }
 
     /// Whether `type` under `name` is registered in this injector or one of its ancestors.

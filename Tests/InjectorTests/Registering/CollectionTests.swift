@@ -18,6 +18,19 @@ final class CountedMiddleware: Middleware {
 /// modules, gathered in order, each with its own scope; declared empty collections; a child's
 /// policy toward its parent's elements; duplicate map keys; the diagnostics seeing them.
 @Suite struct CollectionTests {
+    /// Unregistering a collection takes the elements this injector added with it: a later
+    /// element starts it anew. (Catches: the old elements, still registered under their own
+    /// keys, came back with the next `register(into:)`.)
+    @Test func unregisteringACollectionRemovesItsElements() throws {
+        let app = DependencyInjector()
+        let first = app.register(into: [any Middleware].self) { _ in Labelled(label: "logging") }
+        app.unregister([any Middleware].self)
+        #expect(!app.isRegistered([any Middleware].self))
+        #expect(!app.isRegistered((any Middleware).self, name: first.key.name))
+        app.register(into: [any Middleware].self) { _ in Labelled(label: "auth") }
+        #expect(try app.resolve([any Middleware].self).map(\.label) == ["auth"])
+    }
+
     @Test(arguments: Face.allCases)
     func elementsAreGatheredInTheOrderTheyWereRegisteredEachInItsOwnScope(face: Face) async throws {
         let app = face.makeInjector()
