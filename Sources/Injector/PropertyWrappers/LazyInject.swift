@@ -59,7 +59,8 @@ public struct LazyInject<Value> {
     /// The value, resolved on first read. Reading it when resolution fails stops the program;
     /// see `$property`. Assigning replaces the value for this object, and releases the value it
     /// replaced once no other thread is reading it; the first value, resolved, is released with
-    /// the object.
+    /// the object (reads of it take no lock and announce nothing), so a resolved value that
+    /// holds this object back should hold it weakly.
     public var wrappedValue: Value {
         @inlinable
         get {

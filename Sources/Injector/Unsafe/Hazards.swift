@@ -80,8 +80,8 @@ extension Hazards {
         let tag = count.load(as: UInt.self) &+ 1
         count.storeBytes(of: tag, as: UInt.self)
         hazard.pointee.store(published | (tag & 15), ordering: .sequentiallyConsistent)
-        // Replaced meanwhile: no retry; the caller takes its locked path, which is rare and
-        // always right.
+        // Replaced meanwhile: no retry here; the caller takes its locked path (a table) or
+        // announces again (an assigned `@LazyInject` value), which is rare and always right.
         guard word.pointee.load(ordering: .sequentiallyConsistent) == published else {
             hazard.pointee.store(0, ordering: .releasing)
             return nil

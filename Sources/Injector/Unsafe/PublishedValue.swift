@@ -70,6 +70,11 @@ struct PublishedValue {
         atomic + 1
     }
 
+    /// The second word, before `Synchronization` (a `UInt` on, 4 bytes on a 32-bit watch).
+    private var secondWord: UnsafeMutableRawPointer {
+        word + MemoryLayout<UInt>.stride
+    }
+
     /// The kept value; `nil` until one is kept. Inlined into the reader's code, so that
     /// `Value` is known where the value is copied out (unspecialised, the generic code looked
     /// up type metadata on every read).
@@ -161,7 +166,7 @@ struct PublishedValue {
                 lock?.withLock { _ in
                     let kept = word.load(as: UInt.self)
                     word.storeBytes(of: new, as: UInt.self)
-                    if kept != 0, kept & Self.assigned == 0 { (word + 8).storeBytes(of: kept, as: UInt.self) }
+                    if kept != 0, kept & Self.assigned == 0 { secondWord.storeBytes(of: kept, as: UInt.self) }
                     return kept
                 } ?? 0
             guard old & Self.assigned != 0 else { return }
@@ -175,7 +180,7 @@ struct PublishedValue {
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
                 (atomic.pointee.load(ordering: .acquiring), replacedFirst.pointee.load(ordering: .acquiring))
             } else {
-                (word.load(as: UInt.self), (word + 8).load(as: UInt.self))
+                (word.load(as: UInt.self), secondWord.load(as: UInt.self))
             }
         for address in [kept, first] {
             Self.box(at: address).map { Unmanaged.passUnretained($0).release() }
