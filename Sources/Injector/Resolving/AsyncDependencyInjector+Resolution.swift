@@ -276,7 +276,10 @@ extension AsyncDependencyInjector {
             case .askAgain:
                 return .askAgain
             case .makeUnshared:
-                return .value(try await runTransient(registration, after: frames, resolverTask: resolverTask))
+                guard case .plain = registration.factory else {
+                    return .value(try await runTransient(registration, after: frames, resolverTask: resolverTask))
+                }
+                return try core.produce(registration, heldBy: holder, keptBy: keeper).map { .value($0) } ?? .lookAgain
             }
         }
     }
@@ -323,6 +326,15 @@ extension AsyncDependencyInjector {
             {
                 return .apart(.onMainActor)
             }
+            // A `.graph` value of the sync face's: made once for the resolve, as an async one.
+            if registration.sharesValues, registration.scope == .graph, let shared = frames.shared,
+                let request = try graphRequest(registration, in: shared, after: frames)
+            {
+                guard case .apart(.share(let creation, _)) = request else { return request }
+                return .ready(
+                    try makeShared(
+                        registration, heldBy: holder, keptBy: keeper, as: creation, in: shared, after: frames))
+            }
             do {
                 return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
             } catch {
@@ -357,6 +369,41 @@ extension AsyncDependencyInjector {
         case .running(let creation)?: return .apart(.waitShared(creation))
         case .claimed(let creation)?: return .apart(.share(creation, in: shared))
         }
+    }
+
+    /// Makes the value of `registration`, a synchronous `.graph` one, with the core, as
+    /// `creation`, which this task claimed in the resolve `shared`, and hands the outcome to
+    /// the resolve's other requests that await it (`runShared` for a synchronous factory);
+    /// `nil` when the registration was replaced meanwhile (its caller looks the key up again).
+    @inline(never)
+    private nonisolated func makeShared(
+        _ registration: Registration,
+        heldBy holder: DependencyInjector,
+        keptBy keeper: DependencyInjector,
+        as creation: AsyncSingletonCreation,
+        in shared: AsyncResolutionContext.Resolve,
+        after frames: AsyncResolutionContext.Frames
+    ) throws(InjectionError) -> Any? {
+        let outcome: AsyncSingletonCreation.Outcome
+        let made: Any?
+        do {
+            made = try core.produce(registration, heldBy: holder, keptBy: keeper)
+            if let made {
+                let value = SendableValue.assuming(made)
+                shared.share(value, madeBy: registration, builtBy: core)
+                outcome = .success(value)
+            } else {
+                // Replaced while it was made: the waiters ask again, as after a cancelled creator.
+                outcome = .failure(.factoryFailed(registration.key, path: [], underlying: CancellationError()))
+            }
+        } catch {
+            made = nil
+            outcome = .failure(error.after(frames.keys))
+        }
+        shared.endCreation(creation, of: registration, builtBy: core)
+        creation.finish(outcome)
+        if case .failure(let error) = outcome, made == nil, !error.isCancellation { throw error }
+        return made
     }
 
     /// Runs `registration`'s async factory in this task as `creation`, which this task claimed

@@ -164,6 +164,35 @@ private final class SplitScreen: Sendable {
         }
     }
 
+    /// A `.graph` registration of the sync face's is shared within an actor-face resolve as an
+    /// async one is: every part, and child tasks asking at once. (Catches: the core made it
+    /// anew for each request, two routers in one screen.)
+    @Test func aSynchronousGraphValueIsSharedWithinAnActorFaceResolve() async throws {
+        let injector = AsyncDependencyInjector()
+        let runs = Counter()
+        injector.synchronous.register(Router.self, scope: .graph) { _ in
+            runs.increment()
+            return Router()
+        }
+        await injector.register(Interactor.self) { r in try await Interactor(router: r.resolve()) }
+        await injector.register(ScreenPresenter.self) { r in
+            try await ScreenPresenter(router: r.resolve(), interactor: r.resolve())
+        }
+        await injector.register(SplitScreen.self) { r in
+            async let left = r.resolve(Router.self)
+            async let right = r.resolve(Router.self)
+            return try await SplitScreen(left: left, right: right)
+        }
+        let presenter = try await injector.resolve(ScreenPresenter.self)
+        #expect(presenter.router === presenter.interactor.router)
+        #expect(runs.value == 1)
+        for round in 2...21 {
+            let screen = try await injector.resolve(SplitScreen.self)
+            #expect(screen.left === screen.right)
+            #expect(runs.value == round)  // one run per resolve
+        }
+    }
+
     @Test func twoChildTasksAskingAtOnceShareOneValue() async throws {
         let injector = AsyncDependencyInjector()
         let runs = Counter()
