@@ -143,13 +143,13 @@ extension InjectionError: CustomStringConvertible {
                 : "make \(holder.typeName) `.scoped` too"
             lines.append(
                 "To fix: \(keepLess), or let it ask for \(key.typeName) when it needs one "
-                    + "(a `ProviderHandle<\(key.typeName)>` resolved in the scope, an `AsyncProviderHandle<\(key.typeName)>` "
-                    + "on the actor face, or a resolve inside a method), "
+                    + "(in the method that needs it, from the request's injector: the one withScope passes, "
+                    + "`current` inside it; a handle it was given when built resolves from the app), "
                     + "or give \(key.typeName) a lifetime as long as \(holder.typeName)'s.")
         case .closed(let key, let path):
             lines = [
                 "Injector could not resolve \(key): the injector that would keep it has been closed, "
-                    + "and builds and keeps nothing more (a value made after the close began was torn down)."
+                    + "and builds and keeps nothing more."
             ]
             lines += Self.pathLine(path)
             lines.append(

@@ -186,15 +186,17 @@ struct App {}
                 """)
     }
 
-    /// The captive-dependency fix names the handle of each face: the actor face's is
-    /// `AsyncProviderHandle` (issue 39).
-    @Test func theCaptiveDependencyFixNamesTheHandleOfEachFace() {
+    /// The captive-dependency fix says where to resolve the scoped value: from the request's
+    /// injector, in the method that needs it. (It advised a provider handle, which a singleton
+    /// gets when the app builds it, so the handle resolves from the app: `outsideScope`.)
+    @Test func theCaptiveDependencyFixSaysToResolveFromTheRequest() {
         let error = InjectionError.captiveDependency(
             DependencyKey(StripePayments.self), path: [], holder: DependencyKey(LivePaymentService.self),
             holderScope: .singleton)
 
-        #expect(error.description.contains("a `ProviderHandle<InjectorTests.StripePayments>` resolved in the scope"))
-        #expect(error.description.contains("an `AsyncProviderHandle<InjectorTests.StripePayments>` on the actor face"))
+        #expect(
+            error.description.contains("from the request's injector: the one withScope passes, `current` inside it"))
+        #expect(!error.description.contains("ProviderHandle<InjectorTests.StripePayments>` resolved in the scope"))
     }
 
     @Test func aValueRegisteredAsItsProtocolIsSuggestedWhenTheConcreteTypeIsRequested() {

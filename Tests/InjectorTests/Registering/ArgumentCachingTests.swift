@@ -435,15 +435,15 @@ import Testing
             (caching: .strong(limit: 2)): \(module)Session would keep it after its scope ends (a captive dependency).
             Resolution path: \(names)
             To fix: register \(module)Session without `caching:` (a new value on each resolve), or let it ask for \
-            \(module)Transaction when it needs one (a `ProviderHandle<\(module)Transaction>` resolved in the scope, \
-            an `AsyncProviderHandle<\(module)Transaction>` on the actor face, or a resolve inside a method), \
+            \(module)Transaction when it needs one (in the method that needs it, from the request's injector: \
+            the one withScope passes, `current` inside it; a handle it was given when built resolves from the app), \
             or give \(module)Transaction a lifetime as long as \(module)Session's.
             """
     }
 
     private static let closedMessage = """
         Injector could not resolve InjectorTests.ArgumentCachingTests.Session: the injector that would keep it \
-        has been closed, and builds and keeps nothing more (a value made after the close began was torn down).
+        has been closed, and builds and keeps nothing more.
         To fix: resolve it before calling close(), or from an injector that is still open (open a new scope for new work).
         """
 }
