@@ -140,6 +140,7 @@ extension AsyncDependencyInjector {
         if case .pending(let registration) = miss, registration.isTransient, !registration.sharesValues,
             case .async = registration.factory
         {
+            ObservedRequest.noteMade()
             let value = try await runTransient(registration, after: frames, resolverTask: resolverTask)
             return try DependencyInjector.cast(value, to: T.self, key: key)
         }
@@ -209,6 +210,7 @@ extension AsyncDependencyInjector {
     ) async throws(InjectionError) -> Any? {
         while true {
             guard let request = try request(registration, heldBy: holder, keptBy: keeper, after: frames) else {
+                ObservedRequest.noteMade()
                 return try await runTransient(registration, after: frames, resolverTask: resolverTask)
             }
             do {
@@ -216,6 +218,7 @@ extension AsyncDependencyInjector {
                 case .ready(let value):
                     return value
                 case .started(let creation):
+                    ObservedRequest.noteMade()
                     return try await creation.value(waitingFrom: frames)
                 case .wait(let creation):
                     guard let value = try await creation.valueUnlessCreatorCancelled(waitingFrom: frames) else {
@@ -236,6 +239,7 @@ extension AsyncDependencyInjector {
                     case .askAgain: continue
                     }
                 case .create(let number, let scoped):
+                    ObservedRequest.noteMade()
                     return try await createScoped(
                         registration, heldBy: holder, as: number, in: scoped, keptBy: keeper, after: frames)
                 case .askAgain:
@@ -263,10 +267,14 @@ extension AsyncDependencyInjector {
         case .onMainActor:
             let core = self.core
             let value = try await Self.onMainActor(for: registration.key, after: frames.keys) {
-                () throws(InjectionError) in try core.produce(registration, heldBy: holder, keptBy: keeper)
+                () throws(InjectionError) in
+                try ObservedRequest.noting { () throws(InjectionError) in
+                    try core.produce(registration, heldBy: holder, keptBy: keeper)
+                }
             }
             return value.map { .value($0) } ?? .lookAgain  // `nil`: replaced meanwhile
         case .share(let creation, let shared):
+            ObservedRequest.noteMade()
             return .value(try await runShared(registration, as: creation, in: shared, after: frames))
         case .waitShared(let creation):
             switch try await creation.sharedValue(waitingFrom: frames) {
@@ -276,6 +284,7 @@ extension AsyncDependencyInjector {
             case .askAgain:
                 return .askAgain
             case .makeUnshared:
+                ObservedRequest.noteMade()
                 guard case .plain = registration.factory else {
                     return .value(try await runTransient(registration, after: frames, resolverTask: resolverTask))
                 }
@@ -336,7 +345,10 @@ extension AsyncDependencyInjector {
                         registration, heldBy: holder, keptBy: keeper, as: creation, in: shared, after: frames))
             }
             do {
-                return .ready(try core.produce(registration, heldBy: holder, keptBy: keeper))
+                return .ready(
+                    try ObservedRequest.noting { () throws(InjectionError) in
+                        try core.produce(registration, heldBy: holder, keptBy: keeper)
+                    })
             } catch {
                 throw error.after(frames.keys)
             }
@@ -386,6 +398,7 @@ extension AsyncDependencyInjector {
     ) throws(InjectionError) -> Any? {
         let outcome: AsyncSingletonCreation.Outcome
         let made: Any?
+        ObservedRequest.noteMade()
         do {
             made = try core.produce(registration, heldBy: holder, keptBy: keeper)
             if let made {

@@ -294,6 +294,43 @@ import Testing
             #expect(seen == (0..<perThread).map { "\(thread)-\($0)" })
         }
     }
+
+    /// An observer of the actor face is told `created` once per factory run, however many
+    /// tasks ask for a value at once: the others waited for it, cache hits. Two tasks released
+    /// together per request. (Catches: each resolve guessed before it began whether it would
+    /// run the factory, so two that asked at once were both told `created`, 2,584 events for
+    /// 2,583 runs; rare, hence the rounds.)
+    @Test func anActorFaceObserverHearsOneCreationPerFactoryRunWhenTasksRace() async throws {
+        final class Connection: Sendable {}
+        let server = AsyncDependencyInjector()
+        let runs = Counter()
+        let created = Counter()
+        await server.register(Connection.self, scope: .scoped) { _ in
+            runs.increment()
+            return Connection()
+        }
+        await server.observe { event in
+            if case .created = event.outcome { created.increment() }
+        }
+        for _ in 0..<10_000 {
+            let request = server.openScope()
+            let gate = AsyncGate()
+            let arrived = Counter()
+            let tasks = (0..<2).map { _ in
+                Task.detached {
+                    arrived.increment()
+                    await gate.wait()
+                    _ = try await request.resolve(Connection.self)
+                }
+            }
+            while arrived.value < 2 { await Task.yield() }
+            gate.open()
+            for task in tasks { try await task.value }
+            try await request.close()
+            if created.value != runs.value { break }
+        }
+        #expect(created.value == runs.value)
+    }
 }
 
 /// A registered type and a subclass of it, which the factory returns.
