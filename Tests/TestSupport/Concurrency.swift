@@ -86,6 +86,22 @@ public func finishes(
     return true
 }
 
+/// Runs `body` in a task of its own and waits at most `seconds` for it (on a thread of its
+/// own, so that a deadlocked `body` holds none of the caller's): `true` when it finished in
+/// time, so that a deadlock fails the test instead of hanging the run. A task that does not
+/// finish is abandoned: use an injector of the test's own.
+public func finishesAsync(
+    withinSeconds seconds: Int = 10,
+    _ body: @escaping @Sendable () async -> Void
+) async -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await body()
+        done.signal()
+    }
+    return await onOwnThread { done.wait(timeout: .now() + .seconds(seconds)) == .success }
+}
+
 /// Runs `body` on a new thread (8 MB stack) and returns what it returned, suspending the
 /// caller meanwhile: a `body` that blocks holds none of Swift concurrency's threads.
 public func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {

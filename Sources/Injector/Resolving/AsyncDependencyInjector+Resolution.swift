@@ -398,9 +398,11 @@ extension AsyncDependencyInjector {
     ) throws(InjectionError) -> Any? {
         let outcome: AsyncSingletonCreation.Outcome
         let made: Any?
+        var isMade = true  // `false`: replaced while it was made, for the caller to look again
         ObservedRequest.noteMade()
         do {
             made = try core.produce(registration, heldBy: holder, keptBy: keeper)
+            isMade = made != nil
             if let made {
                 let value = SendableValue.assuming(made)
                 shared.share(value, madeBy: registration, builtBy: core)
@@ -415,8 +417,8 @@ extension AsyncDependencyInjector {
         }
         shared.endCreation(creation, of: registration, builtBy: core)
         creation.finish(outcome)
-        if case .failure(let error) = outcome, made == nil, !error.isCancellation { throw error }
-        return made
+        guard case .failure(let error) = outcome, isMade else { return made }
+        throw error
     }
 
     /// Runs `registration`'s async factory in this task as `creation`, which this task claimed

@@ -45,7 +45,11 @@ extension DependencyInjector {
     /// unregistration or a reset) first, and the failures of the teardowns it ran itself (the
     /// others were recorded on the test as they happened).
     private func closing() -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
-        let (teardowns, kept, tasks) = closeKeeping()
+        // Marked running, so that the actor face's close waits for it; it waits for none itself.
+        let owns = beginClose()
+        defer { if owns { endClose() } }
+        let (teardowns, kept, numbered) = closeKeeping()
+        let tasks = Array(numbered.values)
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
         if !tasks.isEmpty {
@@ -67,14 +71,16 @@ extension DependencyInjector {
     /// values, the values it keeps for its ancestors' registrations (a test scope's copies of
     /// singletons, an opened scope's scoped values), and the tasks running earlier teardowns.
     /// The values are released after the locks.
-    func closeKeeping() -> (teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [Task<Void, Never>]) {
+    func closeKeeping() -> (
+        teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [UInt64: Task<Void, Never>]
+    ) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
         let (dropped, orphans, tasks, caches, kept) = registry.updateReturning { registry in
             registry.isClosed = true
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
-                Array(exchange(&registry.teardownTasks, with: [:]).values),
+                exchange(&registry.teardownTasks, with: [:]),
                 exchange(&registry.argumentCaches, with: [:]), keepsValuesForOthers ? registry.kept.close() : nil
             )
         }
@@ -123,7 +129,9 @@ extension DependencyInjector {
             registry.teardownTasks[number] = Task {
                 for task in tasks { await task.value }
                 // A close awaits this task: a teardown here that closes the injector must not wait for it.
-                let failures = await Self.$tearingDown.withValue(self) { await PendingTeardown.runAll(teardowns) }
+                let failures = await Self.$tearingDown.withValue(TeardownRun(task: (ObjectIdentifier(self), number))) {
+                    await PendingTeardown.runAll(teardowns)
+                }
                 note(failures)
                 // Outside a test, a closed injector's are printed: it is not closed again.
                 let isUnseen = TestIssueRecorder.currentOrRunningTest == nil && self.registry.withLock(\.isClosed)
@@ -211,12 +219,18 @@ extension AsyncDependencyInjector {
     /// the teardowns of values let go before, awaited here, among them), and the failures of
     /// the teardowns it ran itself (the others were recorded on the test as they happened).
     private nonisolated func closing() async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
-        // A teardown of this injector that closes it: what is left, without waiting for itself.
-        if DependencyInjector.tearingDown === core { return await tearDownKept() }
-        // A close already running on another task: its teardowns end before this one returns.
-        while !core.beginClose() { await core.closeEnded() }
-        defer { core.endClose() }
-        return await DependencyInjector.$tearingDown.withValue(core) { await tearDownKept() }
+        let inside = DependencyInjector.tearingDown
+        var owns = core.beginClose()
+        // A close running already (on another task, or the sync face's): its teardowns end before
+        // this one returns. Not from inside a teardown, which that close may be waiting for.
+        if !owns, inside == nil {
+            repeat { await core.closeEnded() } while !core.beginClose()
+            owns = true
+        }
+        defer { if owns { core.endClose() } }
+        return await DependencyInjector.$tearingDown.withValue(DependencyInjector.TeardownRun(task: inside?.task)) {
+            await tearDownKept()
+        }
     }
 
     /// What `closing()` runs: the teardowns of everything this injector keeps.
@@ -227,7 +241,9 @@ extension AsyncDependencyInjector {
         // made in flight), which the second takes.
         for _ in 0..<2 {
             let (teardowns, kept, tasks) = core.closeKeeping()
-            for task in tasks { await task.value }
+            // Not the teardown task this close runs in (a teardown that closes its injector).
+            let running = DependencyInjector.tearingDown?.teardownTask(of: core)
+            for (number, task) in tasks where number != running { await task.value }
             all += core.takeTeardownFailures()
             let failures =
                 if teardowns.isEmpty, let kept {
@@ -278,13 +294,26 @@ extension DependencyInjector {
 }
 
 extension DependencyInjector {
-    /// The injector whose teardowns run in this task, if any: its `close()` called from one of
-    /// them (or from a task one starts) does not wait for the close that runs them.
-    @TaskLocal static var tearingDown: DependencyInjector?
+    /// Set while this task runs teardowns (a close's, or a teardown task's), and in the tasks
+    /// they start: a `close()` called there waits for no running close (the one running these
+    /// teardowns may be waiting for it), nor for the teardown task that runs it.
+    @TaskLocal static var tearingDown: TeardownRun?
 
-    /// Marks a close of the actor face as running; `false` when one runs already, which the
-    /// caller awaits (`closeEnded()`) before it asks again. A server's shutdown asked twice at
-    /// once: the second `close()` must not return while the first still tears down.
+    /// Teardowns running (see `tearingDown`): `task`, the teardown task that runs them (its
+    /// injector and number, see `runLater`), if one does.
+    struct TeardownRun: Sendable {
+        let task: (injector: ObjectIdentifier, number: UInt64)?
+
+        /// The number of the teardown task running this, if it is one of `injector`'s.
+        func teardownTask(of injector: DependencyInjector) -> UInt64? {
+            guard let task, task.injector == ObjectIdentifier(injector) else { return nil }
+            return task.number
+        }
+    }
+
+    /// Marks a close as running; `false` when one runs already, which the actor face's close
+    /// awaits (`closeEnded()`) before it asks again. A server's shutdown asked twice at once:
+    /// the second `close()` must not return while the first still tears down.
     func beginClose() -> Bool {
         registry.withLock { registry in
             guard registry.closesWaiting == nil else { return false }
@@ -314,8 +343,9 @@ extension DependencyInjector {
     /// Waits for the asynchronous teardowns running for values this injector let go outside
     /// `close()` (replaced, unregistered, reset).
     func teardownsFinished() async {
-        let tasks = registry.withLock { Array($0.teardownTasks.values) }
-        for task in tasks { await task.value }
+        let tasks = registry.withLock { $0.teardownTasks }
+        let running = Self.tearingDown?.teardownTask(of: self)  // not the one this runs in
+        for (number, task) in tasks where number != running { await task.value }
     }
 }
 

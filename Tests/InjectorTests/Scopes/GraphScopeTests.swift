@@ -193,6 +193,27 @@ private final class SplitScreen: Sendable {
         }
     }
 
+    /// A sync `.graph` factory that throws a `CancellationError` fails the actor-face resolve
+    /// once, as any failing factory does. (Catches: taken for a registration replaced while it
+    /// was made, the resolve looked the key up again and ran the factory for ever.)
+    @Test func aSynchronousGraphFactoryThatThrowsCancellationFailsTheResolveOnce() async throws {
+        let injector = AsyncDependencyInjector()
+        let runs = Counter()
+        injector.synchronous.register(Router.self, scope: .graph) { _ -> Router in
+            runs.increment()
+            throw CancellationError()
+        }
+        await injector.register(Interactor.self) { r in try await Interactor(router: r.resolve()) }
+        let error = await injectionError { try await injector.resolve(Interactor.self) }
+        guard case .factoryFailed(let key, _, let underlying)? = error else {
+            Issue.record("expected factoryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(Router.self))
+        #expect(underlying is CancellationError)
+        #expect(runs.value == 1)
+    }
+
     @Test func twoChildTasksAskingAtOnceShareOneValue() async throws {
         let injector = AsyncDependencyInjector()
         let runs = Counter()

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import Injector
@@ -400,16 +401,7 @@ import Testing
         _ = try await server.resolve(Pool.self)
         let first = Task { try await server.close() }
         await draining.wait()  // the first close is in the pool's teardown
-        let returned = Counter()
-        let second = Task { () async throws -> [String] in
-            try await server.close()
-            returned.increment()
-            return drained.values
-        }
-        // Until the second close waits for the first (or, as before the fix, has returned).
-        while server.core.registry.withLock({ $0.closesWaiting?.count ?? 0 }) == 0, returned.value == 0 {
-            await Task.yield()
-        }
+        let second = await closeWaitingForTheRunningOne(server) { drained.values }
         release.open()
         #expect(try await second.value == ["pool"])
         try await first.value
@@ -431,5 +423,81 @@ import Testing
         _ = try await server.resolve(Pool.self)
         try await server.close()
         #expect(closed.values == ["pool", "transaction"])
+    }
+
+    /// Two closes that cross each other (the scope's teardown closes the app, whose teardown
+    /// closes the scope) end: a close inside a teardown waits for no running close. (Catches: a
+    /// deadlock, each close waiting for the other.)
+    @Test func closesThatCrossEachOtherInTheirTeardownsEnd() async throws {
+        let app = AsyncDependencyInjector()
+        let request = app.openScope()
+        let closed = Collected<String>()
+        await app.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
+            try? await request.close()
+            closed.append(pool.id)
+        }
+        await app.register(Transaction.self, scope: .scoped) { _ in Transaction() }.teardown { transaction in
+            try? await app.close()
+            closed.append(transaction.id)
+        }
+        _ = try await app.resolve(Pool.self)
+        _ = try await request.resolve(Transaction.self)
+        #expect(await finishesAsync { try? await request.close() })
+        #expect(closed.values == ["pool", "transaction"])
+    }
+
+    /// A teardown that a reset left running in a task of its own, and that closes its
+    /// injector, ends: that close does not wait for the task it runs in. (Catches: the close
+    /// awaited the teardown task, which awaited the close.)
+    @Test func aResetsTeardownThatClosesItsInjectorEnds() async throws {
+        let server = AsyncDependencyInjector()
+        let closed = Collected<String>()
+        await server.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
+            try? await server.close()
+            closed.append(pool.id)
+        }
+        _ = try await server.resolve(Pool.self)
+        #expect(await finishesAsync { try? server.synchronous.reset(Pool.self) })  // its teardown runs in a task
+        #expect(await finishesAsync { try? await server.close() })
+        #expect(closed.values == ["pool"])
+    }
+
+    /// The actor face's `close()` while the sync face's runs on another thread returns once
+    /// the sync close's teardowns have run. (Catches: only the actor face's close was marked
+    /// running, so it found nothing left and returned at once.)
+    @Test func anActorFaceCloseWaitsForASyncCloseRunningOnAnotherThread() async throws {
+        let app = AsyncDependencyInjector()
+        let tearingDown = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let closed = Collected<String>()
+        app.synchronous.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
+            tearingDown.signal()
+            release.wait()
+            closed.append(pool.id)
+        }
+        _ = try await app.resolve(Pool.self)
+        Thread { try? app.synchronous.close() }.start()
+        await onOwnThread { tearingDown.wait() }  // the sync close is in the pool's teardown
+        let actorClose = await closeWaitingForTheRunningOne(app) { closed.values }
+        release.signal()
+        #expect(try await actorClose.value == ["pool"])
+    }
+
+    /// A task that closes `injector` while another close runs, then returns what `seen` gives,
+    /// once it waits for the running close (or, as before that wait existed, has returned).
+    private func closeWaitingForTheRunningOne(
+        _ injector: AsyncDependencyInjector,
+        seen: @escaping @Sendable () -> [String]
+    ) async -> Task<[String], any Error> {
+        let returned = Counter()
+        let close = Task { () async throws -> [String] in
+            try await injector.close()
+            returned.increment()
+            return seen()
+        }
+        while injector.core.registry.withLock({ $0.closesWaiting?.count ?? 0 }) == 0, returned.value == 0 {
+            await Task.yield()
+        }
+        return close
     }
 }
