@@ -115,12 +115,14 @@ public struct Registered<Value>: Sendable {
     /// and its error reaches ``DependencyInjector/close()``'s ``TeardownError``. Only values
     /// the injector keeps strongly are torn down: a registration whose scope keeps nothing
     /// (``Scope/transient``, ``Scope/graph``) or keeps weakly (``Scope/weak``) hands its values
-    /// to the caller, who closes them. A second call replaces the first teardown.
+    /// to the caller, who closes them. The values of its test double (``inTests(fileID:line:_:)``)
+    /// and preview stand-in (``inPreviews(fileID:line:_:)``) are closed by it too. A second call
+    /// replaces the first teardown.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> Registered<Value> {
         replaced(
             by: registration.modified { extras in
-                extras.teardown = .sync { value in try DependencyInjector.call(close, with: value) }
+                extras.setTeardown(.sync { value in try DependencyInjector.call(close, with: value) })
             })
     }
 
@@ -281,8 +283,9 @@ public struct Registered<Value>: Sendable {
     /// ```
     ///
     /// The app's resolves are not touched. In a strict test scope a registration with a double
-    /// needs nothing else. A singleton double is created once per test scope, and a hook of
-    /// ``initCompleted(_:)`` does not run on it. `fileID` and `line` (leave the defaults) say
+    /// needs nothing else. A singleton double is created once per test scope, and closed by the
+    /// registration's ``teardown(_:)`` when the scope ends; a hook of ``initCompleted(_:)``
+    /// does not run on it. `fileID` and `line` (leave the defaults) say
     /// where the double was registered, in messages.
     @discardableResult
     public func inTests(
@@ -349,7 +352,7 @@ public struct Registered<Value>: Sendable {
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
         return TypedRegistration(
             make, key: registration.key, scope: registration.scope, site: site, completion: nil,
-            runsOnMainActor: onMainActor)
+            teardown: registration.teardown, runsOnMainActor: onMainActor)
     }
 
     /// Lets strict test scopes use this registration as it is: for values and services that
@@ -441,7 +444,7 @@ public struct AsyncRegistered<Value>: Sendable {
         AsyncRegistered(
             base: base.replaced(
                 by: base.registration.modified { extras in
-                    extras.teardown = .async { value in try await DependencyInjector.call(close, with: value) }
+                    extras.setTeardown(.async { value in try await DependencyInjector.call(close, with: value) })
                 }))
     }
 
@@ -512,7 +515,8 @@ public struct AsyncRegistered<Value>: Sendable {
         let registration = base.registration
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
         return Registration(
-            key: registration.key, scope: registration.scope, factory: .async { try await make($0) }, site: site)
+            key: registration.key, scope: registration.scope, factory: .async { try await make($0) }, site: site,
+            teardown: registration.teardown)
     }
 
     /// Lets strict test scopes use this registration as it is; see

@@ -109,6 +109,14 @@ class Registration: @unchecked Sendable {
         var inPreviews: Registration?
         var teardown: Teardown?
         var runsOnMainActor = false
+
+        /// Sets the teardown, of the registration and of the stand-ins that make its values in
+        /// its place (a test double, a preview stand-in), whichever was added first.
+        mutating func setTeardown(_ teardown: Teardown) {
+            self.teardown = teardown
+            if case .double(let double)? = inTests { inTests = .double(double.modified { $0.teardown = teardown }) }
+            inPreviews = inPreviews?.modified { $0.teardown = teardown }
+        }
     }
 
     /// How the registration builds its value.

@@ -483,6 +483,45 @@ import Testing
         #expect(try await actorClose.value == ["pool"])
     }
 
+    /// A test double's values and a preview stand-in's are closed by the registration's
+    /// teardown, as its own are, whether `.teardown` comes before `.inTests`/`.inPreviews` or
+    /// after: when the test scope ends, on a reset, on the preview scope's close. (Catches: the
+    /// stand-ins were made without it, and their values were never closed.)
+    @Test func aTestDoublesAndAPreviewStandInsValuesAreTornDown() throws {
+        let closed = Collected<String>()
+        let app = DependencyInjector()
+        app.register(Pool.self, scope: .singleton) { _ in Pool() }
+            .teardown { _ in closed.append("pool") }
+            .inTests { _ in Pool() }
+        app.register(Transaction.self, scope: .singleton) { _ in Transaction() }
+            .inPreviews { _ in Transaction() }
+            .teardown { _ in closed.append("transaction") }
+        try app.withOverrides({ _ in }) {
+            let test = DependencyInjector.current
+            _ = try test.resolve(Pool.self)
+            try test.reset(Pool.self)  // the double's value, let go
+            _ = try test.resolve(Pool.self)
+        }  // the test scope ends
+        #expect(closed.values == ["pool", "pool"])
+        let preview = app.previewScope()
+        _ = try preview.resolve(Transaction.self)
+        try preview.close()
+        #expect(closed.values == ["pool", "pool", "transaction"])
+    }
+
+    /// The actor face's double is closed by its async teardown when the test scope ends.
+    @Test func anActorFaceTestDoublesValueIsTornDown() async throws {
+        let closed = Collected<String>()
+        let app = AsyncDependencyInjector()
+        await app.register(Pool.self, scope: .singleton) { _ in Pool() }
+            .inTests { _ in Pool() }
+            .teardown { pool in closed.append(pool.id) }
+        try await app.withOverrides({ _ in }) {
+            _ = try await AsyncDependencyInjector.current.resolve(Pool.self)
+        }
+        #expect(closed.values == ["pool"])
+    }
+
     /// A task that closes `injector` while another close runs, then returns what `seen` gives,
     /// once it waits for the running close (or, as before that wait existed, has returned).
     private func closeWaitingForTheRunningOne(
