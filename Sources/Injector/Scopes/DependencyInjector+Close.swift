@@ -46,9 +46,7 @@ extension DependencyInjector {
     /// others were recorded on the test as they happened).
     private func closing() -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
         // Marked running, so that the actor face's close waits for it; it waits for none itself.
-        let owns = beginClose()
-        defer { if owns { endClose() } }
-        let (teardowns, kept, numbered) = closeKeeping()
+        let (teardowns, kept, numbered, began) = closeKeeping(beginning: true)
         let tasks = Array(numbered.values)
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
@@ -64,20 +62,31 @@ extension DependencyInjector {
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         runLater(deferred, after: tasks)
-        return (takeTeardownFailures() + failures, failures)
+        // The failures noted earlier, and the end of the close (its waiters woken), in one step.
+        let (noted, waiters) = registry.withLock { registry in
+            (exchange(&registry.teardownFailures, with: []), began ? exchange(&registry.closesWaiting, with: nil) : nil)
+        }
+        for waiter in waiters ?? [] { waiter.resume() }
+        return (noted + failures, failures)
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
     /// values, the values it keeps for its ancestors' registrations (a test scope's copies of
     /// singletons, an opened scope's scoped values), and the tasks running earlier teardowns.
-    /// The values are released after the locks.
-    func closeKeeping() -> (
-        teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [UInt64: Task<Void, Never>]
+    /// The values are released after the locks. `beginning`: marks the close running too, as
+    /// `beginClose()` does, in the same step (`began`: it did).
+    func closeKeeping(beginning: Bool = false) -> (
+        teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [UInt64: Task<Void, Never>], began: Bool
     ) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
+        var began = false
         let (dropped, orphans, tasks, caches, kept) = registry.updateReturning { registry in
             registry.isClosed = true
+            if beginning, registry.closesWaiting == nil {
+                registry.closesWaiting = []
+                began = true
+            }
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
                 exchange(&registry.teardownTasks, with: [:]),
@@ -91,7 +100,7 @@ extension DependencyInjector {
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }
-        return (teardowns, kept, tasks)
+        return (teardowns, kept, tasks, began)
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its
@@ -240,7 +249,7 @@ extension AsyncDependencyInjector {
         // Twice: a teardown of the first round may let go of more (a replacement, a value
         // made in flight), which the second takes.
         for _ in 0..<2 {
-            let (teardowns, kept, tasks) = core.closeKeeping()
+            let (teardowns, kept, tasks, _) = core.closeKeeping()
             // Not the teardown task this close runs in (a teardown that closes its injector).
             let running = DependencyInjector.tearingDown?.teardownTask(of: core)
             for (number, task) in tasks where number != running { await task.value }
