@@ -117,7 +117,7 @@ public final class DependencyInjector: Sendable {
         // An opened scope released without `close()`: all it keeps (its scoped values, its own
         // singletons, …) is torn down, and it is reported (principle 14), never leaked in silence.
         if opensScope, let parent, !registry.withLock({ $0.isClosed }) {
-            let (teardowns, kept, _, _) = closeKeeping()  // no task of its own runs: each holds it
+            let (teardowns, kept, _) = closeKeeping()  // no task of its own runs: each holds it
             parent.tearDown(
                 releasedScopeKeeping: teardowns + (kept?.teardowns ?? []),
                 openedAt: registry.withLock { $0.kept.openedAt })

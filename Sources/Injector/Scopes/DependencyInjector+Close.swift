@@ -45,8 +45,9 @@ extension DependencyInjector {
     /// unregistration or a reset) first, and the failures of the teardowns it ran itself (the
     /// others were recorded on the test as they happened).
     private func closing() -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
-        // Marked running, so that the actor face's close waits for it; it waits for none itself.
-        let (teardowns, kept, numbered, began) = closeKeeping(beginning: true)
+        // Not marked running: a task its teardown starts may close the injector on the actor
+        // face, and the teardown may block until it has; the actor face's close does not wait.
+        let (teardowns, kept, numbered) = closeKeeping()
         let tasks = Array(numbered.values)
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
@@ -62,31 +63,20 @@ extension DependencyInjector {
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         runLater(deferred, after: tasks)
-        // The failures noted earlier, and the end of the close (its waiters woken), in one step.
-        let (noted, waiters) = registry.withLock { registry in
-            (exchange(&registry.teardownFailures, with: []), began ? exchange(&registry.closesWaiting, with: nil) : nil)
-        }
-        for waiter in waiters ?? [] { waiter.resume() }
-        return (noted + failures, failures)
+        return (takeTeardownFailures() + failures, failures)
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
     /// values, the values it keeps for its ancestors' registrations (a test scope's copies of
     /// singletons, an opened scope's scoped values), and the tasks running earlier teardowns.
-    /// The values are released after the locks. `beginning`: marks the close running too, as
-    /// `beginClose()` does, in the same step (`began`: it did).
-    func closeKeeping(beginning: Bool = false) -> (
-        teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [UInt64: Task<Void, Never>], began: Bool
+    /// The values are released after the locks.
+    func closeKeeping() -> (
+        teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [UInt64: Task<Void, Never>]
     ) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
-        var began = false
         let (dropped, orphans, tasks, caches, kept) = registry.updateReturning { registry in
             registry.isClosed = true
-            if beginning, registry.closesWaiting == nil {
-                registry.closesWaiting = []
-                began = true
-            }
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
                 exchange(&registry.teardownTasks, with: [:]),
@@ -100,7 +90,7 @@ extension DependencyInjector {
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }
-        return (teardowns, kept, tasks, began)
+        return (teardowns, kept, tasks)
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its
@@ -216,7 +206,8 @@ extension AsyncDependencyInjector {
     ///
     /// It first awaits the teardowns still running for values let go earlier (replaced,
     /// unregistered, reset). A `close()` on another task while one runs returns once the
-    /// running one's teardowns have ended.
+    /// running one's teardowns have ended (not a sync face's `close()`, which it does not wait
+    /// for: a task a sync teardown starts may be this close, and the teardown may block on it).
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {
@@ -230,8 +221,8 @@ extension AsyncDependencyInjector {
     private nonisolated func closing() async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
         let inside = DependencyInjector.tearingDown
         var owns = core.beginClose()
-        // A close running already (on another task, or the sync face's): its teardowns end before
-        // this one returns. Not from inside a teardown, which that close may be waiting for.
+        // Another close of this face running already: its teardowns end before this one
+        // returns. Not from inside a teardown, which that close may be waiting for.
         if !owns, inside == nil {
             repeat { await core.closeEnded() } while !core.beginClose()
             owns = true
@@ -249,7 +240,7 @@ extension AsyncDependencyInjector {
         // Twice: a teardown of the first round may let go of more (a replacement, a value
         // made in flight), which the second takes.
         for _ in 0..<2 {
-            let (teardowns, kept, tasks, _) = core.closeKeeping()
+            let (teardowns, kept, tasks) = core.closeKeeping()
             // Not the teardown task this close runs in (a teardown that closes its injector).
             let running = DependencyInjector.tearingDown?.teardownTask(of: core)
             for (number, task) in tasks where number != running { await task.value }
@@ -320,9 +311,9 @@ extension DependencyInjector {
         }
     }
 
-    /// Marks a close as running; `false` when one runs already, which the actor face's close
-    /// awaits (`closeEnded()`) before it asks again. A server's shutdown asked twice at once:
-    /// the second `close()` must not return while the first still tears down.
+    /// Marks a close of the actor face as running; `false` when one runs already, which the
+    /// caller awaits (`closeEnded()`) before it asks again. A server's shutdown asked twice at
+    /// once: the second `close()` must not return while the first still tears down.
     func beginClose() -> Bool {
         registry.withLock { registry in
             guard registry.closesWaiting == nil else { return false }

@@ -442,7 +442,7 @@ import Testing
         }
         _ = try await app.resolve(Pool.self)
         _ = try await request.resolve(Transaction.self)
-        #expect(await finishesAsync { try? await request.close() })
+        #expect(await finishesAsync(withinSeconds: 60) { try? await request.close() })
         #expect(closed.values == ["pool", "transaction"])
     }
 
@@ -457,30 +457,29 @@ import Testing
             closed.append(pool.id)
         }
         _ = try await server.resolve(Pool.self)
-        #expect(await finishesAsync { try? server.synchronous.reset(Pool.self) })  // its teardown runs in a task
-        #expect(await finishesAsync { try? await server.close() })
+        // Its teardown runs in a task of its own.
+        #expect(await finishesAsync(withinSeconds: 60) { try? server.synchronous.reset(Pool.self) })
+        #expect(await finishesAsync(withinSeconds: 60) { try? await server.close() })
         #expect(closed.values == ["pool"])
     }
 
-    /// The actor face's `close()` while the sync face's runs on another thread returns once
-    /// the sync close's teardowns have run. (Catches: only the actor face's close was marked
-    /// running, so it found nothing left and returned at once.)
-    @Test func anActorFaceCloseWaitsForASyncCloseRunningOnAnotherThread() async throws {
-        let app = AsyncDependencyInjector()
-        let tearingDown = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let closed = Collected<String>()
-        app.synchronous.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
-            tearingDown.signal()
-            release.wait()
-            closed.append(pool.id)
+    /// A sync close whose teardown starts the actor face's close of the same injector and
+    /// blocks until it returns ends: the actor face's close does not wait for the sync one.
+    /// (Catches: a deadlock, found by review, when the sync close was marked running.)
+    @Test func aSyncCloseWhoseTeardownAwaitsAnActorFaceCloseEnds() throws {
+        let server = AsyncDependencyInjector()
+        let innerReturned = DispatchSemaphore(value: 0)
+        let waited = Collected<Bool>()
+        server.synchronous.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { _ in
+            Task {
+                try? await server.close()
+                innerReturned.signal()
+            }
+            waited.append(innerReturned.wait(timeout: .now() + 60) == .success)
         }
-        _ = try await app.resolve(Pool.self)
-        Thread { try? app.synchronous.close() }.start()
-        await onOwnThread { tearingDown.wait() }  // the sync close is in the pool's teardown
-        let actorClose = await closeWaitingForTheRunningOne(app) { closed.values }
-        release.signal()
-        #expect(try await actorClose.value == ["pool"])
+        _ = try server.synchronous.resolve(Pool.self)
+        #expect(try finishes(withinSeconds: 60) { try server.synchronous.close() })
+        #expect(waited.values == [true])
     }
 
     /// A test double's values and a preview stand-in's are closed by the registration's
