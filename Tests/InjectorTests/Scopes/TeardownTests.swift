@@ -442,7 +442,7 @@ import Testing
         }
         _ = try await app.resolve(Pool.self)
         _ = try await request.resolve(Transaction.self)
-        #expect(await finishesAsync(withinSeconds: 60) { try? await request.close() })
+        #expect(await finishesAsync(withinSeconds: 300) { try? await request.close() })
         #expect(closed.values == ["pool", "transaction"])
     }
 
@@ -458,8 +458,8 @@ import Testing
         }
         _ = try await server.resolve(Pool.self)
         // Its teardown runs in a task of its own.
-        #expect(await finishesAsync(withinSeconds: 60) { try? server.synchronous.reset(Pool.self) })
-        #expect(await finishesAsync(withinSeconds: 60) { try? await server.close() })
+        #expect(await finishesAsync(withinSeconds: 300) { try? server.synchronous.reset(Pool.self) })
+        #expect(await finishesAsync(withinSeconds: 300) { try? await server.close() })
         #expect(closed.values == ["pool"])
     }
 
@@ -475,10 +475,10 @@ import Testing
                 try? await server.close()
                 innerReturned.signal()
             }
-            waited.append(innerReturned.wait(timeout: .now() + 60) == .success)
+            waited.append(innerReturned.wait(timeout: .now() + 300) == .success)
         }
         _ = try server.synchronous.resolve(Pool.self)
-        #expect(try finishes(withinSeconds: 60) { try server.synchronous.close() })
+        #expect(try finishes(withinSeconds: 300) { try server.synchronous.close() })
         #expect(waited.values == [true])
     }
 
