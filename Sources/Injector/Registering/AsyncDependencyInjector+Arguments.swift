@@ -73,15 +73,18 @@ extension AsyncDependencyInjector {
         do throws(InjectionError) {
             let registration = try core.registration(
                 of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
-            if observer != nil, registration.caching != nil,
-                let tuple = try? ArgumentCaching.tuple(first, repeat each rest),
-                core.keepsCachedValue(of: registration, for: tuple)
-            {
-                outcome = .cached
-            }
             let arguments = (first, (repeat each rest))
             guard case .withArguments(_, _, .sync) = registration.factory else {
-                let value = try await runTransient(registration, after: frames, arguments: arguments)
+                guard observer != nil, registration.caching != nil else {
+                    let value = try await runTransient(registration, after: frames, arguments: arguments)
+                    return try DependencyInjector.cast(value, to: T.self, key: key)
+                }
+                // Told by the cache whether this resolve made the value (see `ObservedRequest`).
+                let request = ObservedRequest()
+                let value = try await request.observing { () async throws(InjectionError) -> any Sendable in
+                    try await runTransient(registration, after: frames, arguments: arguments)
+                }
+                if !request.madeValue { outcome = .cached }
                 return try DependencyInjector.cast(value, to: T.self, key: key)
             }
             // Registered through `synchronous`: run by the core, as a synchronous factory without
@@ -89,8 +92,10 @@ extension AsyncDependencyInjector {
             do throws(InjectionError) {
                 let context = ResolutionContext.current
                 try context.checkNotResolving(registration)
-                return try DependencyInjector.cast(
-                    core.run(registration, in: context, arguments: arguments), to: T.self, key: key)
+                let creations = context.argumentCreations
+                let value = try core.run(registration, in: context, arguments: arguments)
+                if registration.caching != nil, context.argumentCreations == creations { outcome = .cached }
+                return try DependencyInjector.cast(value, to: T.self, key: key)
             } catch {
                 throw error.after(frames.keys)
             }

@@ -92,15 +92,12 @@ extension DependencyInjector {
         do {
             let registration = try registration(
                 of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: context.path)
-            if observer != nil, registration.caching != nil,
-                let tuple = try? ArgumentCaching.tuple(first, repeat each rest),
-                keepsCachedValue(of: registration, for: tuple)
-            {
-                outcome = .cached
-            }
             try context.checkNotResolving(registration)
-            return try Self.cast(
-                run(registration, in: context, arguments: (first, (repeat each rest))), to: T.self, key: key)
+            let creations = context.argumentCreations
+            let value = try run(registration, in: context, arguments: (first, (repeat each rest)))
+            // A cached value this resolve found, or made by another it waited for.
+            if registration.caching != nil, context.argumentCreations == creations { outcome = .cached }
+            return try Self.cast(value, to: T.self, key: key)
         } catch {
             outcome = .failed(error)
             throw error

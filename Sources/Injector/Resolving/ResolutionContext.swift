@@ -25,6 +25,9 @@ final class ResolutionContext: @unchecked Sendable {
     private var frameCount = 0
     // Factories run so far (tells a cache hit from a miss); whether an observer is running.
     var factoryRuns = 0
+    /// Values made so far by argument caches on this thread (tells an observed resolve of a
+    /// `caching:` registration whether it made its value or found it).
+    var argumentCreations = 0
     var isNotifyingObserver = false
     /// The singleton creations started on this thread's stack, nested, and running there
     /// until they first suspend (see `AsyncSingletonCreation.start`).

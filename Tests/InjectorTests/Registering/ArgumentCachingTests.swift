@@ -290,13 +290,8 @@ import Testing
             errors.append(resolveError { try injector.resolve(Session.self, arguments: 7) })
             done.leave()
         }
-        done.enter()
-        Thread(block: resolve).start()
-        started.wait()  // the first creates the value
-        done.enter()
-        Thread(block: resolve).start()
-        let cache = try #require(injector.argumentCache(of: Session.self))
-        while !cache.hasWaiters(for: [7]), errors.values.isEmpty { sched_yield() }  // the second waits for it
+        try twoThreadsAskingForTupleSeven(
+            injector, started: started, done: done, until: { !errors.values.isEmpty }, resolve)
         try injector.close()
         proceed.signal()
         done.wait()
@@ -365,12 +360,7 @@ import Testing
     @Test func resolvesThatAwaitedACreationAcrossCloseThrowClosedAndMakeNothingMore() async throws {
         let made = Counter()
         let gate = AsyncGate()
-        let injector = AsyncDependencyInjector()
-        await injector.register(Session.self, caching: .strong) { (_, user: Int) in
-            made.increment()
-            await gate.wait()
-            return Session(user: user, region: "eu", number: 1)
-        }
+        let injector = await actorFaceCachingSessions(counting: made, heldBy: gate)
         let resolves = (0..<2).map { _ in
             Task { await injectionError { try await injector.resolve(Session.self, arguments: 7) } }
         }
@@ -446,6 +436,85 @@ import Testing
         has been closed, and builds and keeps nothing more.
         To fix: resolve it before calling close(), or from an injector that is still open (open a new scope for new work).
         """
+
+    /// An observer is told `created` by the resolve that made a tuple's value and `cached` by
+    /// one that waited for it, on both faces. (Catches: each guessed beforehand, from whether a
+    /// value was kept, so the one that waited was told `created` too: two for one run.)
+    @Test func anObserverIsToldCreatedOnlyByTheResolveThatMadeATuplesValue() async throws {
+        let made = Counter()
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let injector = DependencyInjector()
+        injector.register(Session.self, caching: .strong) { (_, user: Int) in
+            made.increment()
+            started.signal()
+            proceed.wait()
+            return Session(user: user, region: "eu", number: 1)
+        }
+        let created = Collected<Bool>()
+        injector.observe { created.append(!$0.isCacheHit && $0.error == nil) }
+        let done = DispatchGroup()
+        let resolve: @Sendable () -> Void = {
+            _ = try? injector.resolve(Session.self, arguments: 7)
+            done.leave()
+        }
+        try twoThreadsAskingForTupleSeven(injector, started: started, done: done, resolve)
+        proceed.signal()
+        done.wait()
+        #expect(made.value == 1)
+        #expect(created.values.count == 2)
+        #expect(created.values.filter { $0 }.count == 1)
+    }
+
+    @Test func anActorFaceObserverIsToldCreatedOnlyByTheResolveThatMadeATuplesValue() async throws {
+        let made = Counter()
+        let gate = AsyncGate()
+        let injector = await actorFaceCachingSessions(counting: made, heldBy: gate)
+        let created = Collected<Bool>()
+        await injector.observe { created.append(!$0.isCacheHit && $0.error == nil) }
+        let resolves = (0..<2).map { _ in
+            Task { try await injector.resolve(Session.self, arguments: 7) }
+        }
+        while injector.core.argumentCache(of: Session.self)?.hasWaiters(for: [7]) != true { await Task.yield() }
+        gate.open()
+        for resolve in resolves { _ = try await resolve.value }
+        #expect(made.value == 1)
+        #expect(created.values.count == 2)
+        #expect(created.values.filter { $0 }.count == 1)
+    }
+
+    /// An actor face whose `Session`s are cached by user, each creation counted in `made` and
+    /// held until `gate` opens.
+    private func actorFaceCachingSessions(counting made: Counter, heldBy gate: AsyncGate) async
+        -> AsyncDependencyInjector
+    {
+        let injector = AsyncDependencyInjector()
+        await injector.register(Session.self, caching: .strong) { (_, user: Int) in
+            made.increment()
+            await gate.wait()
+            return Session(user: user, region: "eu", number: 1)
+        }
+        return injector
+    }
+
+    /// Runs `resolve` (of `Session` for the argument 7; it leaves `done`) on two threads: the
+    /// first makes the value, its factory signalling `started`; returns once the second waits
+    /// for it, or once `gaveUp()` (a resolve ended).
+    private func twoThreadsAskingForTupleSeven(
+        _ injector: DependencyInjector,
+        started: DispatchSemaphore,
+        done: DispatchGroup,
+        until gaveUp: () -> Bool = { false },
+        _ resolve: @escaping @Sendable () -> Void
+    ) throws {
+        done.enter()
+        Thread(block: resolve).start()
+        started.wait()  // the first makes the value
+        done.enter()
+        Thread(block: resolve).start()
+        let cache = try #require(injector.argumentCache(of: Session.self))
+        while !cache.hasWaiters(for: [7]), !gaveUp() { sched_yield() }  // the second waits for it
+    }
 }
 
 /// The `InjectionError` that `body` throws, or `nil`.

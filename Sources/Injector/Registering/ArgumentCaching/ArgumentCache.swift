@@ -108,6 +108,7 @@ final class ArgumentCache: Sendable {
                     }
                 }
             case .claimed(let entry):
+                context.argumentCreations &+= 1
                 return try create(entry, for: arguments, keptBy: keeper, make: make)
             }
         }
@@ -255,6 +256,7 @@ final class ArgumentCache: Sendable {
                 number = frames.innermostCreation?.creation ?? CreationOrder.next()
             case .create(let entry):
                 defer { state.withLock { _ in entry.handOuts -= 1 } }
+                ObservedRequest.noteMade()
                 return try await create(entry, for: arguments, after: frames, keptBy: keeper, make: make)
             case .wait(let entry, let awaited):
                 defer { state.withLock { _ in entry.handOuts -= 1 } }
@@ -391,11 +393,6 @@ final class ArgumentCache: Sendable {
             return Array(kept.values)
         }
         return dropped.compactMap(\.teardown).sorted { $0.order < $1.order }
-    }
-
-    /// Whether a value is kept for `arguments` (and, held weakly, is still alive).
-    func hasValue(for arguments: [AnyHashable]) -> Bool {
-        state.withLock { $0.entries[arguments]?.kept != nil }
     }
 
     /// Whether a resolve besides its creator waits for the creation of the value for

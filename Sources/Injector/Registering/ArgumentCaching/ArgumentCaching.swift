@@ -153,16 +153,6 @@ extension DependencyInjector {
         return (cache, keeper)
     }
 
-    /// Whether a resolve through this injector of `registration` (which caches by argument)
-    /// for the argument `tuple` would find its value kept: what an observed resolve reports as
-    /// `cached`. Asked beforehand, as the actor face asks of every key it observes.
-    func keepsCachedValue(of registration: Registration, for tuple: [AnyHashable]) -> Bool {
-        guard case .pending(let found, _, let keeper) = locate(registration.key), found === registration,
-            let kept = keeper.registry.withLock({ $0.argumentCaches[registration.key] }), kept.registration === found
-        else { return false }
-        return kept.cache.hasValue(for: tuple)
-    }
-
     /// `value`, made for `key` by a factory that caches by argument, for no cache to keep (see
     /// `argumentCache`): its `teardown` waits for this injector's `close()`, as a retired
     /// cache's values' do.
