@@ -90,11 +90,8 @@ extension AsyncDependencyInjector {
             // Registered through `synchronous`: run by the core, as a synchronous factory without
             // arguments is (see `request`).
             do throws(InjectionError) {
-                let context = ResolutionContext.current
-                try context.checkNotResolving(registration)
-                let creations = context.argumentCreations
-                let value = try core.run(registration, in: context, arguments: arguments)
-                if registration.caching != nil, context.argumentCreations == creations { outcome = .cached }
+                let (value, isCached) = try core.runTakingArguments(registration, in: .current, arguments: arguments)
+                if isCached { outcome = .cached }
                 return try DependencyInjector.cast(value, to: T.self, key: key)
             } catch {
                 throw error.after(frames.keys)

@@ -92,16 +92,26 @@ extension DependencyInjector {
         do {
             let registration = try registration(
                 of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: context.path)
-            try context.checkNotResolving(registration)
-            let creations = context.argumentCreations
-            let value = try run(registration, in: context, arguments: (first, (repeat each rest)))
-            // A cached value this resolve found, or made by another it waited for.
-            if registration.caching != nil, context.argumentCreations == creations { outcome = .cached }
+            let (value, isCached) = try runTakingArguments(
+                registration, in: context, arguments: (first, (repeat each rest)))
+            if isCached { outcome = .cached }
             return try Self.cast(value, to: T.self, key: key)
         } catch {
             outcome = .failed(error)
             throw error
         }
+    }
+
+    /// Runs `registration`, whose factory takes `arguments`, on this thread (checked for a
+    /// cycle), for either face: its value, and whether it is a value cached by argument that
+    /// this resolve found, or that another made while it waited (an observed event's `cached`).
+    func runTakingArguments(_ registration: Registration, in context: ResolutionContext, arguments: Any)
+        throws(InjectionError) -> (value: Any, isCached: Bool)
+    {
+        try context.checkNotResolving(registration)
+        let creations = context.argumentCreations
+        let value = try run(registration, in: context, arguments: arguments)
+        return (value, registration.caching != nil && context.argumentCreations == creations)
     }
 
     /// The registration of `key` (here or in the nearest ancestor) whose factory takes
