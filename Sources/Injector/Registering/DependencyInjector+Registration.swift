@@ -203,7 +203,8 @@ extension DependencyInjector {
         defer { withExtendedLifetime((previous, previousValues)) {} }  // released here, not under the lock
         // A value an installation replaces is torn down when the installation succeeds (it
         // puts the value back if it fails).
-        if installation == nil { tearDown(teardowns(ofReplaced: previous?.entry)) }
+        // Asked only when something was replaced: a new key (most registrations) copies no entry.
+        if installation == nil, let previous { tearDown(teardowns(ofReplaced: previous.entry)) }
         // The values a replaced or removed registration kept per argument tuple go with it; an
         // installation tears them down when it succeeds, and puts them back if it fails.
         if let previousValues, !installationKeepsCache { tearDown(previousValues.cache.retire()) }
