@@ -322,6 +322,13 @@ extension DependencyInjector {
         }
         switch registration.scope {
         case .transient, .graph:
+            // A synchronous factory of an actor-face resolve asking for a graph value: the one
+            // of the whole resolve, which the task's async factories share too.
+            if registration.sharesValues, registration.scope == .graph, AsyncWrapperCapture.isBuilding,
+                let value = try graphValueOfActorFaceResolve(registration, in: context)
+            {
+                return value
+            }
             return try run(registration, in: context)
         case .scoped:
             // Kept by the opened scope, its own registrations' values too: in its one store,
@@ -342,6 +349,36 @@ extension DependencyInjector {
             } catch {
                 throw explained(error, building: registration, keptBy: keeper)
             }
+        }
+    }
+
+    /// The value of `registration`, a `.graph` one, that the actor-face resolve this task runs
+    /// shares (see `AsyncDependencyInjector.graphRequest`): taken, or made now by this thread
+    /// and shared, so that the resolve's synchronous and async factories get one value. `nil`
+    /// outside such a resolve, or while another of its tasks makes the value (a thread cannot
+    /// await it): the caller makes one of its own.
+    @inline(never)
+    private func graphValueOfActorFaceResolve(_ registration: Registration, in context: ResolutionContext)
+        throws(InjectionError) -> Any?
+    {
+        guard let shared = AsyncResolutionContext.frames.shared else { return nil }
+        switch shared.claim(registration, builtBy: self) {
+        case nil, .running?:
+            return nil
+        case .shared(let value)?:
+            return value
+        case .claimed(let creation)?:
+            let outcome: AsyncSingletonCreation.Outcome
+            do {
+                let value = SendableValue.assuming(try run(registration, in: context))
+                shared.share(value, madeBy: registration, builtBy: self)
+                outcome = .success(value)
+            } catch {
+                outcome = .failure(error)
+            }
+            shared.endCreation(creation, of: registration, builtBy: self)
+            creation.finish(outcome)
+            return try outcome.get()
         }
     }
 

@@ -189,6 +189,33 @@ private final class SplitScreen: Sendable {
         try await expectOneRouterPerSplitScreen(from: injector, runs: runs)
     }
 
+    /// A synchronous factory of an actor-face resolve that asks for a sync `.graph` value gets
+    /// the resolve's one value, which its async factories get too, in either order. (Catches:
+    /// the core's resolve inside the synchronous factory made a second router.)
+    @Test(arguments: [true, false])
+    func aSynchronousFactoryInAnActorFaceResolveSharesItsGraphValue(synchronousFirst: Bool) async throws {
+        let injector = AsyncDependencyInjector()
+        let runs = Counter()
+        injector.synchronous.register(Router.self, scope: .graph) { _ in
+            runs.increment()
+            return Router()
+        }
+        injector.synchronous.register(Interactor.self) { r in try Interactor(router: r.resolve()) }
+        await injector.register(ScreenPresenter.self) { r in
+            if synchronousFirst {
+                let interactor = try await r.resolve(Interactor.self)
+                return try await ScreenPresenter(router: r.resolve(), interactor: interactor)
+            }
+            let router = try await r.resolve(Router.self)
+            return try await ScreenPresenter(router: router, interactor: r.resolve())
+        }
+        for round in 1...3 {
+            let presenter = try await injector.resolve(ScreenPresenter.self)
+            #expect(presenter.router === presenter.interactor.router)
+            #expect(runs.value == round)  // one router per resolve
+        }
+    }
+
     /// A sync `.graph` factory that throws a `CancellationError` fails the actor-face resolve
     /// once, as any failing factory does. (Catches: taken for a registration replaced while it
     /// was made, the resolve looked the key up again and ran the factory for ever.)
