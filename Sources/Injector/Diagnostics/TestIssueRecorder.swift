@@ -145,7 +145,7 @@ package struct TestIssueRecorder: Sendable {
         switch "\(wrapper)" {
         case "@OptionalInject":
             "The property reads as nil; `$property` gives this error."
-        case "@LazyInject":
+        case "@LazyInject", "@Provider":
             "Reading the property stops the test process; `$property` gives this error without stopping."
         default:
             "Reading the property stops the test process. To fail only this test, create the object with "

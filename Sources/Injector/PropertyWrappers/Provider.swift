@@ -212,6 +212,9 @@ public struct Provider<Value> {
     static func stopReading(
         after error: InjectionError, declaredAt site: BoxedDeclarationSite, searching injector: DependencyInjector
     ) -> Never {
+        // Recorded on the test first, as a `@LazyInject` read's failure is: the stop's report,
+        // in a parallel run, names no test.
+        TestIssueRecorder.report(error, of: "@Provider", declaredAt: site.site, searchingIn: injector)
         Injector.stopReading("@Provider", declaredAt: site.site, after: error, searched: injector.searchedDescription)
     }
 }

@@ -177,18 +177,25 @@ private final class SealedModule {
     }
 
     @Test func readingAScopedProviderThatCannotResolveStopsWithTheFullDescription() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardErrorContent, \.standardOutputContent]
+        ) {
             final class Module {
                 @Provider(scope: .singleton) var service = Service()
             }
             let injector = DependencyInjector()
             let module = DependencyInjector.$current.withValue(injector) { Module() }
             injector.unregister(Service.self)
-            _ = module.service
+            // The test's recorder (the testing trait binds one): it hears of the failure before the stop.
+            let recorder = TestIssueRecorder { message, _ in print("recorded: \(message)") }
+            TestIssueRecorder.$current.withValue(recorder) { _ = module.service }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("@Provider property declared at InjectorTests/ProviderTests.swift:"))
         #expect(stderr.contains("Injector could not resolve InjectorTests.Service: nothing is registered for it."))
+        // Recorded on the test first: in a parallel run, the stop's report names no test.
+        let stdout = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        #expect(stdout.contains("recorded: @Provider property declared at InjectorTests/ProviderTests.swift:"))
     }
 }
 
