@@ -77,6 +77,43 @@ import Testing
         withExtendedLifetime(held) {}
     }
 
+    /// An argument that counts its releases.
+    final class UserID: Hashable, Sendable {
+        let id: Int
+        let released: Counter
+        init(_ id: Int, released: Counter) {
+            self.id = id
+            self.released = released
+        }
+        deinit { released.increment() }
+        static func == (lhs: UserID, rhs: UserID) -> Bool { lhs.id == rhs.id }
+        func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
+
+    /// A weak cache forgets the tuples whose values are gone, with their arguments: a cache
+    /// keyed by request or user IDs does not grow for good. (Catches: every tuple ever seen was
+    /// kept, 1,000 of 1,000 arguments here.)
+    @Test(arguments: Face.allCases)
+    func aWeakCacheForgetsTheTuplesWhoseValuesAreGone(face: Face) async throws {
+        let app = face.makeInjector()
+        switch app.base {
+        case .sync(let injector):
+            injector.register(Session.self, caching: .weak) { (_, user: UserID) in
+                Session(user: user.id, region: "eu", number: 0)
+            }
+        case .async(let injector):
+            await injector.register(Session.self, caching: .weak) { (_, user: UserID) in
+                Session(user: user.id, region: "eu", number: 0)
+            }
+        }
+        let released = Counter()
+        for id in 0..<1_000 {
+            #expect(try await app.resolve(Session.self, arguments: UserID(id, released: released)).user == id)
+        }
+        // Forgotten in batches, once the entries double: a few of the latest may still be kept.
+        #expect(released.value >= 1_000 - 64)
+    }
+
     @Test(arguments: Face.allCases)
     func aResetLetsGoOfEveryValue(face: Face) async throws {
         let made = Counter()

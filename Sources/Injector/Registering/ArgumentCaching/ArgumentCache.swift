@@ -48,6 +48,9 @@ final class ArgumentCache: Sendable {
         var isRetired = false
         /// The tuples with a value, least recently used first (a bounded cache's order).
         var recency: [[AnyHashable]] = []
+        /// How many entries a weak cache holds when it next forgets the tuples whose values are gone.
+        var forgetGoneAt = State.forgetGoneAtFirst
+        static let forgetGoneAtFirst = 16
     }
 
     private let caching: ArgumentCaching
@@ -160,7 +163,7 @@ final class ArgumentCache: Sendable {
             keep(value, in: entry, for: arguments, in: &state)  // retired: for the waiters alone
             entry.handOuts += 1
             guard !state.isRetired else { return (entry.isAwaited, [], false, false) }
-            return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state), false, true)
+            return (entry.isAwaited, keepWithin(caching, adding: arguments, in: &state), false, true)
         }
         if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
         if isClosed { throw closedError(tearingDown: value, keptBy: keeper) }
@@ -177,9 +180,13 @@ final class ArgumentCache: Sendable {
     }
 
     /// Notes `arguments` as the most recently used; returns the entries a bound lets go, least
-    /// recently used first, passing over those a creation is still handing out.
-    private func keepWithin(_ limit: Int?, adding arguments: [AnyHashable], in state: inout State) -> [Entry] {
-        guard let limit else { return [] }
+    /// recently used first, passing over those a creation is still handing out. A weak cache
+    /// returns the tuples whose values are gone instead (see `forgetGoneValues`).
+    private func keepWithin(_ caching: ArgumentCaching, adding arguments: [AnyHashable], in state: inout State)
+        -> [Entry]
+    {
+        if caching.isWeak { return forgetGoneValues(in: &state) }
+        guard let limit = caching.limit else { return [] }
         state.recency.append(arguments)
         var evicted: [Entry] = []
         var index = 0
@@ -191,6 +198,19 @@ final class ArgumentCache: Sendable {
             if let entry = state.entries.removeValue(forKey: state.recency.remove(at: index)) { evicted.append(entry) }
         }
         return evicted
+    }
+
+    /// The entries of a weak cache whose values are gone, nobody making them again, taken out
+    /// once the entries have doubled since the last time (amortised: no walk per creation). A
+    /// cache keyed by request or user IDs met each tuple once, and kept them all, with their
+    /// arguments, for good. Released by the caller, after the unlock (their arguments are user
+    /// values).
+    private func forgetGoneValues(in state: inout State) -> [Entry] {
+        guard state.entries.count >= state.forgetGoneAt else { return [] }
+        let gone = state.entries.filter { $0.value.kept == nil && $0.value.creator == nil && $0.value.task == nil }
+        for arguments in gone.keys { state.entries[arguments] = nil }
+        state.forgetGoneAt = max(State.forgetGoneAtFirst, state.entries.count * 2)
+        return Array(gone.values)
     }
 
     /// What the actor face's resolve of a tuple finds.
@@ -302,7 +322,7 @@ final class ArgumentCache: Sendable {
             }
             keep(value, in: entry, for: arguments, in: &state)  // retired: for the waiters alone
             guard !state.isRetired else { return (entry.task?.awaited, [], false, false) }
-            return (entry.task?.awaited, keepWithin(caching.limit, adding: arguments, in: &state), false, true)
+            return (entry.task?.awaited, keepWithin(caching, adding: arguments, in: &state), false, true)
         }
         if isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.

@@ -30,6 +30,7 @@ public struct ArgumentCaching: Hashable, Sendable {
 
     /// Keeps each value weakly: shared while something else holds it, made again after. A
     /// value that is not a class instance cannot be held weakly and is made on every resolve.
+    /// The tuples whose values are gone are forgotten, with their arguments, at later creations.
     public static let weak = ArgumentCaching(isWeak: true, limit: nil)
 
     /// The lifetime of the values it keeps, as a captive dependency names it
