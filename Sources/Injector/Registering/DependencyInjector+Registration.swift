@@ -192,7 +192,9 @@ extension DependencyInjector {
                     replacesInstallationsOwn = !installation.recordReplacement(
                         of: key, previous: previous?.entry, parameters: parameters,
                         isEager: slot?.entry.isEager ?? false)
-                    if let previousValues {
+                    // Only a cache of what was there before the installation comes back if it
+                    // fails; one of the installation's own registrations goes for good.
+                    if let previousValues, !replacesInstallationsOwn {
                         installationKeepsCache = installation.recordReplacedCache(previousValues, of: key)
                     }
                 }

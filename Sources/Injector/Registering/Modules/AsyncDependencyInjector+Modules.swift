@@ -9,7 +9,12 @@ extension AsyncDependencyInjector {
     /// Installs `modules` in order; see ``install(_:)-(AsyncDependencyModule...)``.
     public func install(_ modules: [any AsyncDependencyModule]) async throws(InjectionError) {
         if let outer = Installation.current(into: core) {  // a module installing modules
-            try await register(modules, into: outer)
+            do throws(InjectionError) {
+                try await register(modules, into: outer)
+            } catch {
+                outer.noteNestedFailure(error)  // the outer installation fails with it
+                throw error
+            }
             return
         }
         let installation = Installation(injector: core)

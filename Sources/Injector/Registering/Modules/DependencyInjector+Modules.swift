@@ -12,6 +12,8 @@ extension DependencyInjector {
     ///   ``module(providing:name:)`` says which.
     /// - If a module throws or an eager singleton cannot be created, `install` undoes every
     ///   registration it made (earlier ones of those keys come back) and throws.
+    /// - A module that installs others is one installation with them: if an inner `install`
+    ///   throws, the whole installation fails with its error, even if the module catches it.
     /// - Into a ``seal()``ed injector, `install` throws ``InjectionError/sealed(_:)``.
     ///
     /// Run `install` at start-up, before other threads register into the same keys: undoing a
@@ -70,7 +72,12 @@ extension DependencyInjector {
     /// Installs the modules of `steps`, in order: the one `install` of this face.
     private func install(steps: [ModuleStep]) throws(InjectionError) {
         if let outer = Installation.current(into: self) {  // a module installing modules
-            try register(steps, into: outer)
+            do throws(InjectionError) {
+                try register(steps, into: outer)
+            } catch {
+                outer.noteNestedFailure(error)  // the outer installation fails with it
+                throw error
+            }
             return
         }
         let installation = Installation(injector: self)

@@ -16,7 +16,7 @@ final class Installation: Sendable {
     /// injector; returns the keys of the eager singletons to create, those still registered as
     /// such (a later registration may have replaced one meanwhile).
     func eagerKeysToCreate(after failure: InjectionError?) throws(InjectionError) -> [DependencyKey] {
-        if let failure { throw failure }
+        if let failure = failure ?? journal.withLock(\.nestedFailure) { throw failure }
         if let refused = refusedKey { throw .sealed(refused) }
         return eagerKeys.filter { injector.lookup($0)?.entry.isEager == true }
     }
@@ -42,6 +42,12 @@ final class Installation: Sendable {
         var refusedKey: DependencyKey?
         /// Module types this installation claimed.
         var installedModules: [ObjectIdentifier] = []
+        /// What the first `install` made inside a module threw, which fails the installation
+        /// even when the module caught it: the inner install's registrations are the outer's.
+        var nestedFailure: InjectionError?
+        /// Whether `end(failing:)` has begun: a registration from then on (a task a module
+        /// started, which inherits the binding) is no longer the installation's.
+        var hasEnded = false
     }
 
     private struct Ending {
@@ -68,7 +74,9 @@ final class Installation: Sendable {
     /// asks; the task-local is read only once the process has made an installation (an app
     /// that installs no module never does), since until then it can hold none.
     static func current(into injector: DependencyInjector) -> Installation? {
-        guard !made.isZero, let installation = current, installation.injector === injector else { return nil }
+        guard !made.isZero, let installation = current, installation.injector === injector,
+            !installation.journal.withLock(\.hasEnded)
+        else { return nil }
         return installation
     }
 
@@ -143,6 +151,7 @@ final class Installation: Sendable {
     /// or made and took back), for the face to run (the actor face awaits them) before it calls
     /// `release(failing:)`, so that whoever waits for it goes on once they have run.
     func end(failing failure: InjectionError?) -> [PendingTeardown] {
+        journal.withLock { $0.hasEnded = true }
         let teardowns: [PendingTeardown]
         if failure != nil {
             teardowns = undo()
@@ -211,6 +220,14 @@ final class Installation: Sendable {
         }
     }
 
+    /// Notes that an `install` made inside one of this installation's modules threw `error`:
+    /// the installation fails with it, even if the module goes on (see `nestedFailure`).
+    func noteNestedFailure(_ error: InjectionError) {
+        journal.withLock { journal in
+            if journal.nestedFailure == nil { journal.nestedFailure = error }
+        }
+    }
+
     /// Notes that the installation added a decorator to `key`, which a failure takes back.
     func recordDecorator(of key: DependencyKey) {
         journal.withLock { _ = $0.decoratedKeys.insert(key) }
@@ -242,11 +259,10 @@ final class Installation: Sendable {
                 if let dropped = registry.dropValue(of: key) { undecorated.append(dropped) }
                 if let kept = registry.argumentCaches[key] { decoratedCaches.append(kept.cache) }
             }
-            // The values per argument tuple of the registrations put back come back with them;
-            // a cache made meanwhile for the installation's registration leaves the lock whole.
-            let displacedCaches = caches.compactMap { key, kept in
-                registry.argumentCaches.updateValue(kept, forKey: key)
-            }
+            // The values per argument tuple of the installation's registrations go (their caches
+            // leave the lock whole); those of the registrations put back come back with them.
+            let displacedCaches = replaced.compactMap { key, _, _ in registry.argumentCaches.removeValue(forKey: key) }
+            for (key, kept) in caches { registry.argumentCaches[key] = kept }
             return (
                 replaced.reversed().map { key, previous, parameters in
                     registry.initializerParameters[key] = parameters
