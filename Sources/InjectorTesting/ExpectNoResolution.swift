@@ -35,28 +35,29 @@ public func expectNoResolution<T, Result>(
         guard event.key == key, event.outcome.isResolution, DependencyInjector.threadIdentity == thread else { return }
         resolutions.record(event)
     }
-    let result: Result
+    // Whether the body returns or throws: a resolve before the throw happened all the same.
+    defer { recordIssue(ifResolved: resolutions.events, key: key, sourceLocation: sourceLocation) }
     let current = DependencyInjector.current
     if current.isTestScope {
         // The test's own scope, watched: a scope of its own (`withOverrides`) would make the
         // test's singletons again, and a child would not see the factories of those it makes.
-        result = try current.observing(observer, during: body)
-    } else {
-        let scope = current.child()
-        scope.observe(observer)
-        defer { scope.closeReportingFailures() }
-        result = try DependencyInjector.$current.withValue(scope) { try body() }
+        return try current.observing(observer, during: body)
     }
-    let seen = resolutions.events
-    if !seen.isEmpty {
-        let paths = seen.map { $0.path.map(\.description).joined(separator: " → ") }
-        let times = seen.count == 1 ? "once" : "\(seen.count) times"
-        let message =
-            "Injector: \(key) was resolved \(times) in the body of expectNoResolution, which expected none: "
-            + "\(paths.joined(separator: "; "))."
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-    }
-    return result
+    let scope = current.child()
+    scope.observe(observer)
+    defer { scope.closeReportingFailures() }
+    return try DependencyInjector.$current.withValue(scope) { try body() }
+}
+
+/// Records an issue at `sourceLocation` if `seen` holds resolves of `key`.
+private func recordIssue(ifResolved seen: [ResolutionEvent], key: DependencyKey, sourceLocation: SourceLocation) {
+    guard !seen.isEmpty else { return }
+    let paths = seen.map { $0.path.map(\.description).joined(separator: " → ") }
+    let times = seen.count == 1 ? "once" : "\(seen.count) times"
+    let message =
+        "Injector: \(key) was resolved \(times) in the body of expectNoResolution, which expected none: "
+        + "\(paths.joined(separator: "; "))."
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
 }
 
 extension ResolutionEvent.Outcome {

@@ -60,6 +60,20 @@ struct ExpectNoResolutionTests {
         }
     }
 
+    /// A resolve in a body that then throws is recorded too. (Catches: the throw left before
+    /// the check, and nothing was recorded.)
+    @Test func seesAResolveInABodyThatThenThrows() {
+        struct Declined: Error {}
+        withKnownIssue {
+            _ = try? expectNoResolution(of: (any PaymentService).self) {
+                _ = try DependencyInjector.current.resolve((any PaymentService).self)
+                throw Declined()
+            }
+        } matching: {
+            $0.description.contains("was resolved once in the body of expectNoResolution")
+        }
+    }
+
     /// Outside a test scope, the body's child is closed when it returns: what it registered
     /// is torn down. Regression (from a review): it never was.
     @Test func outsideATestScopeWhatTheBodyRegisteredIsTornDown() throws {
