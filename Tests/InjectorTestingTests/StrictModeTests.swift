@@ -68,6 +68,34 @@ struct StrictModeTests {
         #expect(issues.first?.line == line)
     }
 
+    /// A refused `@LazyInject` read again is recorded once. (Catches: each read recorded it.)
+    @Test func aRefusedLazyInjectReadTwiceIsRecordedOnce() {
+        let owner = LazyReceipts()
+        let issues = recordedIssues {
+            _ = owner.$receipts
+            _ = owner.$receipts
+        }
+        #expect(issues.count == 1)
+    }
+
+    /// An `@Inject` of a refused key, in an object made by hand.
+    final class InjectedReceipts {
+        @Inject var receipts: any Receipts
+    }
+
+    /// A refusal is recorded once per test, whoever met it first: a hand-made object's
+    /// `@Inject`, then a resolve of the key, or the other way round. (Catches: the wrapper's
+    /// record did not count as the key's, and the resolve recorded it again, and conversely.)
+    @Test(arguments: [true, false])
+    func aRefusalMetByAWrapperAndAResolveIsRecordedOnce(wrapperFirst: Bool) {
+        let issues = recordedIssues {
+            if wrapperFirst { _ = InjectedReceipts().$receipts }
+            _ = try? DependencyInjector.current.resolve((any Receipts).self)
+            if !wrapperFirst { _ = InjectedReceipts().$receipts }
+        }
+        #expect(issues.count == 1)
+    }
+
     final class ReceiptsScreen: Sendable {
         let receipts = Injected<any Receipts>()
     }

@@ -32,12 +32,15 @@ package struct TestIssueRecorder: Sendable {
     /// registration's line, where the forgotten stand-in belongs: at once, so that code that
     /// swallows the error does not hide it; once per key, when this recorder remembers refusals.
     func recordRefusal(_ refusal: InjectionError, registeredAt site: RegistrationSite) {
-        if let recordedRefusals, let key = refusal.key,
-            !recordedRefusals.withLock({ $0.insert(key).inserted })
-        {
-            return
-        }
+        guard isFirstRecording(of: refusal) else { return }
         record(refusal.description, at: site.declarationSite)
+    }
+
+    /// Whether `error` is to be recorded: anything but a strict scope's refusal, or the first
+    /// refusal of its key that this recorder records (noted now), when it remembers them.
+    private func isFirstRecording(of error: InjectionError) -> Bool {
+        guard let recordedRefusals, case .notProvidedInTest(let key, _, _) = error else { return true }
+        return recordedRefusals.withLock { $0.insert(key).inserted }
     }
 
     /// The keys whose refusal this recorder has recorded (none when it does not remember them).
@@ -128,7 +131,8 @@ package struct TestIssueRecorder: Sendable {
             verifying.append(error)
             return
         }
-        guard let recorder else { return }
+        // A refusal once per key, whichever recorded it first: this wrapper, an earlier read, a resolve.
+        guard let recorder, recorder.isFirstRecording(of: error) else { return }
         recorder.record(
             """
             \(wrapper) property declared at \(site.location) could not be resolved.
