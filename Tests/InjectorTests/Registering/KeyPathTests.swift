@@ -50,6 +50,11 @@ extension InjectedValues {
     }
 }
 
+extension InjectedValues {
+    /// A property that reads two keys.
+    fileprivate var retriesOnNetwork: String { "\(self[RetryLimitKey.self]) on \(self[NetworkProviderKey.self].name)" }
+}
+
 private final class StatusScreen {
     @Inject(\.serverName) var serverName: String?
 }
@@ -106,6 +111,24 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
             $0.description.contains("whose value is any InjectorTests.NetworkProviding, not Swift.String")
         }
         #expect(await actor.resolve(\.networkProvider.name) == "live")
+    }
+
+    /// A property that reads two keys reads both on either face, and is not registered, with a
+    /// message that says why. (Catches: the actor face read the last key's value for both, and
+    /// the message said "whose value is Swift.String, not Swift.String".)
+    @Test(arguments: Face.allCases)
+    func aPropertyThatReadsTwoKeysReadsBoth(face: Face) async {
+        let injector = face.makeInjector()
+        injector.setValue(\.retryLimit, 7)
+        injector.setValue(\.networkProvider, MockNetwork(name: "mock"))
+        #expect(await injector.resolve(\.retriesOnNetwork) == "7 on mock")
+        let sync = DependencyInjector()
+        withKnownIssue {
+            sync.register(\.retriesOnNetwork) { _ in "made" }
+        } matching: {
+            $0.description.contains(
+                "it reads 2 keys: InjectorTests.RetryLimitKey (private), InjectorTests.NetworkProviderKey")
+        }
     }
 
     @Test(arguments: Face.allCases)

@@ -18,17 +18,17 @@ extension AsyncDependencyInjector {
         filePath: StaticString,
         line: UInt
     ) async -> Value {
-        guard let key = InjectedValues.key(for: keyPath) else {
-            return InjectedValues(resolved: nil)[keyPath: keyPath]
+        // Every key the property reads, each awaited: one that reads two gets both values.
+        var values: [DependencyKey: Any] = [:]
+        for key in InjectedValues.keys(for: keyPath) where values[key] == nil {
+            do {
+                values[key] = try await self.value(for: key, observed: true, after: frames)
+            } catch {
+                let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
+                values[key] = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
+            }
         }
-        let value: Any?
-        do {
-            value = try await self.value(for: key, observed: true, after: frames)
-        } catch {
-            let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
-            value = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
-        }
-        return InjectedValues(resolved: value)[keyPath: keyPath]
+        return InjectedValues(resolved: values)[keyPath: keyPath]
     }
 
     /// Registers an async factory for the key behind `keyPath`, as

@@ -23,8 +23,9 @@ public struct InjectedValues {
         case live(DependencyInjector, readAt: DeclarationSite?)
         /// Reads only record which key the property uses.
         case recording(KeyRecorder)
-        /// Reads return this value, resolved beforehand by the actor face (or the default).
-        case resolved(Any?)
+        /// Reads return these values, by key, resolved beforehand by the actor face (a key
+        /// without one, or with `nil`: the default).
+        case resolved([DependencyKey: Any])
     }
 
     init(injector: DependencyInjector, readAt site: DeclarationSite? = nil) {
@@ -35,9 +36,9 @@ public struct InjectedValues {
         mode = .recording(recorder)
     }
 
-    /// Values whose reads return `value` (see `Mode.resolved`).
-    init(resolved value: Any?) {
-        mode = .resolved(value)
+    /// Values whose reads return `values` (see `Mode.resolved`).
+    init(resolved values: [DependencyKey: Any]) {
+        mode = .resolved(values)
     }
 
     /// `nil`, for the default, after `key`'s registration failed with `error`: a read cannot
@@ -76,7 +77,7 @@ public struct InjectedValues {
                 recorder.record(key)
                 value = nil
             case .resolved(let resolved):
-                value = resolved
+                value = resolved[DependencyKey(key)]
             }
             // Unwrapped first: cast to an optional `Key.Value`, a `nil` `Any?` would be a
             // `.some(nil)` and hide the default. A registered `nil` is `.some(nil)` here, a value.
@@ -95,9 +96,9 @@ public struct InjectedValues {
         }
     }
 
-    /// The key that the property at `keyPath` reads, or `nil` when it reads none.
-    static func key<Value>(for keyPath: KeyPath<InjectedValues, Value>) -> DependencyKey? {
-        recorded(by: keyPath).keys.last
+    /// The keys that the property at `keyPath` reads, in order.
+    static func keys<Value>(for keyPath: KeyPath<InjectedValues, Value>) -> [DependencyKey] {
+        recorded(by: keyPath).keys
     }
 
     /// The key a registration of `keyPath` stores under: the one key its property reads, whose
@@ -111,13 +112,19 @@ public struct InjectedValues {
         if recorder.keys.count == 1, let read = recorder.valueTypes.first, read == Value.self {
             return recorder.keys[0]
         }
-        let read = zip(recorder.keys, recorder.valueTypes).reversed().first.map { key, valueType in
-            "reads \(key.typeName), whose value is \(DependencyKey.name(of: valueType)), not "
-                + DependencyKey.name(of: Value.self)
-        }
+        let read =
+            switch (recorder.keys.first, recorder.valueTypes.first) {
+            case (let key?, let valueType?) where recorder.keys.count == 1:
+                "reads \(key.typeName), whose value is \(DependencyKey.name(of: valueType)), not "
+                    + DependencyKey.name(of: Value.self)
+            case (_?, _):
+                "reads \(recorder.keys.count) keys: " + recorder.keys.map(\.typeName).joined(separator: ", ")
+            case (nil, _):
+                "reads no InjectionKey"
+            }
         let message =
             "Injector did not register \(keyPath): it is not an injected value's own property (it "
-            + "\(read ?? "reads no InjectionKey")). To fix: register the property that reads the key itself."
+            + "\(read)). To fix: register the property that reads the key itself."
         if let recorder = TestIssueRecorder.currentOrRunningTest {
             recorder.record(message, at: site)
         } else {
