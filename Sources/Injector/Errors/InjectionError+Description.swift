@@ -225,7 +225,10 @@ extension InjectionError: CustomStringConvertible {
             return "add an element to \(key), e.g. `injector.\(collection.elementRegistration) { r in … }`, "
                 + "or declare it if it may be empty: `injector.declareCollection(\(key.typeExpression))`."
         }
-        let register = "register \(key) before resolving it, e.g. \(registrationExample(for: key))."
+        var arguments: [String] = []
+        for case .registerTakingArguments(let types) in suggestions { arguments = types }
+        let register =
+            "register \(key) before resolving it, e.g. \(registrationExample(for: key, arguments: arguments))."
         guard let name = key.name, case .otherNames(let names, _)? = suggestions.first,
             case let closest?? = names.first
         else { return register }
@@ -234,14 +237,22 @@ extension InjectionError: CustomStringConvertible {
         return "resolve it with the name \"\(closest)\", which is registered (a typo?), or \(register)"
     }
 
-    private static func registrationExample(for key: DependencyKey) -> String {
-        "`injector.register(\(key.typeExpression)\(key.nameArgument)) { r in … }`"
+    /// A registration of `key` to copy, its factory taking the `arguments` the resolve passed.
+    private static func registrationExample(for key: DependencyKey, arguments: [String]) -> String {
+        let parameters =
+            switch arguments.count {
+            case 0: "r"
+            case 1: "(r, argument: \(arguments[0]))"
+            default:
+                "(r, " + arguments.indices.map { "argument\($0 + 1): \(arguments[$0])" }.joined(separator: ", ") + ")"
+            }
+        return "`injector.register(\(key.typeExpression)\(key.nameArgument)) { \(parameters) in … }`"
     }
 
     private static func sentence(for suggestion: Suggestion, requested key: DependencyKey) -> String {
         let name = key.nameArgument
         switch suggestion {
-        case .otherNames, .unlistedRegistrations:
+        case .otherNames, .unlistedRegistrations, .registerTakingArguments:
             return suggestion.description
         case .conformingRegistration(let registered):
             return "\(registered) is registered and conforms to \(key.typeName); register it as that type: "

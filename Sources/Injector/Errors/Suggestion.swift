@@ -56,6 +56,15 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// the five suggestions before it.
     case unlistedRegistrations(Int)
 
+    /// The resolve passed run-time arguments of these types (module-qualified names), which
+    /// the missing registration's factory is to take.
+    ///
+    /// ```swift
+    /// try injector.resolve(UserSession.self, arguments: 42)  // nothing registered
+    /// // .registerTakingArguments(["Swift.Int"]): register { (r, argument: Swift.Int) in … }
+    /// ```
+    case registerTakingArguments([String])
+
     /// The `implements` that makes `registered` answer `requested`: it forwards under the
     /// registration's own name unless given another (`nil`: unnamed).
     static func implementsCall(of registered: DependencyKey, answering requested: DependencyKey) -> String {
@@ -86,6 +95,9 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
                 + "\(Self.implementsCall(of: key, answering: requested)) to its registration."
         case .unlistedRegistrations(let count):
             return "\(count) more registrations like the ones above are not listed."
+        case .registerTakingArguments(let types):
+            return "The resolve passed arguments (\(types.joined(separator: ", "))), "
+                + "which the registration's factory must take."
         case .registeredBelowBuilder(let builder):
             return "It is registered in the injector the resolve started from, but \(builder) is a singleton "
                 + "built by an ancestor with the ancestor's own registrations, which cannot see a child's."

@@ -136,7 +136,11 @@ extension DependencyInjector {
             throw Self.refusal(of: key, registeredAt: site, path: path() + [key])
         case .absent:
             let path = path()
-            throw .notRegistered(key, path: path + [key], suggestions: suggestions(for: key, as: T.self, after: path))
+            var arguments = [DependencyKey.name(of: First.self)]
+            repeat arguments.append(DependencyKey.name(of: (each Rest).self))
+            throw .notRegistered(
+                key, path: path + [key],
+                suggestions: suggestions(for: key, as: T.self, after: path) + [.registerTakingArguments(arguments)])
         }
         guard let registration = found, case .withArguments(_, let tupleType, _) = registration.factory,
             tupleType == ObjectIdentifier((First, (repeat each Rest)).self)

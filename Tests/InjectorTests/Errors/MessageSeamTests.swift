@@ -69,7 +69,7 @@ import Testing
             Issue.record("expected notRegistered, got \(String(describing: error))")
             return
         }
-        #expect(suggestions.isEmpty)
+        #expect(suggestions == [.registerTakingArguments(["Swift.Int"])])  // the arguments passed, nothing else
     }
 
     @Test func aStrictTestScopeRefusesTheAppsArgumentFactory() async throws {

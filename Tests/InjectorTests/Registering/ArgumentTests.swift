@@ -32,6 +32,25 @@ struct UserSession: Equatable {
         )
     }
 
+    /// A resolve with arguments of an unregistered key advises a registration whose factory
+    /// takes them. (Catches: it advised `{ r in … }`, which the resolve then refused.)
+    @Test(arguments: Face.allCases)
+    func aMissingRegistrationResolvedWithArgumentsIsAdvisedToTakeThem(face: Face) async {
+        let injector = face.makeInjector()
+        let error = await #expect(throws: InjectionError.self) {
+            try await injector.resolve(UserSession.self, arguments: 1, "t")
+        }
+        guard case .notRegistered(_, _, let suggestions) = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(suggestions.last == .registerTakingArguments(["Swift.Int", "Swift.String"]))
+        #expect(
+            error?.description.hasSuffix(
+                "`injector.register(InjectorTests.UserSession.self) { (r, argument1: Swift.Int, argument2: Swift.String) in … }`."
+            ) == true)
+    }
+
     @Test(arguments: Face.allCases)
     func wrongArgumentTypesAreATypedErrorNamingBothLists(face: Face) async {
         let injector = face.makeInjector()
