@@ -156,4 +156,77 @@ import Testing
         #expect(stale.values.isEmpty, "\(stale.values.prefix(3))")
         #expect(tornDown.value == made.value)  // every value, kept or not, torn down by the close
     }
+
+    /// A value cached weakly whose `deinit`, when it runs inside a resolve of its own thread
+    /// (only resolving threads set `insideResolve`; the thread that drops values does not),
+    /// checks whether the cache's lock is held: another thread resolves a kept tuple, which
+    /// takes that lock, and may not finish within 2 s.
+    final class Probe: Sendable {
+        @TaskLocal static var insideResolve = false
+        let injector: DependencyInjector
+        let releasedUnderLock: Counter
+
+        init(injector: DependencyInjector, counting releasedUnderLock: Counter) {
+            self.injector = injector
+            self.releasedUnderLock = releasedUnderLock
+        }
+
+        deinit {
+            guard Self.insideResolve else { return }
+            let (injector, done) = (injector, DispatchSemaphore(value: 0))
+            Thread {
+                _ = try? injector.resolve(Probe.self, arguments: -1)
+                done.signal()
+            }.start()
+            if done.wait(timeout: .now() + .seconds(2)) == .timedOut { releasedUnderLock.increment() }
+        }
+    }
+
+    /// The probes the resolving threads made, until the dropping thread lets go of them.
+    final class HeldProbes: @unchecked Sendable {
+        // `probes` is guarded by `lock`.
+        private let lock = NSLock()
+        private var probes: [Probe] = []
+
+        func hold(_ probe: Probe) { lock.withLock { probes.append(probe) } }
+
+        /// Lets go of every probe held, on the calling thread (after the unlock).
+        func dropAll() {
+            let dropped = lock.withLock { exchange(&probes, with: []) }
+            withExtendedLifetime(dropped) {}
+        }
+    }
+
+    /// A weak cache forgets the tuples whose values are gone, reading each weak reference under
+    /// its lock: a value whose last holder lets go meanwhile is released after the unlock, never
+    /// inside the resolve (where its `deinit`, user code, would run under the cache's lock).
+    /// Found by a review: 2.85 s into a race of three threads.
+    @Test func aWeakCacheReleasesNoValueInsideAResolve() throws {
+        let releasedUnderLock = Counter()
+        let injector = DependencyInjector()
+        injector.register(Probe.self, caching: .weak) { (r, _: Int) in Probe(injector: r, counting: releasedUnderLock) }
+        let kept = try injector.resolve(Probe.self, arguments: -1)  // what the checking thread reads
+        let held = HeldProbes()
+        let stop = Counter()
+        let deadline = DispatchTime.now().uptimeNanoseconds + (isThreadSanitized ? 1 : 4) * 1_000_000_000
+        runOnThreads(3) { index in
+            if index == 0 {  // drops the values the others made, on its own thread
+                while stop.value == 0 { held.dropAll() }
+                return
+            }
+            var id = index * 100_000_000
+            while stop.value == 0 {
+                for _ in 0..<1_000 {
+                    id += 1
+                    let probe = Probe.$insideResolve.withValue(true) { [id] in
+                        try? injector.resolve(Probe.self, arguments: id)
+                    }
+                    if let probe { held.hold(probe) }
+                }
+                if releasedUnderLock.value > 0 || DispatchTime.now().uptimeNanoseconds > deadline { stop.increment() }
+            }
+        }
+        withExtendedLifetime(kept) {}
+        #expect(releasedUnderLock.value == 0)
+    }
 }

@@ -163,11 +163,12 @@ final class ArgumentCache: Sendable {
             keep(value, in: entry, for: arguments, in: &state)  // retired: for the waiters alone
             entry.handOuts += 1
             guard !state.isRetired else { return (entry.isAwaited, [], false, false) }
-            return (entry.isAwaited, keepWithin(caching, adding: arguments, in: &state), false, true)
+            return (entry.isAwaited, keepWithin(caching.limit, adding: arguments, in: &state), false, true)
         }
         if isAwaited { SingletonCreation.shared.finish(key(of: entry)) }
         if isClosed { throw closedError(tearingDown: value, keptBy: keeper) }
         tearDown(evicted, keptBy: keeper)  // torn down and released here, after the unlock and the waiters
+        forgetGoneValues()
         if !isKept { orphan(value, keptBy: keeper) }
         state.withLock { _ in entry.handOuts -= 1 }
         return value
@@ -180,13 +181,9 @@ final class ArgumentCache: Sendable {
     }
 
     /// Notes `arguments` as the most recently used; returns the entries a bound lets go, least
-    /// recently used first, passing over those a creation is still handing out. A weak cache
-    /// returns the tuples whose values are gone instead (see `forgetGoneValues`).
-    private func keepWithin(_ caching: ArgumentCaching, adding arguments: [AnyHashable], in state: inout State)
-        -> [Entry]
-    {
-        if caching.isWeak { return forgetGoneValues(in: &state) }
-        guard let limit = caching.limit else { return [] }
+    /// recently used first, passing over those a creation is still handing out.
+    private func keepWithin(_ limit: Int?, adding arguments: [AnyHashable], in state: inout State) -> [Entry] {
+        guard let limit else { return [] }
         state.recency.append(arguments)
         var evicted: [Entry] = []
         var index = 0
@@ -200,17 +197,29 @@ final class ArgumentCache: Sendable {
         return evicted
     }
 
-    /// The entries of a weak cache whose values are gone, nobody making them again, taken out
-    /// once the entries have doubled since the last time (amortised: no walk per creation). A
-    /// cache keyed by request or user IDs met each tuple once, and kept them all, with their
-    /// arguments, for good. Released by the caller, after the unlock (their arguments are user
-    /// values).
-    private func forgetGoneValues(in state: inout State) -> [Entry] {
-        guard state.entries.count >= state.forgetGoneAt else { return [] }
-        let gone = state.entries.filter { $0.value.kept == nil && $0.value.creator == nil && $0.value.task == nil }
-        for arguments in gone.keys { state.entries[arguments] = nil }
-        state.forgetGoneAt = max(State.forgetGoneAtFirst, state.entries.count * 2)
-        return Array(gone.values)
+    /// Forgets the tuples of a weak cache whose values are gone, nobody making them again, once
+    /// the entries have doubled since the last time (amortised: no walk per creation), after a
+    /// creation. A cache keyed by request or user IDs met each tuple once, and kept them all,
+    /// with their arguments, for good.
+    private func forgetGoneValues() {
+        guard caching.isWeak else { return }
+        // A weak reference read holds its object for a moment: each is released after the
+        // unlock, with the entries let go (their arguments are user values), never under it.
+        var held: [AnyObject] = []
+        let gone = state.withLock { state -> [Entry] in
+            guard state.entries.count >= state.forgetGoneAt else { return [] }
+            let gone = state.entries.filter { _, entry in
+                if let object = entry.object {
+                    held.append(object)
+                    return false
+                }
+                return entry.value == nil && entry.creator == nil && entry.task == nil
+            }
+            for arguments in gone.keys { state.entries[arguments] = nil }
+            state.forgetGoneAt = max(State.forgetGoneAtFirst, state.entries.count * 2)
+            return Array(gone.values)
+        }
+        withExtendedLifetime((gone, held)) {}
     }
 
     /// What the actor face's resolve of a tuple finds.
@@ -322,7 +331,7 @@ final class ArgumentCache: Sendable {
             }
             keep(value, in: entry, for: arguments, in: &state)  // retired: for the waiters alone
             guard !state.isRetired else { return (entry.task?.awaited, [], false, false) }
-            return (entry.task?.awaited, keepWithin(caching, adding: arguments, in: &state), false, true)
+            return (entry.task?.awaited, keepWithin(caching.limit, adding: arguments, in: &state), false, true)
         }
         if isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
@@ -333,6 +342,7 @@ final class ArgumentCache: Sendable {
         }
         awaited?.finish(.success(value))
         if !isKept { orphan(value, keptBy: keeper) }
+        forgetGoneValues()
         // Awaited here, after the waiters are woken, as the sync face's creator runs them.
         let teardowns = evicted.compactMap(\.teardown)
         if !teardowns.isEmpty { await keeper.tearDownAwaiting(teardowns) }
