@@ -194,6 +194,20 @@ extension DependencyInjector {
         }
     }
 
+    /// Who builds a value this opened scope keeps of a registration that `holder` stores: the
+    /// holder when it is a child below the scope, with its own registrations and decorators, as
+    /// a child builds its own singleton; this scope otherwise (its own registration, or an
+    /// ancestor's, whose value each scope makes with what it provides).
+    func builder(of holder: DependencyInjector?) -> DependencyInjector {
+        guard let holder, holder !== self else { return self }
+        var below = holder.parent
+        while let injector = below {
+            if injector === self { return holder }
+            below = injector.parent
+        }
+        return self
+    }
+
     /// Runs the factory of `registration`, whose place this thread claimed in `scoped`, and
     /// keeps its value; wakes the threads that wait for it, succeeded or failed.
     private func createScopedValue(
@@ -205,7 +219,7 @@ extension DependencyInjector {
         let creation = SingletonCreation.Key(registration, keptBy: self)
         let value: Any
         do {
-            value = try run(registration, in: context)
+            value = try builder(of: holder).run(registration, in: context)
         } catch {
             if scoped.withLock({ $0.release(claimOf: registration) })?.isAwaited == true {
                 SingletonCreation.shared.finish(creation)
@@ -278,7 +292,7 @@ extension AsyncDependencyInjector {
         // for the resolves that await the creation, if any.
         let value: any Sendable
         do {
-            value = try await face(of: keeper).run(registration, frames: inside)
+            value = try await face(of: keeper.builder(of: holder)).run(registration, frames: inside)
         } catch {
             inside.end(run)
             scoped.withLock { $0.release(claimOf: registration) }?.awaited?.finish(.failure(error))

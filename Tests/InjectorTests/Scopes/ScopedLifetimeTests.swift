@@ -100,6 +100,35 @@ import Testing
         #expect(listed?.isCreated == true)
     }
 
+    /// A child below an opened scope builds its own `.scoped` registration's value, which the
+    /// scope keeps: with the child's registrations and decorators, as it builds its own
+    /// singleton. (Catches: the scope built it, with its own, so the child's decorator never
+    /// wrapped it, and its factory could not find what the child registered, with a message
+    /// that called it a singleton of an ancestor.)
+    @Test func aScopedRegistrationBelowTheScopeIsBuiltByTheChildThatHoldsIt() async throws {
+        for face in Face.allCases {
+            let request = face.makeInjector().openScope()
+            let below = request.child()
+            await below.register(7, name: "n")
+            switch below.base {
+            case .sync(let injector):
+                injector.register(Service.self, scope: .scoped) { r in
+                    try Service(label: "\(r.resolve(Int.self, name: "n"))")
+                }
+                injector.decorate(Service.self) { _, inner in Service(label: "decorated " + inner.label) }
+            case .async(let injector):
+                await injector.register(Service.self, scope: .scoped) { r in
+                    try await Service(label: "\(r.resolve(Int.self, name: "n"))")
+                }
+                await injector.decorate(Service.self) { _, inner in Service(label: "decorated " + inner.label) }
+            }
+            let value = try await below.resolve(Service.self)
+            #expect(value.label == "decorated 7", "\(face)")
+            #expect(try await below.resolve(Service.self) === value)  // kept by the scope
+            try await request.close()
+        }
+    }
+
     @Test(arguments: Face.allCases)
     func aScopedValueOutsideAnyScopeIsATypedError(face: Face) async throws {
         let app = face.makeInjector()
