@@ -170,6 +170,9 @@ extension DependencyInjector {
         // and whether the installation keeps the replaced cache for its end.
         var replacesInstallationsOwn = false
         var installationKeepsCache = false
+        // The installation, unless it ended meanwhile (a task one of its modules started):
+        // then the registration is no longer its, and goes as one made outside any.
+        var installation = installation
         let retired = registry.withLock { registry in
             refused = registry.isSealed
             if !refused {
@@ -188,14 +191,19 @@ extension DependencyInjector {
                 // Noted in the same locked step as the replacement (the journal's lock inside
                 // this one, never the other way): two tasks of one installation registering the
                 // key at once each see what the other replaced.
-                if let installation {
-                    replacesInstallationsOwn = !installation.recordReplacement(
+                if let recording = installation {
+                    if let isFirst = recording.recordReplacement(
                         of: key, previous: previous?.entry, parameters: parameters,
                         isEager: slot?.entry.isEager ?? false)
-                    // Only a cache of what was there before the installation comes back if it
-                    // fails; one of the installation's own registrations goes for good.
-                    if let previousValues, !replacesInstallationsOwn {
-                        installationKeepsCache = installation.recordReplacedCache(previousValues, of: key)
+                    {
+                        replacesInstallationsOwn = !isFirst
+                        // Only a cache of what was there before the installation comes back if
+                        // it fails; one of the installation's own registrations goes for good.
+                        if let previousValues, !replacesInstallationsOwn {
+                            installationKeepsCache = recording.recordReplacedCache(previousValues, of: key)
+                        }
+                    } else {
+                        installation = nil
                     }
                 }
             }
@@ -211,11 +219,8 @@ extension DependencyInjector {
         // installation tears them down when it succeeds, and puts them back if it fails.
         if let previousValues, !installationKeepsCache { tearDown(previousValues.cache.retire()) }
         guard !refused else {
-            if let installation {
-                installation.recordRefusal(of: key)  // `install` throws it
-            } else {
-                reportRefusal(of: key)  // `register` cannot throw: the observer hears of it
-            }
+            // `install` throws it; else (`register` cannot throw) the observer hears of it.
+            if installation?.recordRefusal(of: key) != true { reportRefusal(of: key) }
             return false
         }
         // A key registered again by the same installation: what it replaces is its own, for good.

@@ -262,9 +262,7 @@ public struct Registered<Value>: Sendable {
         }
         guard !isRefused else {
             // As a `register` is refused: `install` throws it, else the observer hears of it.
-            if let installation = Installation.current(into: injector) {
-                installation.recordRefusal(of: registration.key)
-            } else {
+            if Installation.current(into: injector)?.recordRefusal(of: registration.key) != true {
                 injector.reportRefusal(of: registration.key)
             }
             return self

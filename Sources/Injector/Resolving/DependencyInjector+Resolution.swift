@@ -361,24 +361,27 @@ extension DependencyInjector {
     private func graphValueOfActorFaceResolve(_ registration: Registration, in context: ResolutionContext)
         throws(InjectionError) -> Any?
     {
-        guard let shared = AsyncResolutionContext.frames.shared else { return nil }
+        let frames = AsyncResolutionContext.frames
+        guard let shared = frames.shared else { return nil }
         switch shared.claim(registration, builtBy: self) {
         case nil, .running?:
             return nil
         case .shared(let value)?:
             return value
         case .claimed(let creation)?:
-            let outcome: AsyncSingletonCreation.Outcome
             do {
                 let value = SendableValue.assuming(try run(registration, in: context))
                 shared.share(value, madeBy: registration, builtBy: self)
-                outcome = .success(value)
+                shared.endCreation(creation, of: registration, builtBy: self)
+                creation.finish(.success(value))
+                return value
             } catch {
-                outcome = .failure(error)
+                shared.endCreation(creation, of: registration, builtBy: self)
+                // The resolve's tasks that await it hear it with the actor face's path first,
+                // as `makeShared` hands it out; this thread's caller adds it on the way out.
+                creation.finish(.failure(error.after(frames.keys)))
+                throw error
             }
-            shared.endCreation(creation, of: registration, builtBy: self)
-            creation.finish(outcome)
-            return try outcome.get()
         }
     }
 

@@ -68,7 +68,7 @@ extension DependencyInjector {
             return false
         }
         guard !refused else {
-            if let installation { installation.recordRefusal(of: key) } else { reportRefusal(of: key) }
+            if installation?.recordRefusal(of: key) != true { reportRefusal(of: key) }
             return
         }
         installation?.recordDecorator(of: key)

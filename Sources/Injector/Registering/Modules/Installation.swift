@@ -192,14 +192,16 @@ final class Installation: Sendable {
     }
 
     /// Notes that the installation replaced `previous` under `key`, if it is the first it
-    /// replaced there (what a failure puts back); returns whether it was.
+    /// replaced there (what a failure puts back); returns whether it was, or `nil` when the
+    /// installation has ended: the replacement is not its (see `hasEnded`).
     func recordReplacement(
         of key: DependencyKey,
         previous: Entry?,
         parameters: [DependencyKey]?,
         isEager: Bool
-    ) -> Bool {
+    ) -> Bool? {
         journal.withLock { journal in
+            guard !journal.hasEnded else { return nil }
             if isEager { journal.eagerKeys.append(key) }
             guard journal.replacedKeys.insert(key).inserted else { return false }
             journal.replaced.append((key, previous, parameters))
@@ -209,12 +211,13 @@ final class Installation: Sendable {
 
     /// Notes that the installation replaced the registration of `key` whose values per argument
     /// tuple `kept` holds, if it is the first it replaced (what a failure puts back); returns
-    /// whether it did. A later one is the installation's own, replaced for good.
+    /// whether it did. A later one is the installation's own, replaced for good; none is once
+    /// it has ended.
     func recordReplacedCache(_ kept: (registration: Registration, cache: ArgumentCache), of key: DependencyKey)
         -> Bool
     {
         journal.withLock { journal in
-            guard journal.replacedCaches[key] == nil else { return false }
+            guard !journal.hasEnded, journal.replacedCaches[key] == nil else { return false }
             journal.replacedCaches[key] = kept
             return true
         }
@@ -233,9 +236,13 @@ final class Installation: Sendable {
         journal.withLock { _ = $0.decoratedKeys.insert(key) }
     }
 
-    func recordRefusal(of key: DependencyKey) {
+    /// Notes that a sealed injector refused `key`, for `install` to throw; `false` once the
+    /// installation has ended (the caller reports it as a refusal outside any).
+    func recordRefusal(of key: DependencyKey) -> Bool {
         journal.withLock { journal in
+            guard !journal.hasEnded else { return false }
             if journal.refusedKey == nil { journal.refusedKey = key }
+            return true
         }
     }
 
