@@ -64,6 +64,9 @@ extension DependencyInjector {
     /// reaches the app's value. The value's teardown (``Registered/teardown(_:)``) runs, after
     /// the lock; a resolve that is creating a value meanwhile may still keep it.
     ///
+    /// A key that forwards to another (``Registered/implements(_:)``) keeps nothing itself: its
+    /// reset drops the value of the registration it forwards to, which every key it answers shares.
+    ///
     /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
     ///   registered for the key; ``InjectionError/notResettable(_:scope:)`` when its
     ///   registration keeps no value (a registered instance, a transient).
@@ -75,6 +78,14 @@ extension DependencyInjector {
     /// awaits its asynchronous teardown.
     func dropValue<T>(of type: T.Type, name: String?) throws(InjectionError) -> DependencyInjector {
         let key = DependencyKey(type, name: name)
+        guard let keeper = try dropValue(of: key) else {
+            throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
+        }
+        return keeper
+    }
+
+    /// `dropValue(of:name:)` of `key`; `nil` when nothing is registered for it.
+    private func dropValue(of key: DependencyKey) throws(InjectionError) -> DependencyInjector? {
         // The keepers a resolve's walk would pass (see `locate(_:after:)`).
         var keepers = Keepers()
         for holder in sequence(first: self, next: \.parent) {
@@ -89,7 +100,16 @@ extension DependencyInjector {
                     keeper.tearDown(keeper.registry.withLock { $0.argumentCaches[key] }?.cache.removeAll() ?? [])
                     return keeper
                 }
-                guard registration.scope.isKept else { throw .notResettable(key, scope: registration.scope) }
+                guard registration.scope.isKept else {
+                    // A forward keeps nothing itself: the value is its implementation's.
+                    if let target = registration.forwardedTo, target != key {
+                        guard let keeper = try dropValue(of: target) else {
+                            throw .notRegistered(target, path: [key, target], suggestions: [])
+                        }
+                        return keeper
+                    }
+                    throw .notResettable(key, scope: registration.scope)
+                }
                 // The keeper's own value, or, in its store of kept values, the one of this
                 // registration alone: an override's value below the scope, or the app's above
                 // it, is another resolve's, and stays.
@@ -104,7 +124,7 @@ extension DependencyInjector {
                 if keepers.singletons == nil, holder.keepsOwnSingletons { keepers.singletons = holder }
             }
         }
-        throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
+        return nil
     }
 
     /// Drops what this injector keeps for `key` held by `holder`: its own value when it is the

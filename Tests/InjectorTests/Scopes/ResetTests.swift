@@ -29,6 +29,24 @@ private final class Ticket: Sendable {
         #expect(try await injector.resolve(Cart.self) === afterLogout)
     }
 
+    /// A reset of a key that forwards to a singleton (`implements`) drops the singleton, which
+    /// every key it answers shares. (Catches: it threw `notResettable`, calling the forward a
+    /// transient, with advice that would break the forward.)
+    @Test func aResetOfAForwardedKeyDropsTheValueItForwardsTo() async throws {
+        let injector = DependencyInjector()
+        injector.register(Cart.self, scope: .singleton) { _ in Cart() }.implements((any Sendable).self)
+        let first = try injector.resolve((any Sendable).self) as? Cart
+        try injector.reset((any Sendable).self)
+        let second = try injector.resolve(Cart.self)
+        #expect(second !== first)
+        #expect(try injector.resolve((any Sendable).self) as? Cart === second)
+        let server = AsyncDependencyInjector()
+        await server.register(Cart.self, scope: .singleton) { _ in Cart() }.implements((any Sendable).self)
+        let served = try await server.resolve(Cart.self)
+        try await server.reset((any Sendable).self)
+        #expect(try await server.resolve(Cart.self) !== served)
+    }
+
     /// A test scope keeps its own copies of the app's singletons and its scoped values in one
     /// store: a reset of one scope drops that scope's values there, and leaves the others'.
     @Test func aTestScopesResetDropsTheValuesOfThatScopeAlone() throws {
