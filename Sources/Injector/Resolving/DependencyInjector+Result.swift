@@ -24,7 +24,7 @@ extension DependencyInjector {
             }
         }
         // Checked first: absence, the expected case, builds no error.
-        guard isRegistered(T.self, name: name) else { return optionalResultOutsideActorFace(T.self, name: name) }
+        guard isRegistered(T.self, name: name) else { return optionalResultOfUnregistered(T.self, name: name) }
         // As `@Inject`'s: a refusal of the property's own key is the wrapper's to record.
         let outcome: Result<T, InjectionError>
         do {
@@ -40,5 +40,21 @@ extension DependencyInjector {
         case .failure(let error):
             return .failure(error)
         }
+    }
+
+    /// `optionalResult(_:name:)` where nothing is registered for `type` under `name`: `nil`,
+    /// or, in what the actor face's factory builds, what the injector bound outside it has.
+    /// Observed, the absence is reported (and, inside a factory, is an edge of the graph) as a
+    /// resolve of `T?` reports it: every resolve reaches the hook, a wrapper's too.
+    @usableFromInline
+    func optionalResultOfUnregistered<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
+        if registry.withLock({ $0.diagnostics.instrumentation != nil }) {
+            do {
+                if let value = try resolve(T?.self, name: name) { return .success(value) }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return optionalResultOutsideActorFace(T.self, name: name)
     }
 }

@@ -39,6 +39,24 @@ import Testing
             ])
     }
 
+    /// An `@OptionalInject` of an unregistered type reaches the observer as a resolve of the
+    /// optional does, and, in a factory, is an edge of the graph, on both faces. (Catches: the
+    /// wrapper looked the absence up without the hook: no event, no edge.)
+    @Test(arguments: Face.allCases)
+    func anOptionalInjectOfNothingReachesTheObserverAndTheGraph(face: Face) async throws {
+        let injector = face.makeInjector()
+        switch injector.base {
+        case .sync(let sync): sync.register(Dashboard.self) { _ in Dashboard() }
+        case .async(let actor): actor.synchronous.register(Dashboard.self) { _ in Dashboard() }
+        }
+        let events = Collected<ResolutionEvent>()
+        await injector.observe { events.append($0) }
+        #expect(try await injector.resolve(Dashboard.self).weather == nil)
+        #expect(events.values.map(Self.summary).contains("Optional<Weather>: cached via Dashboard → Optional<Weather>"))
+        let edges = await injector.graph().edges.map { "\($0.from.type) → \($0.to.type)" }
+        #expect(edges.contains("\(Dashboard.self) → \(Weather.self)"))
+    }
+
     /// A scoped value that an opened scope keeps, registered in the app or in the scope itself:
     /// created by the first resolve, cached for the next, as the observer is told.
     @Test(arguments: Face.allCases)
@@ -339,3 +357,10 @@ import Testing
 /// A registered type and a subclass of it, which the factory returns.
 private class Vehicle: @unchecked Sendable {}
 private final class Bicycle: Vehicle, @unchecked Sendable {}
+
+/// A screen whose weather is optional: nothing registers one in these tests.
+private final class Weather: Sendable {}
+private final class Dashboard: @unchecked Sendable {
+    // `@unchecked Sendable`: the wrapper is set in `init` and only read after.
+    @OptionalInject var weather: Weather?
+}
