@@ -208,8 +208,6 @@ extension AsyncDependencyInjector {
     /// unregistered, reset). A `close()` on another task while one runs returns once the
     /// running one's teardowns have ended (not a sync face's `close()`, which it does not wait
     /// for: a task a sync teardown starts may be this close, and the teardown may block on it).
-    /// Called in a teardown of another injector's close that the running one waits for (two
-    /// closes that close each other), it goes on without waiting, or neither would end.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {
@@ -222,23 +220,17 @@ extension AsyncDependencyInjector {
     /// the teardowns it ran itself (the others were recorded on the test as they happened).
     private nonisolated func closing() async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
         let inside = DependencyInjector.tearingDown
-        let this = ObjectIdentifier(core)
-        // Called in a teardown of another injector's close, which waits for this one meanwhile:
-        // recorded, unless this injector's running close waits, through others, for that one.
-        let enclosing = inside?.closing.flatMap { $0 == this ? nil : $0 }
-        let admitted = enclosing.map { CloseWaits.shared.admit(from: $0, to: this) } ?? false
-        defer { if admitted, let enclosing { CloseWaits.shared.remove(from: enclosing, to: this) } }
         var owns = core.beginClose()
         // Another close of this face running already: its teardowns end before this one
-        // returns. Not from one of its own teardowns, nor from a teardown task (which that close
-        // awaits), nor where waiting would close a cycle of closes (not admitted).
-        if !owns, inside == nil || admitted {
+        // returns. Not from inside a teardown, which that close may be waiting for.
+        if !owns, inside == nil {
             repeat { await core.closeEnded() } while !core.beginClose()
             owns = true
         }
         defer { if owns { core.endClose() } }
-        let run = DependencyInjector.TeardownRun(task: inside?.task, closing: this)
-        return await DependencyInjector.$tearingDown.withValue(run) { await tearDownKept() }
+        return await DependencyInjector.$tearingDown.withValue(DependencyInjector.TeardownRun(task: inside?.task)) {
+            await tearDownKept()
+        }
     }
 
     /// What `closing()` runs: the teardowns of everything this injector keeps.
@@ -303,17 +295,14 @@ extension DependencyInjector {
 
 extension DependencyInjector {
     /// Set while this task runs teardowns (a close's, or a teardown task's), and in the tasks
-    /// they start: a `close()` called there waits for a running close of its injector only when
-    /// that close does not wait for the one running these teardowns (see `CloseWaits`), and
-    /// never for the teardown task that runs it.
+    /// they start: a `close()` called there waits for no running close (the one running these
+    /// teardowns may be waiting for it), nor for the teardown task that runs it.
     @TaskLocal static var tearingDown: TeardownRun?
 
     /// Teardowns running (see `tearingDown`): `task`, the teardown task that runs them (its
-    /// injector and number, see `runLater`), if one does; `closing`, the injector whose
-    /// actor-face close runs them, if one does (see `CloseWaits`).
+    /// injector and number, see `runLater`), if one does.
     struct TeardownRun: Sendable {
         let task: (injector: ObjectIdentifier, number: UInt64)?
-        var closing: ObjectIdentifier? = nil
 
         /// The number of the teardown task running this, if it is one of `injector`'s.
         func teardownTask(of injector: DependencyInjector) -> UInt64? {

@@ -389,7 +389,16 @@ import Testing
     /// may exit then. (Catches: the second found nothing left to close and returned at once,
     /// while the pool was still draining.)
     @Test func aSecondCloseOnAnotherTaskReturnsOnceTheFirstsTeardownsHaveRun() async throws {
-        let (server, drained, draining, release) = await injectorWithADrainingPool()
+        let drained = Collected<String>()
+        let server = AsyncDependencyInjector()
+        let draining = AsyncGate()
+        let release = AsyncGate()
+        await server.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
+            draining.open()
+            await release.wait()
+            drained.append(pool.id)
+        }
+        _ = try await server.resolve(Pool.self)
         let first = Task { try await server.close() }
         await draining.wait()  // the first close is in the pool's teardown
         let second = await closeWaitingForTheRunningOne(server) { drained.values }
@@ -435,61 +444,6 @@ import Testing
         _ = try await request.resolve(Transaction.self)
         #expect(await finishesAsync(withinSeconds: 300) { try? await request.close() })
         #expect(closed.values == ["pool", "transaction"])
-    }
-
-    /// A close called in a teardown of another injector's close waits for its own injector's
-    /// running close, as any second close does, when that close does not wait for the first:
-    /// the drain has run when it returns. (Catches: a close in any teardown returned at once,
-    /// while the other close was still draining.)
-    @Test func aCloseInAnotherInjectorsTeardownWaitsForItsRunningClose() async throws {
-        let (pools, drained, draining, release) = await injectorWithADrainingPool()
-        let app = AsyncDependencyInjector()
-        let seenByTheAppsTeardown = Collected<[String]>()
-        await app.register(Transaction.self, scope: .singleton) { _ in Transaction() }.teardown { _ in
-            try await pools.close()
-            seenByTheAppsTeardown.append(drained.values)
-        }
-        _ = try await app.resolve(Transaction.self)
-        let first = Task { try await pools.close() }
-        await draining.wait()  // the first close is in the pool's teardown
-        let appClosed = Counter()
-        let appClose = Task {
-            try await app.close()
-            appClosed.increment()
-        }
-        // Until the app's teardown waits for the first close (or, wrongly, the app's close returned).
-        while pools.core.registry.withLock({ $0.closesWaiting?.count ?? 0 }) == 0, appClosed.value == 0 {
-            await Task.yield()
-        }
-        release.open()
-        try await appClose.value
-        try await first.value
-        #expect(seenByTheAppsTeardown.values == [["pool"]])
-    }
-
-    /// Two closes on two tasks that close each other in their teardowns end: one waits for the
-    /// other, which does not wait back (a cycle of closes, refused).
-    @Test func closesOnTwoTasksThatCloseEachOtherInTheirTeardownsEnd() async throws {
-        let left = AsyncDependencyInjector()
-        let right = AsyncDependencyInjector()
-        let bothTearingDown = Counter()
-        let closed = Collected<String>()
-        for (injector, other, name) in [(left, right, "left"), (right, left, "right")] {
-            await injector.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { _ in
-                bothTearingDown.increment()
-                while bothTearingDown.value < 2 { await Task.yield() }  // both closes run
-                try? await other.close()
-                closed.append(name)
-            }
-            _ = try await injector.resolve(Pool.self)
-        }
-        #expect(
-            await finishesAsync(withinSeconds: 300) {
-                async let closingLeft: Void? = try? left.close()
-                async let closingRight: Void? = try? right.close()
-                _ = await (closingLeft, closingRight)
-            })
-        #expect(closed.values.sorted() == ["left", "right"])
     }
 
     /// A teardown that a reset left running in a task of its own, and that closes its
@@ -569,24 +523,6 @@ import Testing
 
     /// A task that closes `injector` while another close runs, then returns what `seen` gives,
     /// once it waits for the running close (or, as before that wait existed, has returned).
-    /// An injector whose pool, resolved, holds a close in its teardown: it opens `draining`,
-    /// waits for `release`, then notes the pool in `drained`.
-    private func injectorWithADrainingPool() async
-        -> (AsyncDependencyInjector, drained: Collected<String>, draining: AsyncGate, release: AsyncGate)
-    {
-        let drained = Collected<String>()
-        let injector = AsyncDependencyInjector()
-        let draining = AsyncGate()
-        let release = AsyncGate()
-        await injector.register(Pool.self, scope: .singleton) { _ in Pool() }.teardown { pool in
-            draining.open()
-            await release.wait()
-            drained.append(pool.id)
-        }
-        _ = try? await injector.resolve(Pool.self)
-        return (injector, drained, draining, release)
-    }
-
     private func closeWaitingForTheRunningOne(
         _ injector: AsyncDependencyInjector,
         seen: @escaping @Sendable () -> [String]
