@@ -1,3 +1,5 @@
+import Dispatch
+
 extension DependencyInjector {
     /// ``resolve(_:name:)-method`` as a `Result`, for the property wrappers; inlinable, so the
     /// `Result` is built by code specialised for the property's type.
@@ -45,15 +47,15 @@ extension DependencyInjector {
     /// `optionalResult(_:name:)` where nothing is registered for `type` under `name`: `nil`,
     /// or, in what the actor face's factory builds, what the injector bound outside it has.
     /// Observed, the absence is reported (and, inside a factory, is an edge of the graph) as a
-    /// resolve of `T?` reports it: every resolve reaches the hook, a wrapper's too.
+    /// resolve of `T?` with nothing registered reports it, without resolving anything: every
+    /// resolve reaches the hook, a wrapper's too.
     @usableFromInline
     func optionalResultOfUnregistered<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
-        if registry.withLock({ $0.diagnostics.instrumentation != nil }) {
-            do {
-                if let value = try resolve(T?.self, name: name) { return .success(value) }
-            } catch {
-                return .failure(error)
-            }
+        let key = DependencyKey(T?.self, name: name)
+        let context = ResolutionContext.current
+        if let observer = instrument(key, resolvedBy: context.innermost?.key) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            notify(observer, of: key, resolvers: context.path, outcome: .cached, since: now, in: context)
         }
         return optionalResultOutsideActorFace(T.self, name: name)
     }

@@ -208,6 +208,9 @@ extension AsyncDependencyInjector {
     /// unregistered, reset). A `close()` on another task while one runs returns once the
     /// running one's teardowns have ended (not a sync face's `close()`, which it does not wait
     /// for: a task a sync teardown starts may be this close, and the teardown may block on it).
+    /// Called in a teardown, or a task one starts, it does not wait for a running close: that
+    /// close may be waiting, one way or another, for the teardown (two closes that close each
+    /// other in their teardowns).
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {

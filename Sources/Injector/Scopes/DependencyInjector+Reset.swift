@@ -78,14 +78,17 @@ extension DependencyInjector {
     /// awaits its asynchronous teardown.
     func dropValue<T>(of type: T.Type, name: String?) throws(InjectionError) -> DependencyInjector {
         let key = DependencyKey(type, name: name)
-        guard let keeper = try dropValue(of: key) else {
+        guard let keeper = try dropValue(of: key, forwardedFrom: []) else {
             throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
         }
         return keeper
     }
 
-    /// `dropValue(of:name:)` of `key`; `nil` when nothing is registered for it.
-    private func dropValue(of key: DependencyKey) throws(InjectionError) -> DependencyInjector? {
+    /// `dropValue(of:name:)` of `key`, reached through the forwards of `forwards` (the keys
+    /// whose forwards led here); `nil` when nothing is registered for it.
+    private func dropValue(of key: DependencyKey, forwardedFrom forwards: [DependencyKey]) throws(InjectionError)
+        -> DependencyInjector?
+    {
         // The keepers a resolve's walk would pass (see `locate(_:after:)`).
         var keepers = Keepers()
         for holder in sequence(first: self, next: \.parent) {
@@ -103,8 +106,12 @@ extension DependencyInjector {
                 guard registration.scope.isKept else {
                     // A forward keeps nothing itself: the value is its implementation's.
                     if let target = registration.forwardedTo, target != key {
-                        guard let keeper = try dropValue(of: target) else {
-                            throw .notRegistered(target, path: [key, target], suggestions: [])
+                        // Forwards that lead back (a child's forward to its parent's, which
+                        // forwards to it): a cycle, as a resolve of the key reports it.
+                        let path = forwards + [key, target]
+                        if forwards.contains(target) { throw .circularDependency(path: path) }
+                        guard let keeper = try dropValue(of: target, forwardedFrom: forwards + [key]) else {
+                            throw .notRegistered(target, path: path, suggestions: [])
                         }
                         return keeper
                     }

@@ -57,6 +57,25 @@ import Testing
         #expect(edges.contains("\(Dashboard.self) → \(Weather.self)"))
     }
 
+    /// Observing changes nothing an `@OptionalInject` reads: a registration of the optional
+    /// type itself is not what it resolves. (Catches: observed, the wrapper resolved `T?`,
+    /// which ran that factory and gave a value where the unobserved read gave `nil`.)
+    @Test func anObserverChangesNothingAnOptionalInjectReads() {
+        let made = Counter()
+        var reads: [Bool] = []
+        for observed in [false, true] {
+            let injector = DependencyInjector()
+            injector.register(Weather?.self) { _ in
+                made.increment()
+                return Weather()
+            }
+            if observed { injector.observe { _ in } }
+            reads.append(DependencyInjector.$current.withValue(injector) { Dashboard().weather } == nil)
+        }
+        #expect(reads == [true, true])
+        #expect(made.value == 0)
+    }
+
     /// A scoped value that an opened scope keeps, registered in the app or in the scope itself:
     /// created by the first resolve, cached for the next, as the observer is told.
     @Test(arguments: Face.allCases)

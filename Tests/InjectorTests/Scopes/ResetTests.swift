@@ -47,6 +47,23 @@ private final class Ticket: Sendable {
         #expect(try await server.resolve(Cart.self) !== served)
     }
 
+    /// A reset of forwards that lead back to each other (a child's forward to its parent's,
+    /// which forwards to it) throws the cycle, as a resolve does. (Catches: the reset followed
+    /// the forwards until the stack overflowed, found by a review.)
+    @Test func aResetOfForwardsThatLeadBackToEachOtherThrowsTheCycle() throws {
+        let parent = DependencyInjector()
+        parent.register(Cart.self, name: "x", scope: .singleton) { _ in Cart() }.implements(Cart.self, name: "y")
+        let child = parent.child()
+        child.register(Cart.self, name: "y", scope: .singleton) { _ in Cart() }.implements(Cart.self, name: "x")
+        child.unregister(Cart.self, name: "y")  // the child's x forwards to the parent's y, which forwards to x
+        #expect(throws: InjectionError.self) { try child.resolve(Cart.self, name: "x") }
+        let error = #expect(throws: InjectionError.self) { try child.reset(Cart.self, name: "x") }
+        guard case .circularDependency? = error else {
+            Issue.record("expected circularDependency, got \(String(describing: error))")
+            return
+        }
+    }
+
     /// A test scope keeps its own copies of the app's singletons and its scoped values in one
     /// store: a reset of one scope drops that scope's values there, and leaves the others'.
     @Test func aTestScopesResetDropsTheValuesOfThatScopeAlone() throws {
