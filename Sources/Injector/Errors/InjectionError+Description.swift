@@ -219,6 +219,10 @@ extension InjectionError: CustomStringConvertible {
         if case .registeredBelowBuilder(let builder)? = suggestions.first {
             return "let \(builder.typeName) live no longer than what it needs (see the suggestion above)."
         }
+        if case .registeredBelowScope(let builder)? = suggestions.first {
+            return "register \(key.typeName) in the opened scope itself (`request.register(…)`), or where "
+                + "\(builder.typeName) is registered."
+        }
         if key.name == nil, let collection = key.type as? any ServiceCollection.Type {
             // Registering the array itself would replace the collection (see `register(into:)`):
             // what is missing is an element, or the declaration that lets it be empty.
@@ -252,7 +256,7 @@ extension InjectionError: CustomStringConvertible {
     private static func sentence(for suggestion: Suggestion, requested key: DependencyKey) -> String {
         let name = key.nameArgument
         switch suggestion {
-        case .otherNames, .unlistedRegistrations, .registerTakingArguments:
+        case .otherNames, .unlistedRegistrations, .registerTakingArguments, .registeredBelowScope:
             return suggestion.description
         case .conformingRegistration(let registered):
             return "\(registered) is registered and conforms to \(key.typeName); register it as that type: "

@@ -52,6 +52,19 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
     /// ```
     case registeredBelowBuilder(DependencyKey)
 
+    /// The key is registered in the injector the resolve started from, a child below an opened
+    /// scope, but the `.scoped` value (`builtBy`) whose factory asked for it is built by the
+    /// scope that keeps it, with the scope's registrations, which do not include a child's.
+    ///
+    /// ```swift
+    /// app.register(Handler.self, scope: .scoped) { r in try Handler(context: r.resolve()) }
+    /// let request = app.openScope()
+    /// let child = request.child()
+    /// child.register(RequestContext(id: 7))
+    /// try child.resolve(Handler.self)  // .registeredBelowScope(Handler)
+    /// ```
+    case registeredBelowScope(DependencyKey)
+
     /// More registrations could be what was meant than a message lists: this many more than
     /// the five suggestions before it.
     case unlistedRegistrations(Int)
@@ -98,6 +111,9 @@ public enum Suggestion: Hashable, Sendable, CustomStringConvertible {
         case .registerTakingArguments(let types):
             return "The resolve passed arguments (\(types.joined(separator: ", "))), "
                 + "which the registration's factory must take."
+        case .registeredBelowScope(let builder):
+            return "It is registered in the injector the resolve started from, but \(builder) is `.scoped`: "
+                + "its value is built by the opened scope that keeps it, whose registrations cannot see a child's."
         case .registeredBelowBuilder(let builder):
             return "It is registered in the injector the resolve started from, but \(builder) is a singleton "
                 + "built by an ancestor with the ancestor's own registrations, which cannot see a child's."

@@ -96,9 +96,13 @@ extension DependencyInjector {
     ) -> InjectionError {
         guard keeper !== self, case .notRegistered(let missing, let path, var suggestions) = error,
             !suggestions.contains(.registeredBelowBuilder(registration.key)),
+            !suggestions.contains(.registeredBelowScope(registration.key)),
             lookup(missing) != nil, keeper.lookup(missing) == nil
         else { return error }
-        suggestions.insert(.registeredBelowBuilder(registration.key), at: 0)
+        // A scoped value is built by the opened scope that keeps it (see `builder(of:)`).
+        let below: Suggestion =
+            registration.isScoped ? .registeredBelowScope(registration.key) : .registeredBelowBuilder(registration.key)
+        suggestions.insert(below, at: 0)
         return .notRegistered(missing, path: path, suggestions: suggestions)
     }
 }

@@ -312,6 +312,27 @@ import Testing
         #expect(error?.description.contains("built by an ancestor") == true)
     }
 
+    /// A scoped value whose factory needs what a child below the scope registered says why:
+    /// the scope builds it, with its own registrations. (Catches: the message called it a
+    /// singleton built by an ancestor, and advised making it `.scoped`, which it was.)
+    @Test(arguments: Face.allCases)
+    func aScopedValueBuiltByTheScopeSaysWhyItCannotSeeAChildsValue(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.register(AuditLog.self, scope: .scoped, resolving: RequestContext.self) {
+            AuditLog(transaction: Transaction(request: $0.id))
+        }
+        let child = app.openScope().child()
+        await child.register(RequestContext(id: 4))
+        let error = await child.resolveError(AuditLog.self)
+        guard case .notRegistered(_, _, let suggestions)? = error else {
+            Issue.record("expected notRegistered, got \(String(describing: error))")
+            return
+        }
+        #expect(suggestions.first == .registeredBelowScope(DependencyKey(AuditLog.self)))
+        #expect(error?.description.contains("built by the opened scope that keeps it") == true)
+        #expect(error?.description.contains("in the opened scope itself (`request.register(…)`)") == true)
+    }
+
     /// An opened scope reads the app's scoped registration from the app's published table,
     /// without the walk: one registered again while the scope is open is the one the scope
     /// builds from then on, and the value of the old one is torn down.
