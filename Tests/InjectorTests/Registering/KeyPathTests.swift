@@ -50,7 +50,21 @@ extension InjectedValues {
     }
 }
 
+private enum OfflineKey: InjectionKey {
+    static let defaultValue = false
+}
+
 extension InjectedValues {
+    fileprivate var offline: Bool {
+        get { self[OfflineKey.self] }
+        set { self[OfflineKey.self] = newValue }
+    }
+
+    /// A property that reads a key only when another says so.
+    fileprivate var connection: String {
+        self[OfflineKey.self] ? "offline, \(self[RetryLimitKey.self]) retries" : self[NetworkProviderKey.self].name
+    }
+
     /// A property that reads two keys.
     fileprivate var retriesOnNetwork: String { "\(self[RetryLimitKey.self]) on \(self[NetworkProviderKey.self].name)" }
 }
@@ -129,6 +143,17 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
             $0.description.contains(
                 "it reads 2 keys: InjectorTests.RetryLimitKey (private), InjectorTests.NetworkProviderKey")
         }
+    }
+
+    /// A property that reads a key only on some values reads it on either face. (Catches: the
+    /// actor face resolved the keys a read with the defaults met, and read the default of the
+    /// others.)
+    @Test(arguments: Face.allCases)
+    func aPropertyThatReadsAKeyOnlyOnSomeValuesReadsIt(face: Face) async {
+        let injector = face.makeInjector()
+        injector.setValue(\.offline, true)
+        injector.setValue(\.retryLimit, 7)
+        #expect(await injector.resolve(\.connection) == "offline, 7 retries")
     }
 
     @Test(arguments: Face.allCases)

@@ -18,17 +18,25 @@ extension AsyncDependencyInjector {
         filePath: StaticString,
         line: UInt
     ) async -> Value {
-        // Every key the property reads, each awaited: one that reads two gets both values.
+        // Every key the property reads, each awaited (one that reads two gets both values),
+        // until a read with the values resolved reads none that is not (a key read only on
+        // some values: `flag ? self[A.self] : self[B.self]`).
         var values: [DependencyKey: Any] = [:]
-        for key in InjectedValues.keys(for: keyPath) where values[key] == nil {
-            do {
-                values[key] = try await self.value(for: key, observed: true, after: frames)
-            } catch {
-                let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
-                values[key] = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
+        var resolved: Set<DependencyKey> = []
+        var keys = InjectedValues.keys(for: keyPath)
+        while true {
+            for key in keys where resolved.insert(key).inserted {
+                do {
+                    values[key] = try await self.value(for: key, observed: true, after: frames)
+                } catch {
+                    let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
+                    values[key] = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
+                }
             }
+            let read = InjectedValues.read(keyPath, from: values)
+            keys = read.keys.filter { !resolved.contains($0) }
+            if keys.isEmpty { return read.value }
         }
-        return InjectedValues(resolved: values)[keyPath: keyPath]
     }
 
     /// Registers an async factory for the key behind `keyPath`, as

@@ -24,8 +24,8 @@ public struct InjectedValues {
         /// Reads only record which key the property uses.
         case recording(KeyRecorder)
         /// Reads return these values, by key, resolved beforehand by the actor face (a key
-        /// without one, or with `nil`: the default).
-        case resolved([DependencyKey: Any])
+        /// without one, or with `nil`: the default), and note the keys they read.
+        case resolved([DependencyKey: Any], reads: KeyRecorder)
     }
 
     init(injector: DependencyInjector, readAt site: DeclarationSite? = nil) {
@@ -36,9 +36,20 @@ public struct InjectedValues {
         mode = .recording(recorder)
     }
 
-    /// Values whose reads return `values` (see `Mode.resolved`).
-    init(resolved values: [DependencyKey: Any]) {
-        mode = .resolved(values)
+    /// Values whose reads return `values`, noting in `reads` the keys read (see `Mode.resolved`).
+    private init(resolved values: [DependencyKey: Any], reads: KeyRecorder) {
+        mode = .resolved(values, reads: reads)
+    }
+
+    /// The property at `keyPath` read from `values` (the actor face's, resolved beforehand),
+    /// and the keys it read: a property that reads a key only on some values (`flag ? self[A.self]
+    /// : self[B.self]`) reads keys that a read with the defaults did not.
+    static func read<Value>(_ keyPath: KeyPath<InjectedValues, Value>, from values: [DependencyKey: Any])
+        -> (value: Value, keys: [DependencyKey])
+    {
+        let reads = KeyRecorder()
+        let value = InjectedValues(resolved: values, reads: reads)[keyPath: keyPath]
+        return (value, reads.keys)
     }
 
     /// `nil`, for the default, after `key`'s registration failed with `error`: a read cannot
@@ -76,7 +87,8 @@ public struct InjectedValues {
             case .recording(let recorder):
                 recorder.record(key)
                 value = nil
-            case .resolved(let resolved):
+            case .resolved(let resolved, let reads):
+                reads.record(key)
                 value = resolved[DependencyKey(key)]
             }
             // Unwrapped first: cast to an optional `Key.Value`, a `nil` `Any?` would be a
@@ -143,7 +155,7 @@ public struct InjectedValues {
 
 /// Collects the keys an `InjectedValues` property reads, and their value types. Used on one
 /// thread, then dropped.
-private final class KeyRecorder {
+final class KeyRecorder {
     var keys: [DependencyKey] = []
     var valueTypes: [any Any.Type] = []
 
