@@ -56,10 +56,27 @@ class Registration: @unchecked Sendable {
     /// `initCompleted(mainActor:)`, the `mainActor:` stand-ins), which the sync face runs in
     /// place and the actor face awaits there.
     let runsOnMainActor: Bool
+    /// The registration this one modifies in place (`Registered.teardown`, `inTests`, …; see
+    /// `modified(_:)`), the first of them, held so that its identity is not reused; `nil` for
+    /// one registered as itself.
+    let origin: Registration?
+
+    /// Which registration this is, however modified since it was registered: a value made by
+    /// one is the value of the others (a resolve that ran the factory while `.teardown` was
+    /// attached keeps it, torn down as the modified one says), where a registration of the key
+    /// again is another.
+    final var lineage: ObjectIdentifier { ObjectIdentifier(origin ?? self) }
+
+    /// Whether ``Registered/allowedInTests()`` lets it past a strict test scope's refusal.
+    final var isAllowedInTests: Bool {
+        if case .allowed? = inTests { return true }
+        return false
+    }
 
     /// What a test scope makes of a registration above it.
     enum InTests: Sendable {
-        /// ``Registered/allowedInTests()``: used as it is, in strict scopes too.
+        /// ``Registered/allowedInTests()``: used in strict scopes too (a preview around the
+        /// test still stands in for it).
         case allowed
         /// ``Registered/inTests(_:)``: the double, of the same key and scope, is used instead.
         case double(Registration)
@@ -193,8 +210,10 @@ class Registration: @unchecked Sendable {
         teardown: Teardown?,
         plainValueType: ObjectIdentifier?,
         caching: ArgumentCaching? = nil,
-        runsOnMainActor: Bool = false
+        runsOnMainActor: Bool = false,
+        origin: Registration? = nil
     ) {
+        self.origin = origin
         self.caching = caching
         self.runsOnMainActor = runsOnMainActor
         self.teardown = teardown
@@ -255,13 +274,14 @@ class Registration: @unchecked Sendable {
         Registration(
             key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
             forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
-            teardown: extras.teardown, plainValueType: nil, caching: caching, runsOnMainActor: extras.runsOnMainActor)
+            teardown: extras.teardown, plainValueType: nil, caching: caching, runsOnMainActor: extras.runsOnMainActor,
+            origin: origin ?? self)
     }
 
     /// Whether `self` is `stored`, the registration stored under its key, or its test double
     /// or preview stand-in (never stored: a scope below finds them through `stored`).
     final func isStored(as stored: Registration) -> Bool {
-        if stored === self || stored.inPreviews === self { return true }
+        if stored === self || stored.lineage == lineage || stored.inPreviews === self { return true }
         guard case .double(let double)? = stored.inTests else { return false }
         return double === self
     }
@@ -374,20 +394,21 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         inTests: InTests? = nil,
         inPreviews: Registration? = nil,
         teardown: Teardown? = nil,
-        runsOnMainActor: Bool = false
+        runsOnMainActor: Bool = false,
+        origin: Registration? = nil
     ) {
         self.make = make
         super.init(
             key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
             inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: ObjectIdentifier(Value.self),
-            runsOnMainActor: runsOnMainActor)
+            runsOnMainActor: runsOnMainActor, origin: origin)
     }
 
     override func modified(_ extras: Extras) -> Registration {
         TypedRegistration(
             make, key: key, scope: scope, site: site, completion: extras.completion, forwardedTo: forwardedTo,
             inTests: extras.inTests, inPreviews: extras.inPreviews, teardown: extras.teardown,
-            runsOnMainActor: extras.runsOnMainActor)
+            runsOnMainActor: extras.runsOnMainActor, origin: origin ?? self)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {

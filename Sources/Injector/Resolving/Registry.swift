@@ -212,8 +212,10 @@ struct Registry {
     /// A value whose registration was replaced or removed while its factory ran goes to the
     /// resolve that made it, unkept; its teardown waits for `close()` (`orphanTeardowns`).
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
-        guard case .factory(let current, _) = self[registration.key], current === registration,
-            let cache = Cache(keeping: value, producedBy: registration)
+        // Kept for the registration stored now when it is this one modified in place (a
+        // `.teardown` attached while the factory ran), which then closes it.
+        guard case .factory(let current, _) = self[registration.key], current.lineage == registration.lineage,
+            let cache = Cache(keeping: value, producedBy: current)
         else {
             if let teardown = PendingTeardown(of: value, producedBy: registration) { orphanTeardowns.append(teardown) }
             return nil

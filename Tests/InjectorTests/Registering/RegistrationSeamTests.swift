@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -6,6 +7,60 @@ import Testing
 /// Where a registration's modifiers, hooks and decorators meet sealing and installation. Each
 /// test is a regression: each failed before.
 @Suite struct RegistrationSeamTests {
+    /// A value with a number, made by a factory that counts its runs.
+    final class Numbered: Sendable {
+        let number: Int
+        init(_ number: Int) { self.number = number }
+    }
+
+    /// A resolve that runs a singleton's factory while `.teardown` is attached (the second step
+    /// of `register { … }.teardown { … }`) keeps its value for the registration modified in
+    /// place: made once, torn down once. (Catches, from a hunt: the value went to its resolve
+    /// unkept and never torn down, and the next resolve made a second.)
+    @Test func aSingletonMadeWhileItsTeardownIsAttachedIsKeptAndTornDown() throws {
+        let injector = DependencyInjector()
+        let (inFactory, proceed) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (made, tornDown) = (Counter(), Counter())
+        let registered = injector.register(Numbered.self, scope: .singleton) { _ in
+            let number = made.increment()
+            if number == 1 {
+                inFactory.signal()
+                proceed.wait()
+            }
+            return Numbered(number)
+        }
+        let resolved = Collected<Numbered>()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            if let value = try? injector.resolve(Numbered.self) { resolved.append(value) }
+            done.signal()
+        }.start()
+        inFactory.wait()
+        registered.teardown { _ in tornDown.increment() }
+        proceed.signal()
+        done.wait()
+        #expect(try injector.resolve(Numbered.self) === resolved.values.first)
+        try injector.close()
+        #expect(made.value == 1)
+        #expect(tornDown.value == 1)
+    }
+
+    /// The same in an opened scope: a scoped value made before `.teardown` was attached is the
+    /// scope's value of the modified registration, closed as it says. (Catches: the scope made a
+    /// second value, and closed only that one.)
+    @Test func aScopedValueMadeBeforeItsTeardownWasAttachedIsTheScopesValue() throws {
+        let app = DependencyInjector()
+        let (made, tornDown) = (Counter(), Counter())
+        let registered = app.register(Numbered.self, scope: .scoped) { _ in Numbered(made.increment()) }
+        let request = app.openScope()
+        let first = try request.resolve(Numbered.self)
+        registered.teardown { _ in tornDown.increment() }
+        #expect(try request.resolve(Numbered.self) === first)
+        try request.close()
+        #expect(made.value == 1)
+        #expect(tornDown.value == 1)
+    }
+
     protocol Sink: Sendable {
         var label: String { get }
     }
