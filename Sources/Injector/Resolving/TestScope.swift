@@ -84,13 +84,13 @@ struct PassedTestScopes {
     private var refuses: Bool { strictScope != nil && !allowsKey }
 
     /// What answers for `registration` (held above these scopes) when its key is resolved
-    /// below them: its test double, or itself when allowed in tests, or its preview stand-in,
-    /// or itself; `nil` when a strict test scope refuses it. The one rule for resolves and
-    /// for `registrations`.
+    /// below them: its test double, or its preview stand-in, or itself; `nil` when a strict
+    /// test scope refuses it (not one allowed in tests, which only gets it past the refusal:
+    /// a preview around the test still stands in for it). The one rule for resolves and for
+    /// `registrations`.
     func answer(for registration: Registration) -> Registration? {
         if passedTestScope, case .double(let double)? = registration.inTests { return double }
-        if passedTestScope, case .allowed? = registration.inTests { return registration }
-        if refuses { return nil }
+        if refuses, !(passedTestScope && registration.isAllowedInTests) { return nil }
         if passedPreviewScope, let stand = registration.inPreviews { return stand }
         return registration
     }

@@ -92,6 +92,21 @@ import Testing
         #expect(await app.registrations.first { $0.key == orders }?.answeredBy == nil)
     }
 
+    /// A registration allowed in tests (`.allowedInTests()`) is answered inside a preview by
+    /// its stand-in, in a test scope there too, strict or not: allowing it only gets it past
+    /// the refusal, as `allowing:` does. (Catches, from an audit of the docs: the live service
+    /// answered, where the stand-in of a registration allowed by `allowing:` did.)
+    @Test func aRegistrationAllowedInTestsIsAnsweredByItsStandInInAPreview() throws {
+        let app = DependencyInjector()
+        app.register((any OrdersAPI).self) { _ in LiveOrders() }.inPreviews { _ in SampleOrders() }.allowedInTests()
+        let preview = app.previewScope()
+        for strict in [false, true] {
+            let test = preview.testChild(strict: strict, allowing: [])
+            #expect(try test.resolve((any OrdersAPI).self).source == "sample", "strict: \(strict)")
+        }
+        #expect(try app.testChild(strict: true, allowing: []).resolve((any OrdersAPI).self).source == "live")
+    }
+
     @Test func aStrictTestInsideAPreviewScopeRefusesWhatOnlyAPreviewStandsIn() {
         let app = DependencyInjector()
         app.register((any OrdersAPI).self) { _ in LiveOrders() }.inPreviews { _ in SampleOrders() }
