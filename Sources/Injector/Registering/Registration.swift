@@ -60,14 +60,12 @@ class Registration: @unchecked Sendable {
     /// `modified(_:)`), the first of them, held so that its identity is not reused; `nil` for
     /// one registered as itself.
     let origin: Registration?
-    /// `origin`'s identity, read where a lookup compares registrations: no reference counted.
-    private let originIdentity: ObjectIdentifier?
 
     /// Which registration this is, however modified since it was registered: a value made by
     /// one is the value of the others (a resolve that ran the factory while `.teardown` was
     /// attached keeps it, torn down as the modified one says), where a registration of the key
     /// again is another.
-    final var lineage: ObjectIdentifier { originIdentity ?? ObjectIdentifier(self) }
+    final var lineage: ObjectIdentifier { ObjectIdentifier(origin ?? self) }
 
     /// Whether ``Registered/allowedInTests()`` lets it past a strict test scope's refusal.
     final var isAllowedInTests: Bool {
@@ -216,7 +214,6 @@ class Registration: @unchecked Sendable {
         origin: Registration? = nil
     ) {
         self.origin = origin
-        originIdentity = origin.map(ObjectIdentifier.init)
         self.caching = caching
         self.runsOnMainActor = runsOnMainActor
         self.teardown = teardown

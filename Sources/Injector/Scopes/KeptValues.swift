@@ -338,18 +338,12 @@ struct KeptValues {
 
     /// Whether a registration other than `registration` has a value kept for its key.
     private func sharesKey(with registration: Registration) -> Bool {
-        values.contains {
-            $0.registration !== registration && $0.registration.key == registration.key
-                && $0.registration.lineage != registration.lineage
-        }
+        values.contains { $0.registration.lineage != registration.lineage && $0.registration.key == registration.key }
     }
 
     /// The values other registrations than `registration` made for its key.
     func others(sharingKeyWith registration: Registration) -> [Kept] {
-        values.filter {
-            $0.registration !== registration && $0.registration.key == registration.key
-                && $0.registration.lineage != registration.lineage
-        }
+        values.filter { $0.registration.lineage != registration.lineage && $0.registration.key == registration.key }
     }
 
     /// Forgets the value kept for `registration`, which it returns.
