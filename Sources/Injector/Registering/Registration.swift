@@ -57,15 +57,14 @@ class Registration: @unchecked Sendable {
     /// place and the actor face awaits there.
     let runsOnMainActor: Bool
     /// The registration this one modifies in place (`Registered.teardown`, `inTests`, …; see
-    /// `modified(_:)`), the first of them, held so that its identity is not reused; `nil` for
-    /// one registered as itself.
+    /// `modified(_:)`), the first of them; `nil` for one registered as itself. A value its
+    /// factory made while it was modified is let go as the modified one says (`Registry.cache`).
     let origin: Registration?
 
-    /// Which registration this is, however modified since it was registered: a value made by
-    /// one is the value of the others (a resolve that ran the factory while `.teardown` was
-    /// attached keeps it, torn down as the modified one says), where a registration of the key
-    /// again is another.
-    final var lineage: ObjectIdentifier { ObjectIdentifier(origin ?? self) }
+    /// Whether `self` and `other` are one registration, one of them modified in place.
+    final func isModification(of other: Registration) -> Bool {
+        (origin ?? self) === (other.origin ?? other)
+    }
 
     /// Whether ``Registered/allowedInTests()`` lets it past a strict test scope's refusal.
     final var isAllowedInTests: Bool {
@@ -281,7 +280,7 @@ class Registration: @unchecked Sendable {
     /// Whether `self` is `stored`, the registration stored under its key, or its test double
     /// or preview stand-in (never stored: a scope below finds them through `stored`).
     final func isStored(as stored: Registration) -> Bool {
-        if stored === self || stored.lineage == lineage || stored.inPreviews === self { return true }
+        if stored === self || stored.inPreviews === self { return true }
         guard case .double(let double)? = stored.inTests else { return false }
         return double === self
     }

@@ -212,12 +212,16 @@ struct Registry {
     /// A value whose registration was replaced or removed while its factory ran goes to the
     /// resolve that made it, unkept; its teardown waits for `close()` (`orphanTeardowns`).
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
-        // Kept for the registration stored now when it is this one modified in place (a
-        // `.teardown` attached while the factory ran), which then closes it.
-        guard case .factory(let current, _) = self[registration.key], current.lineage == registration.lineage,
-            let cache = Cache(keeping: value, producedBy: current)
+        guard case .factory(let current, _) = self[registration.key], current === registration,
+            let cache = Cache(keeping: value, producedBy: registration)
         else {
-            if let teardown = PendingTeardown(of: value, producedBy: registration) { orphanTeardowns.append(teardown) }
+            // Modified in place while the factory ran (`register { … }.teardown { … }` racing a
+            // resolve): closed as the registration stored now says, which holds the teardown.
+            var closer = registration
+            if case .factory(let current, _)? = self[registration.key], current.isModification(of: registration) {
+                closer = current
+            }
+            if let teardown = PendingTeardown(of: value, producedBy: closer) { orphanTeardowns.append(teardown) }
             return nil
         }
         return replace(registration.key, with: .factory(registration, cache))

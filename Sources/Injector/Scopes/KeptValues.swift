@@ -139,19 +139,6 @@ struct KeptValues {
             }
         }
 
-        /// This value kept for `registration`, its own registration modified in place (see
-        /// `Registration.lineage`), in the same place in creation order.
-        func kept(for registration: Registration) -> Kept {
-            Kept(held: held, registration: registration, order: order, holder: holder)
-        }
-
-        private init(held: Held, registration: Registration, order: UInt64, holder: Holder) {
-            self.held = held
-            self.registration = registration
-            self.order = order
-            self.holder = holder
-        }
-
         /// The value, while it lives.
         var value: Any? {
             switch held {
@@ -184,24 +171,19 @@ struct KeptValues {
         self.openedAt = openedAt
     }
 
-    /// Where `registration`'s kept value is, searched in place: its own, or one made by it
-    /// before it was modified in place (see `Registration.lineage`).
+    /// Where `registration`'s kept value is, searched in place.
     private func valueIndex(of registration: Registration) -> Int? {
-        let lineage = registration.lineage
         var index = values.startIndex
         while index < values.endIndex {
-            if values[index].registration === registration || values[index].registration.lineage == lineage {
-                return index
-            }
+            if values[index].registration === registration { return index }
             index += 1
         }
         return nil
     }
 
-    /// Where the creation of `registration`'s value is, searched in place (no claim copied):
-    /// its own, or one of it before it was modified in place.
+    /// Where the creation of `registration`'s value is, searched in place (no claim copied).
     private func claimIndex(of registration: Registration) -> Int? {
-        let registration = registration.lineage
+        let registration = ObjectIdentifier(registration)
         var index = claims.startIndex
         while index < claims.endIndex {
             if claims[index].registration == registration { return index }
@@ -259,13 +241,7 @@ struct KeptValues {
         creator: () -> Claim.Creator
     ) -> Claimed {
         // A weak value gone is made again, and replaces the old one when kept.
-        if let index = valueIndex(of: registration), let value = values[index].value {
-            // Made before its registration was modified in place: closed as the modified one says.
-            if values[index].registration !== registration {
-                values[index] = values[index].kept(for: registration)
-            }
-            return .ready(value)
-        }
+        if let index = valueIndex(of: registration), let value = values[index].value { return .ready(value) }
         if let index = claimIndex(of: registration) {
             if let thread, claims[index].thread === thread { return .cycle }
             if awaiting, case .task(let number, nil) = claims[index].creator {
@@ -276,7 +252,7 @@ struct KeptValues {
         }
         if isClosed { return .closed }
         if claims.capacity == 0 { claims.reserveCapacity(4) }  // a request's few, without a growth
-        claims.append(Claim(creator: creator(), registration: registration.lineage))
+        claims.append(Claim(creator: creator(), registration: ObjectIdentifier(registration)))
         return .claimed
     }
 
@@ -338,12 +314,12 @@ struct KeptValues {
 
     /// Whether a registration other than `registration` has a value kept for its key.
     private func sharesKey(with registration: Registration) -> Bool {
-        values.contains { $0.registration.lineage != registration.lineage && $0.registration.key == registration.key }
+        values.contains { $0.registration !== registration && $0.registration.key == registration.key }
     }
 
     /// The values other registrations than `registration` made for its key.
     func others(sharingKeyWith registration: Registration) -> [Kept] {
-        values.filter { $0.registration.lineage != registration.lineage && $0.registration.key == registration.key }
+        values.filter { $0.registration !== registration && $0.registration.key == registration.key }
     }
 
     /// Forgets the value kept for `registration`, which it returns.
