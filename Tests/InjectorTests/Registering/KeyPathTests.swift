@@ -153,7 +153,15 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
         let injector = face.makeInjector()
         injector.setValue(\.offline, true)
         injector.setValue(\.retryLimit, 7)
+        // The key the property does not read on these values: its factory never runs (found
+        // by a review: the actor face resolved the keys a read with the defaults met).
+        let networks = Counter()
+        await injector.register(\.networkProvider) {
+            networks.increment()
+            return MockNetwork(name: "unread")
+        }
         #expect(await injector.resolve(\.connection) == "offline, 7 retries")
+        #expect(networks.value == 0)
     }
 
     @Test(arguments: Face.allCases)

@@ -18,24 +18,22 @@ extension AsyncDependencyInjector {
         filePath: StaticString,
         line: UInt
     ) async -> Value {
-        // Every key the property reads, each awaited (one that reads two gets both values),
-        // until a read with the values resolved reads none that is not (a key read only on
-        // some values: `flag ? self[A.self] : self[B.self]`).
+        // The keys the property reads, in the order it reads them, each awaited: read with the
+        // values resolved so far, the first key that read meets unresolved is resolved next,
+        // until a read meets none. So a key read only on some values (`flag ? self[A.self] :
+        // self[B.self]`) is resolved when, and only when, the property reads it, as on the sync face.
         var values: [DependencyKey: Any] = [:]
         var resolved: Set<DependencyKey> = []
-        var keys = InjectedValues.keys(for: keyPath)
         while true {
-            for key in keys where resolved.insert(key).inserted {
-                do {
-                    values[key] = try await self.value(for: key, observed: true, after: frames)
-                } catch {
-                    let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
-                    values[key] = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
-                }
-            }
             let read = InjectedValues.read(keyPath, from: values)
-            keys = read.keys.filter { !resolved.contains($0) }
-            if keys.isEmpty { return read.value }
+            guard let key = read.keys.first(where: { !resolved.contains($0) }) else { return read.value }
+            resolved.insert(key)
+            do {
+                values[key] = try await self.value(for: key, observed: true, after: frames)
+            } catch {
+                let site = DeclarationSite(fileID: fileID, filePath: filePath, line: line)
+                values[key] = InjectedValues.fallingBack(from: key, after: error, readAt: site, in: core)
+            }
         }
     }
 

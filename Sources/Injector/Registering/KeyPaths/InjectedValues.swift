@@ -108,11 +108,6 @@ public struct InjectedValues {
         }
     }
 
-    /// The keys that the property at `keyPath` reads, in order.
-    static func keys<Value>(for keyPath: KeyPath<InjectedValues, Value>) -> [DependencyKey] {
-        recorded(by: keyPath).keys
-    }
-
     /// The key a registration of `keyPath` stores under: the one key its property reads, whose
     /// value is the property's (`\.network`, not `\.network.session`, which reads the same key
     /// and would store a session where a network belongs). `nil`, and reported, for another.
