@@ -340,9 +340,12 @@ extension AsyncDependencyInjector {
                 let request = try graphRequest(registration, in: shared, after: frames)
             {
                 guard case .apart(.share(let creation, _)) = request else { return request }
-                return .ready(
-                    try makeShared(
-                        registration, heldBy: holder, keptBy: keeper, as: creation, in: shared, after: frames))
+                ObservedRequest.noteMade()
+                do {
+                    return .ready(try core.makeGraphValue(registration, as: creation, in: shared, after: frames.keys))
+                } catch {
+                    throw error.after(frames.keys)
+                }
             }
             do {
                 return .ready(
@@ -381,44 +384,6 @@ extension AsyncDependencyInjector {
         case .running(let creation)?: return .apart(.waitShared(creation))
         case .claimed(let creation)?: return .apart(.share(creation, in: shared))
         }
-    }
-
-    /// Makes the value of `registration`, a synchronous `.graph` one, with the core, as
-    /// `creation`, which this task claimed in the resolve `shared`, and hands the outcome to
-    /// the resolve's other requests that await it (`runShared` for a synchronous factory);
-    /// `nil` when the registration was replaced meanwhile (its caller looks the key up again).
-    @inline(never)
-    private nonisolated func makeShared(
-        _ registration: Registration,
-        heldBy holder: DependencyInjector,
-        keptBy keeper: DependencyInjector,
-        as creation: AsyncSingletonCreation,
-        in shared: AsyncResolutionContext.Resolve,
-        after frames: AsyncResolutionContext.Frames
-    ) throws(InjectionError) -> Any? {
-        let outcome: AsyncSingletonCreation.Outcome
-        let made: Any?
-        var isMade = true  // `false`: replaced while it was made, for the caller to look again
-        ObservedRequest.noteMade()
-        do {
-            made = try core.produce(registration, heldBy: holder, keptBy: keeper)
-            isMade = made != nil
-            if let made {
-                let value = SendableValue.assuming(made)
-                shared.share(value, madeBy: registration, builtBy: core)
-                outcome = .success(value)
-            } else {
-                // Replaced while it was made: the waiters ask again, as after a cancelled creator.
-                outcome = .failure(.factoryFailed(registration.key, path: [], underlying: CancellationError()))
-            }
-        } catch {
-            made = nil
-            outcome = .failure(error.after(frames.keys))
-        }
-        shared.endCreation(creation, of: registration, builtBy: core)
-        creation.finish(outcome)
-        guard case .failure(let error) = outcome, isMade else { return made }
-        throw error
     }
 
     /// Runs `registration`'s async factory in this task as `creation`, which this task claimed

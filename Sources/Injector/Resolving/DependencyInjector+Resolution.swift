@@ -369,19 +369,33 @@ extension DependencyInjector {
         case .shared(let value)?:
             return value
         case .claimed(let creation)?:
-            do {
-                let value = SendableValue.assuming(try run(registration, in: context))
-                shared.share(value, madeBy: registration, builtBy: self)
-                shared.endCreation(creation, of: registration, builtBy: self)
-                creation.finish(.success(value))
-                return value
-            } catch {
-                shared.endCreation(creation, of: registration, builtBy: self)
-                // The resolve's tasks that await it hear it with the actor face's path first,
-                // as `makeShared` hands it out; this thread's caller adds it on the way out.
-                creation.finish(.failure(error.after(frames.keys)))
-                throw error
-            }
+            return try makeGraphValue(registration, as: creation, in: shared, after: frames.keys, context: context)
+        }
+    }
+
+    /// Makes the value of `registration`, a synchronous `.graph` one, as `creation`, which this
+    /// thread (or the actor face's request, see `AsyncDependencyInjector.graphRequest`) claimed
+    /// in the actor-face resolve `shared`; shares it, and hands the outcome to the resolve's
+    /// requests that await it, a failure with the actor face's path (`keys`) first. The caller
+    /// adds that path to what it throws, on its way out.
+    func makeGraphValue(
+        _ registration: Registration,
+        as creation: AsyncSingletonCreation,
+        in shared: AsyncResolutionContext.Resolve,
+        after keys: [DependencyKey],
+        context: ResolutionContext = .current
+    ) throws(InjectionError) -> any Sendable {
+        do {
+            try context.checkNotResolving(registration)  // as `produce` checks, for the actor face's request
+            let value = SendableValue.assuming(try run(registration, in: context))
+            shared.share(value, madeBy: registration, builtBy: self)
+            shared.endCreation(creation, of: registration, builtBy: self)
+            creation.finish(.success(value))
+            return value
+        } catch {
+            shared.endCreation(creation, of: registration, builtBy: self)
+            creation.finish(.failure(error.after(keys)))
+            throw error
         }
     }
 

@@ -212,15 +212,11 @@ struct Registry {
     /// A value whose registration was replaced or removed while its factory ran goes to the
     /// resolve that made it, unkept; its teardown waits for `close()` (`orphanTeardowns`).
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
-        guard case .factory(let current, _) = self[registration.key], current === registration,
-            let cache = Cache(keeping: value, producedBy: registration)
-        else {
+        let current: Registration? = if case .factory(let current, _)? = self[registration.key] { current } else { nil }
+        guard current === registration, let cache = Cache(keeping: value, producedBy: registration) else {
             // Modified in place while the factory ran (`register { … }.teardown { … }` racing a
             // resolve): closed as the registration stored now says, which holds the teardown.
-            var closer = registration
-            if case .factory(let current, _)? = self[registration.key], current.isModification(of: registration) {
-                closer = current
-            }
+            let closer = current.flatMap { $0.isModification(of: registration) ? $0 : nil } ?? registration
             if let teardown = PendingTeardown(of: value, producedBy: closer) { orphanTeardowns.append(teardown) }
             return nil
         }

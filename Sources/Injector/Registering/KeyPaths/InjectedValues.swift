@@ -150,7 +150,7 @@ public struct InjectedValues {
 
 /// Collects the keys an `InjectedValues` property reads, and their value types. Used on one
 /// thread, then dropped.
-final class KeyRecorder {
+private final class KeyRecorder {
     var keys: [DependencyKey] = []
     var valueTypes: [any Any.Type] = []
 
