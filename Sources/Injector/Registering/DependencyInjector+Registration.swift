@@ -165,11 +165,8 @@ extension DependencyInjector {
         // published table that held it is freed first (see `PublishedTable`).
         var refused = false
         var previous: Registry.Slot?
-        var previousValues: (registration: Registration, cache: ArgumentCache)?
-        // Whether what it replaced is the installation's own (it registered the key before),
-        // and whether the installation keeps the replaced cache for its end.
+        // Whether what it replaced is the installation's own (it registered the key before).
         var replacesInstallationsOwn = false
-        var installationKeepsCache = false
         // The installation, unless it ended meanwhile (a task one of its modules started):
         // then the registration is no longer its, and goes as one made outside any.
         var installation = installation
@@ -184,10 +181,6 @@ extension DependencyInjector {
                     // An initializer's, noted again after; put back with it by a failed installation.
                     parameters = registry.initializerParameters.removeValue(forKey: key)
                 }
-                // They go with it; the pair leaves the lock whole, its registration released after.
-                if !registry.argumentCaches.isEmpty {
-                    previousValues = registry.argumentCaches.removeValue(forKey: key)
-                }
                 // Noted in the same locked step as the replacement (the journal's lock inside
                 // this one, never the other way): two tasks of one installation registering the
                 // key at once each see what the other replaced.
@@ -197,11 +190,6 @@ extension DependencyInjector {
                         isEager: slot?.entry.isEager ?? false)
                     {
                         replacesInstallationsOwn = !isFirst
-                        // Only a cache of what was there before the installation comes back if
-                        // it fails; one of the installation's own registrations goes for good.
-                        if let previousValues, !replacesInstallationsOwn {
-                            installationKeepsCache = recording.recordReplacedCache(previousValues, of: key)
-                        }
                     } else {
                         installation = nil
                     }
@@ -210,14 +198,11 @@ extension DependencyInjector {
             return registry.ready.takeRetired()
         }
         retired.reclaim()
-        defer { withExtendedLifetime((previous, previousValues)) {} }  // released here, not under the lock
-        // A value an installation replaces is torn down when the installation succeeds (it
-        // puts the value back if it fails).
+        defer { withExtendedLifetime(previous) {} }  // released here, not under the lock
+        // A value an installation replaces (one kept per argument tuple too) is torn down when
+        // the installation succeeds (it puts the value back if it fails).
         // Asked only when something was replaced: a new key (most registrations) copies no entry.
         if installation == nil, let previous { tearDown(teardowns(ofReplaced: previous.entry)) }
-        // The values a replaced or removed registration kept per argument tuple go with it; an
-        // installation tears them down when it succeeds, and puts them back if it fails.
-        if let previousValues, !installationKeepsCache { tearDown(previousValues.cache.retire()) }
         guard !refused else {
             // `install` throws it; else (`register` cannot throw) the observer hears of it.
             if installation?.recordRefusal(of: key) != true { reportRefusal(of: key) }
@@ -231,12 +216,18 @@ extension DependencyInjector {
         return true
     }
 
-    /// The teardowns of the value kept for `entry`, replaced or removed for good, which this
-    /// lets go of: its registry's, or, for an opened scope's own scoped registration, the one
-    /// kept with its copies (see `KeptValues`).
+    /// The teardowns of the values kept for `entry`, replaced or removed for good, which this
+    /// lets go of: its registry's; for an opened scope's own scoped registration, the one kept
+    /// with its copies; for a registration that caches by argument, every tuple's (see
+    /// `KeptValues`). A creation running now hands its value to its resolves alone.
     func teardowns(ofReplaced entry: Entry?) -> [PendingTeardown] {
         let kept = entry?.teardown.map { [$0] } ?? []
-        guard case .factory(let replaced, _)? = entry, replaced.isScoped else { return kept }
+        guard case .factory(let replaced, _)? = entry else { return kept }
+        if replaced.caching != nil {
+            let tuples = registry.withLock { $0.kept.dropTuples(madeBy: replaced) }
+            return kept + KeptValues.Tuples.teardowns(of: tuples.map { [$0] } ?? [])
+        }
+        guard replaced.isScoped else { return kept }
         return kept + (keptValues?.withLock { $0.dropValue(of: replaced) }?.teardown.map { [$0] } ?? [])
     }
 

@@ -70,7 +70,7 @@ extension AsyncResolutionContext {
 
         /// These frames without the innermost: what a run waits from when it waits for
         /// another creation of its own registration (a value cached by argument, see
-        /// `ArgumentCache`), so that a cycle's path names the key once.
+        /// `AsyncResolver.cachedValue`), so that a cycle's path names the key once.
         var outer: Frames { Frames(innermost: innermost?.parent, resolve: resolve) }
 
         /// These frames with a run of `registration` (creation number `creation`, if any) inside the
@@ -165,7 +165,7 @@ extension AsyncResolutionContext {
 
         /// Whether one of these frames runs `creation` (its factory has not returned). A run of
         /// its registration with no number of its own (a value cached by argument, made inside
-        /// another creation, see `ArgumentCache`) is part of the nearest creation around it,
+        /// another creation, see `AsyncResolver.cachedValue`) is part of the nearest creation around it,
         /// and known by that one's number.
         func runs(_ creation: AsyncSingletonCreation) -> Bool {
             let registration = creation.registration

@@ -36,10 +36,6 @@ struct Registry {
     /// The parameter keys of the initializers registered here (`register(_:initializer:)`), by
     /// the registration's key, for `graph()`: edges known before any resolve.
     var initializerParameters = [DependencyKey: [DependencyKey]]()
-    /// The values this injector keeps for registrations with run-time arguments that cache
-    /// them (`register(_:name:caching:…)`), its own or an ancestor's, by key, each with the
-    /// registration it holds values for (a replaced one's are not used again).
-    var argumentCaches = [DependencyKey: (registration: Registration, cache: ArgumentCache)]()
 
     /// The decorators added here, by key, each key's in the order they were added (see
     /// `Decorators/`): they wrap what this injector and its descendants make for the key. A

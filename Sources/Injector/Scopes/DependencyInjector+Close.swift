@@ -75,22 +75,20 @@ extension DependencyInjector {
     ) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
-        let (dropped, orphans, tasks, caches, kept) = registry.updateReturning { registry in
+        let (dropped, orphans, tasks, kept) = registry.updateReturning { registry in
             registry.isClosed = true
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
-                exchange(&registry.teardownTasks, with: [:]),
-                exchange(&registry.argumentCaches, with: [:]), keepsValuesForOthers ? registry.kept.close() : nil
+                exchange(&registry.teardownTasks, with: [:]), registry.kept.close()
             )
         }
+        // The values kept per argument tuple (`register(_:caching:teardown:…)`) too, released here.
         var teardowns = orphans
-        // The values kept per argument tuple (`register(_:caching:teardown:…)`); the caches
-        // (and their registrations) left the lock whole, released here.
-        for kept in caches.values { teardowns += kept.cache.close() }
+        teardowns += kept.tupleTeardowns
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }
-        return (teardowns, kept, tasks)
+        return (teardowns, keepsValuesForOthers ? kept : nil, tasks)
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its

@@ -100,7 +100,7 @@ extension DependencyInjector {
                 // A factory with run-time arguments that keeps a value per argument tuple: with
                 // none kept yet, there is nothing to drop.
                 if registration.caching != nil {
-                    keeper.tearDown(keeper.registry.withLock { $0.argumentCaches[key] }?.cache.removeAll() ?? [])
+                    keeper.tearDown(keeper.droppedTuples(of: key))
                     return keeper
                 }
                 guard registration.scope.isKept else {
@@ -138,11 +138,18 @@ extension DependencyInjector {
     /// holder, else its copies of an ancestor's (see `KeptValues`), and the values it caches by
     /// argument for the key; returns their teardowns. The values are released after the lock.
     func dropValues(of key: DependencyKey, heldBy holder: DependencyInjector) -> [PendingTeardown] {
-        let cached = registry.withLock { $0.argumentCaches[key] }?.cache.removeAll() ?? []
+        let cached = droppedTuples(of: key)
         if holder === self {
             return cached + (registry.updateReturning { $0.dropValue(of: key) }?.teardown.map { [$0] } ?? [])
         }
         return cached + (keptValues?.withLock { $0.dropValues(of: key) }.teardowns ?? [])
+    }
+
+    /// Lets go of the values this injector keeps per argument tuple for `key` (see
+    /// `KeptValues.dropTuples(of:)`); returns their teardowns, in creation order. The values
+    /// are released after the lock.
+    func droppedTuples(of key: DependencyKey) -> [PendingTeardown] {
+        registry.withLock { $0.kept.dropTuples(of: key) }.compactMap(\.teardown).sorted { $0.order < $1.order }
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.

@@ -167,7 +167,7 @@ extension DependencyInjector {
                     for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
                     of: registration.key, context: context
                 ) {
-                    scoped.withLock { $0.awaitedCreator(of: claim, by: registration) }
+                    scoped.withLock { $0.awaitedCreator(of: claim) }
                 }
                 // Re-registered while we waited: the value just made may be the old one's.
                 guard holder?.stores(registration) ?? isStoredHereOrAbove(registration) else { return nil }

@@ -1,9 +1,11 @@
 /// The values an injector keeps apart from its registry's: an opened scope's values of
 /// `.scoped` registrations (its ancestors', its own, and those of plain children below it),
-/// and a test scope's own copies of its ancestors' singletons (and weak instances), built with
-/// the test's registrations (`ChildSingletons.own`). The one store
-/// of kept values besides each registry's (principle 13): a registration has at most one kept
-/// value, and at most one creation running now, which claims its place.
+/// a test scope's own copies of its ancestors' singletons (and weak instances), built with
+/// the test's registrations (`ChildSingletons.own`), and the values of registrations that cache
+/// by argument tuple (`register(_:caching:)`), which the injector that would keep their
+/// singleton keeps. The one store of kept values besides each registry's (principle 13): a
+/// registration (or a registration's argument tuple) has at most one kept value, and at most
+/// one creation running now, which claims its place.
 ///
 /// A value is found by its registration's identity, which the resolve has in hand from its
 /// lookup: no ancestor is asked which registration it holds. A re-registered key is seen at
@@ -27,6 +29,8 @@ struct KeptValues {
     /// thread's creation in `SingletonCreation`, which the creator must then wake.
     struct Claim {
         var creator: Creator
+        /// What is being created: the registration's value, or the `Tuple` of one of its
+        /// argument tuples (whose identity names the creation, in `SingletonCreation` too).
         let registration: ObjectIdentifier
         var isAwaited = false
 
@@ -161,6 +165,8 @@ struct KeptValues {
     /// a value appends it and moves nothing. A claim's registration lives while it does: the
     /// resolve that claimed it keeps it, so its identity names one registration.
     private var claims: [Claim] = []
+    /// The values kept per argument tuple, by the identity of the registration that caches them.
+    private var tuples: [ObjectIdentifier: Tuples] = [:]
     /// Whether the injector's `close()` has begun: nothing is kept from then on.
     var isClosed = false
     /// Where `openScope` was called, for the report of a scope released without `close()`;
@@ -183,7 +189,12 @@ struct KeptValues {
 
     /// Where the creation of `registration`'s value is, searched in place (no claim copied).
     private func claimIndex(of registration: Registration) -> Int? {
-        let registration = ObjectIdentifier(registration)
+        claimIndex(of: ObjectIdentifier(registration))
+    }
+
+    /// Where the creation that `claimed` names (a registration's, a tuple's) is.
+    private func claimIndex(of claimed: ObjectIdentifier) -> Int? {
+        let registration = claimed
         var index = claims.startIndex
         while index < claims.endIndex {
             if claims[index].registration == registration { return index }
@@ -258,8 +269,9 @@ struct KeptValues {
 
     /// The thread creating the value `claim` names, if it still is, marked as awaited, so that
     /// it wakes its waiters when it is done.
-    mutating func awaitedCreator(of claim: Claim, by registration: Registration) -> ResolutionContext? {
-        guard let creator = claim.thread, let index = claimIndex(of: registration), claims[index].thread === creator
+    mutating func awaitedCreator(of claim: Claim) -> ResolutionContext? {
+        guard let creator = claim.thread, let index = claimIndex(of: claim.registration),
+            claims[index].thread === creator
         else { return nil }
         claims[index].isAwaited = true
         return creator
@@ -363,12 +375,20 @@ struct KeptValues {
     /// keep their values.
     mutating func close() -> Dropped {
         isClosed = true
-        return Dropped(values: exchange(&values, with: []))
+        // Most injectors keep no tuples: no array made for none.
+        let tuples = self.tuples.isEmpty ? [] : Array(exchange(&self.tuples, with: [:]).values)
+        return Dropped(values: exchange(&values, with: []), tuples: tuples)
     }
 
     /// Values let go by a reset or a close: released with this, after the unlock.
     struct Dropped {
         fileprivate let values: [Kept]
+        /// The values kept per argument tuple, with their registrations (which may hold the
+        /// last reference to what their factories capture), whose teardowns the caller takes.
+        fileprivate var tuples: [Tuples] = []
+
+        /// The teardowns of the values kept per argument tuple, in creation order.
+        var tupleTeardowns: [PendingTeardown] { Tuples.teardowns(of: tuples) }
 
         /// The teardowns of the values, in the order they were kept.
         var teardowns: [PendingTeardown] { values.compactMap(\.teardown) }
@@ -419,6 +439,248 @@ struct KeptValues {
             }
             return failures
         }
+    }
+}
+
+extension KeptValues {
+    /// A value kept for one argument tuple of a registration that caches by argument
+    /// (`register(_:caching:)`), or its place while a resolve makes it: its identity names that
+    /// creation (in `claims`, and in `SingletonCreation` for the threads that wait for it).
+    final class Tuple: @unchecked Sendable {
+        // `@unchecked Sendable`: every property is touched only under the keeper's lock.
+        let arguments: [AnyHashable]
+        /// A value held strongly, and its teardown, if the registration has one.
+        var value: Any?
+        var teardown: PendingTeardown?
+        /// A value held weakly (``ArgumentCaching/weak``).
+        weak var object: AnyObject?
+        /// The resolves its creation is handing the value to (its creator; on the actor face,
+        /// the tasks that await it too): a bound does not let go of it meanwhile.
+        var handOuts = 0
+
+        init(_ arguments: [AnyHashable]) {
+            self.arguments = arguments
+        }
+
+        /// The kept value, if it is still alive.
+        var kept: Any? { value ?? object }
+    }
+
+    /// The tuples kept for one registration, as its ``ArgumentCaching`` says.
+    struct Tuples {
+        let registration: Registration
+        let caching: ArgumentCaching
+        var entries: [[AnyHashable]: Tuple] = [:]
+        /// The tuples with a value, least recently used first (a bounded cache's order).
+        var recency: [[AnyHashable]] = []
+        /// How many entries a weak cache holds when it next forgets the tuples whose values are gone.
+        var forgetGoneAt = Tuples.forgetGoneAtFirst
+        static let forgetGoneAtFirst = 16
+
+        init(_ registration: Registration, caching: ArgumentCaching) {
+            self.registration = registration
+            self.caching = caching
+        }
+
+        /// The teardowns of the values `groups` keep, in creation order.
+        static func teardowns(of groups: [Tuples]) -> [PendingTeardown] {
+            if groups.isEmpty { return [] }
+            return groups.flatMap { $0.entries.values.compactMap(\.teardown) }.sorted { $0.order < $1.order }
+        }
+    }
+
+    /// What a resolve finds for one argument tuple's value: as `Claimed` says, the tuple's
+    /// place (what a creation makes, or what a wait is for), and the tuples of a registration
+    /// of the key that its holder replaced since, let go now, for the caller to tear down and
+    /// release (the registration with them) after the unlock.
+    struct TupleClaim {
+        var claimed: Claimed
+        var tuple: Tuple
+        var letGo: [Tuples] = []
+    }
+
+    /// The value kept for `arguments` of `registration` (which caches as `caching`), or a claim
+    /// on its creation: by the thread `thread`, or by a task (`thread` is `nil`), `creator`
+    /// saying which. A task that finds another task's creation gets what to await (made now if
+    /// it is the first to wait), and is counted as handed the value, as a creator is. Nothing
+    /// is claimed once closed. The first claim for `registration` here lets go of the tuples of
+    /// another registration of its key, which `registration` replaced.
+    mutating func claim(
+        _ arguments: [AnyHashable],
+        of registration: Registration,
+        caching: ArgumentCaching,
+        asking thread: ResolutionContext?,
+        creator: () -> Claim.Creator
+    ) -> TupleClaim {
+        guard !isClosed else { return TupleClaim(claimed: .closed, tuple: Tuple(arguments)) }
+        let id = ObjectIdentifier(registration)
+        var letGo: [Tuples] = []
+        if tuples[id] == nil {
+            // One registration's values per key: the earlier one's holder replaced it.
+            for (other, kept) in tuples where kept.registration.key == registration.key {
+                if let group = tuples.removeValue(forKey: other) { letGo.append(group) }
+            }
+            tuples[id] = Tuples(registration, caching: caching)
+        }
+        let tuple = tuples[id]?.entries[arguments] ?? Tuple(arguments)
+        if let value = tuple.kept {
+            if caching.limit != nil { noteUse(of: arguments, by: id) }
+            return TupleClaim(claimed: .ready(value), tuple: tuple, letGo: letGo)
+        }
+        let tupleID = ObjectIdentifier(tuple)
+        if let index = claimIndex(of: tupleID) {
+            if let thread, claims[index].thread === thread {
+                return TupleClaim(claimed: .cycle, tuple: tuple, letGo: letGo)
+            }
+            if thread == nil, case .task(let number, let awaited) = claims[index].creator {
+                let awaited = awaited ?? AsyncSingletonCreation(of: registration, number: number)
+                claims[index].creator = .task(number: number, awaited: awaited)
+                tuple.handOuts += 1
+            }
+            return TupleClaim(claimed: .running(claims[index]), tuple: tuple, letGo: letGo)
+        }
+        tuples[id]?.entries[arguments] = tuple
+        tuple.handOuts += 1
+        claims.append(Claim(creator: creator(), registration: tupleID))
+        return TupleClaim(claimed: .claimed, tuple: tuple, letGo: letGo)
+    }
+
+    /// Notes a bounded cache's use of the value kept for `arguments`: the most recent now.
+    private mutating func noteUse(of arguments: [AnyHashable], by registration: ObjectIdentifier) {
+        guard let index = tuples[registration]?.recency.firstIndex(of: arguments) else { return }
+        tuples[registration]?.recency.remove(at: index)
+        tuples[registration]?.recency.append(arguments)
+    }
+
+    /// What keeping a tuple's value did (see `keep(_:in:of:teardown:)`).
+    struct TupleKeeping {
+        /// The claim that ended, whose waiters the creator wakes.
+        var ended: Claim?
+        /// Whether the keeper's close has begun: the value was not kept.
+        var isClosed = false
+        /// Whether it was kept: not when its registration's tuples were let go meanwhile (its
+        /// registration replaced or removed), nor a weak value that is no class instance.
+        var isKept = false
+        /// The tuples a bound let go, least recently used first.
+        var evicted: [Tuple] = []
+    }
+
+    /// Keeps `value`, made for `tuple` of `registration` by the creation claimed for it (which
+    /// ends), with its `teardown`, as the registration's caching says; unless closed, or the
+    /// registration's tuples were let go meanwhile (the value is its resolves' alone).
+    mutating func keep(
+        _ value: Any,
+        in tuple: Tuple,
+        of registration: Registration,
+        teardown: PendingTeardown?
+    ) -> TupleKeeping {
+        var keeping = TupleKeeping(ended: claimIndex(of: ObjectIdentifier(tuple)).map { claims.remove(at: $0) })
+        let id = ObjectIdentifier(registration)
+        guard !isClosed else {
+            tuples[id]?.entries[tuple.arguments] = nil
+            keeping.isClosed = true
+            return keeping
+        }
+        guard let caching = tuples[id]?.caching, tuples[id]?.entries[tuple.arguments] === tuple else { return keeping }
+        if !caching.isWeak {
+            tuple.value = value
+            tuple.teardown = teardown
+        } else if type(of: value) is AnyObject.Type {
+            tuple.object = value as AnyObject
+        } else {
+            tuples[id]?.entries[tuple.arguments] = nil
+            return keeping
+        }
+        keeping.isKept = true
+        if let limit = caching.limit { keeping.evicted = keepWithin(limit, adding: tuple.arguments, of: id) }
+        return keeping
+    }
+
+    /// Notes `arguments` as the most recently used; returns the tuples a bound lets go, least
+    /// recently used first, passing over those a creation is still handing out.
+    private mutating func keepWithin(_ limit: Int, adding arguments: [AnyHashable], of id: ObjectIdentifier)
+        -> [Tuple]
+    {
+        guard var kept = tuples.removeValue(forKey: id) else { return [] }
+        defer { tuples[id] = kept }  // out of the dictionary meanwhile: changed in place, not copied
+        kept.recency.append(arguments)
+        var evicted: [Tuple] = []
+        var index = 0
+        while kept.recency.count > limit, index < kept.recency.count {
+            if let tuple = kept.entries[kept.recency[index]], tuple.handOuts > 0 {
+                index += 1
+                continue
+            }
+            if let tuple = kept.entries.removeValue(forKey: kept.recency.remove(at: index)) { evicted.append(tuple) }
+        }
+        return evicted
+    }
+
+    /// Ends the claim on `tuple` of `registration`, whose creation failed; returns the claim,
+    /// whose waiters the creator wakes. A tuple with no value is forgotten.
+    mutating func release(claimOf tuple: Tuple, of registration: Registration) -> Claim? {
+        if tuple.kept == nil, tuples[ObjectIdentifier(registration)]?.entries[tuple.arguments] === tuple {
+            tuples[ObjectIdentifier(registration)]?.entries[tuple.arguments] = nil
+        }
+        return claimIndex(of: ObjectIdentifier(tuple)).map { claims.remove(at: $0) }
+    }
+
+    /// Forgets the tuples of `registration`'s weak cache whose values are gone, nobody making
+    /// them again, once its entries have doubled since the last time (amortised: no walk per
+    /// creation). A cache keyed by request or user IDs met each tuple once, and kept them all,
+    /// with their arguments, for good. Returns what it forgot and the objects its weak reads
+    /// held, for the caller to release after the unlock, never under it.
+    mutating func forgetGoneTuples(of registration: Registration) -> (gone: [Tuple], held: [AnyObject]) {
+        let id = ObjectIdentifier(registration)
+        guard var kept = tuples[id], kept.caching.isWeak, kept.entries.count >= kept.forgetGoneAt else {
+            return ([], [])
+        }
+        var held: [AnyObject] = []
+        var gone: [Tuple] = []
+        for (arguments, tuple) in kept.entries {
+            if let object = tuple.object {
+                held.append(object)
+            } else if tuple.value == nil, claimIndex(of: ObjectIdentifier(tuple)) == nil {
+                gone.append(tuple)
+                kept.entries[arguments] = nil
+            }
+        }
+        kept.forgetGoneAt = max(Tuples.forgetGoneAtFirst, kept.entries.count * 2)
+        tuples[id] = kept
+        return (gone, held)
+    }
+
+    /// Lets go of the tuples kept for `key`, whichever registration made them (a reset of the
+    /// key, a decorator added for it or taken back); creations running go on, and keep theirs.
+    mutating func dropTuples(of key: DependencyKey) -> [Tuple] {
+        var dropped: [Tuple] = []
+        for (id, kept) in tuples where kept.registration.key == key {
+            let values = kept.entries.filter { claimIndex(of: ObjectIdentifier($0.value)) == nil }
+            for arguments in values.keys { tuples[id]?.entries[arguments] = nil }
+            tuples[id]?.recency.removeAll()
+            dropped += values.values
+        }
+        return dropped
+    }
+
+    /// Whether tuples of `registration` are kept here (or being made).
+    func keepsTuples(of registration: Registration) -> Bool {
+        tuples[ObjectIdentifier(registration)] != nil
+    }
+
+    /// Lets go of every tuple of `registration`, replaced or removed for good: a creation
+    /// running now hands its value to its resolves alone (see `keep(_:in:of:teardown:)`).
+    mutating func dropTuples(madeBy registration: Registration) -> Tuples? {
+        tuples.removeValue(forKey: ObjectIdentifier(registration))
+    }
+
+    /// The claim on the creation of the value for `arguments` of the registration of `key`
+    /// that keeps tuples here, if one runs (for tests, which ask whether a resolve waits for it).
+    func creation(of arguments: [AnyHashable], for key: DependencyKey) -> Claim? {
+        guard let tuple = tuples.values.first(where: { $0.registration.key == key })?.entries[arguments] else {
+            return nil
+        }
+        return claimIndex(of: ObjectIdentifier(tuple)).map { claims[$0] }
     }
 }
 

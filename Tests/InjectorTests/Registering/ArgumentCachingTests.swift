@@ -401,7 +401,7 @@ import Testing
         let resolves = (0..<2).map { _ in
             Task { await injectionError { try await injector.resolve(Session.self, arguments: 7) } }
         }
-        while injector.core.argumentCache(of: Session.self)?.hasWaiters(for: [7]) != true { await Task.yield() }
+        while !injector.core.hasWaiters(for: [7], of: Session.self) { await Task.yield() }
         try await injector.close()
         gate.open()
         for resolve in resolves {
@@ -512,7 +512,7 @@ import Testing
         let resolves = (0..<2).map { _ in
             Task { try await injector.resolve(Session.self, arguments: 7) }
         }
-        while injector.core.argumentCache(of: Session.self)?.hasWaiters(for: [7]) != true { await Task.yield() }
+        while !injector.core.hasWaiters(for: [7], of: Session.self) { await Task.yield() }
         gate.open()
         for resolve in resolves { _ = try await resolve.value }
         #expect(made.value == 1)
@@ -549,8 +549,7 @@ import Testing
         started.wait()  // the first makes the value
         done.enter()
         Thread(block: resolve).start()
-        let cache = try #require(injector.argumentCache(of: Session.self))
-        while !cache.hasWaiters(for: [7]), !gaveUp() { sched_yield() }  // the second waits for it
+        while !injector.hasWaiters(for: [7], of: Session.self), !gaveUp() { sched_yield() }  // the second waits for it
     }
 }
 
@@ -565,9 +564,14 @@ private func resolveError<T>(_ body: () throws -> T) -> InjectionError? {
 }
 
 extension DependencyInjector {
-    /// The cache of the registration of `type` that takes arguments, if one was made.
-    fileprivate func argumentCache<T>(of type: T.Type) -> ArgumentCache? {
-        registry.withLock { $0.argumentCaches[DependencyKey(type)]?.cache }
+    /// Whether a resolve besides its creator waits for the creation of the value that this
+    /// injector keeps for `arguments` of the registration of `type` (tests close it then): a
+    /// thread, or a task whose wait the wait graph has admitted.
+    fileprivate func hasWaiters<T>(for arguments: [AnyHashable], of type: T.Type) -> Bool {
+        guard let claim = registry.withLock({ $0.kept.creation(of: arguments, for: DependencyKey(type)) }) else {
+            return false
+        }
+        return claim.isAwaited || (claim.awaited?.waiterCount ?? 0) > 0
     }
 }
 
@@ -666,7 +670,7 @@ extension ArgumentCachingTests {
             ledgerStarted.open()
             await auditStarted.wait()
             // Task 2's wait for this value is admitted before this one asks for Audit(1).
-            while injector.core.argumentCache(of: Ledger.self)?.hasWaiters(for: [id]) != true { await Task.yield() }
+            while !injector.core.hasWaiters(for: [id], of: Ledger.self) { await Task.yield() }
             _ = try await r.resolve(Audit.self, arguments: id)
             return Ledger()
         }
@@ -704,7 +708,7 @@ extension ArgumentCachingTests {
         let creator = Task { try await injector.resolve(Invoice.self, arguments: 1) }
         await started.wait()
         async let waiter = injector.resolve(Invoice.self, arguments: 1)
-        while injector.core.argumentCache(of: Invoice.self)?.hasWaiters(for: [1]) != true { await Task.yield() }
+        while !injector.core.hasWaiters(for: [1], of: Invoice.self) { await Task.yield() }
         creator.cancel()
         release.open()
         #expect(isCancellation(await failure(of: creator), of: DependencyKey(Invoice.self)))

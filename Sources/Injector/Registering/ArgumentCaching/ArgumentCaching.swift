@@ -93,8 +93,11 @@ extension DependencyInjector {
     /// The value of `key`'s registration (which takes arguments) for the argument `tuple`, as
     /// a resolve through this injector finds it: kept by the injector that would keep the
     /// registration's singleton (its holder, or a `.own` child such as a test scope, so that
-    /// no child's override reaches another's values and tests see none of each other's), and
-    /// made by it (`make` gets it), once.
+    /// no child's override reaches another's values and tests see none of each other's), in
+    /// its store of kept values (`KeptValues`), and made by it (`make` gets it), once however
+    /// many threads ask at once: the first claims the tuple's place, as an opened scope's
+    /// creation claims its value's; a thread that finds it claimed waits in
+    /// `SingletonCreation`, which checks the wait for a cycle.
     func cachedValue(
         of key: DependencyKey,
         caching: ArgumentCaching,
@@ -103,69 +106,153 @@ extension DependencyInjector {
         make: (DependencyInjector) throws -> Any
     ) throws -> Any {
         let context = ResolutionContext.current
-        let running = context.innermost
-        let (cache, keeper) = try argumentCache(of: key, running: running, caching: caching, teardown: teardown)
-        // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
-        guard let cache else {
-            return try keeper.orphaned(decoratedIfAny(make(self), key: key, in: context), of: key, teardown: teardown)
-        }
-        // Made with the keeper as `current`, as a singleton is: the wrappers of what the
-        // factory builds resolve from the keeper, never from the child that asked.
-        return try cache.value(for: tuple, of: key, context: context, keptBy: keeper) {
-            let value = try Self.current === keeper ? make(keeper) : keeper.runAsCurrent(make)
-            return try keeper.decoratedIfAny(value, key: key, in: context)
+        while true {
+            guard let (registration, holder, keeper) = cachingKeeper(of: key, running: context.innermost),
+                let claim = keeper.claim(
+                    tuple, of: registration, heldBy: holder, caching: caching, asking: context, { .thread(context) })
+            else {
+                // Decorated where it is made, before it is kept (see `Registration.decoratesOwnValues`).
+                return try orphaned(decoratedIfAny(make(self), key: key, in: context), of: key, teardown: teardown)
+            }
+            switch claim.claimed {
+            case .ready(let value):
+                return value
+            case .cycle:
+                throw InjectionError.circularDependency(path: context.path + [key])
+            case .closed:
+                throw InjectionError.closed(key, path: Self.runningPath(endingAt: key))
+            case .running(let running):
+                // A task makes it, running an async factory, which this thread could not run either.
+                guard running.thread != nil else {
+                    throw InjectionError.factoryFailed(key, path: context.path + [key], underlying: RequiresAwait())
+                }
+                let creation = SingletonCreation.Key(
+                    owner: ObjectIdentifier(keeper), registration: running.registration)
+                try SingletonCreation.shared.wait(for: creation, of: key, context: context) {
+                    keeper.registry.withLock { $0.kept.awaitedCreator(of: running) }
+                }
+            case .claimed:
+                context.argumentCreations &+= 1
+                return try keeper.create(claim.tuple, of: registration, teardown: teardown) {
+                    // Made with the keeper as `current`, as a singleton is: the wrappers of what
+                    // the factory builds resolve from the keeper, never from the child that asked.
+                    let value = try Self.current === keeper ? make(keeper) : keeper.runAsCurrent(make)
+                    return try keeper.decoratedIfAny(value, key: key, in: context)
+                }
+            }
         }
     }
 
-    /// The cache of `running`, `key`'s registration (which takes arguments) whose factory asks,
-    /// that a resolve through this injector uses, and its keeper. No cache when the walk no
-    /// longer finds `running` (replaced or removed since its run began): its value is kept by
-    /// no cache, as one its retired cache makes (see `orphaned(_:of:teardown:)`), and never by
-    /// the cache of the registration that replaced it, nor does it retire that one's.
-    ///
-    /// - Throws: ``InjectionError/closed(_:path:)`` once the keeper is closed: nothing is kept
-    ///   after `close()`, as for a singleton.
-    func argumentCache(
-        of key: DependencyKey,
-        running: Registration?,
+    /// `key`'s registration, `running` (which takes arguments, and whose factory asks), its
+    /// holder, and the injector that keeps its values for a resolve through this one; `nil`
+    /// when the walk no longer finds `running` (replaced or removed since its run began): its
+    /// value is kept by nobody, and torn down by `close()` (see `orphaned(_:of:teardown:)`).
+    func cachingKeeper(of key: DependencyKey, running: Registration?)
+        -> (registration: Registration, holder: DependencyInjector, keeper: DependencyInjector)?
+    {
+        guard case .pending(let registration, let holder, let keeper) = locate(key), registration === running
+        else { return nil }
+        return (registration, holder, keeper)
+    }
+
+    /// What this injector, the keeper of `registration`'s values per tuple, has for `arguments`
+    /// (see `KeptValues.claim(_:of:caching:asking:creator:)`); `nil` when it is the `holder`
+    /// and holds the registration no longer (replaced since the walk: a newer registration's
+    /// values may be here, which this one must not let go of). What the claim let go of (the tuples of a
+    /// registration of the key replaced since) is torn down after the unlock.
+    func claim(
+        _ arguments: [AnyHashable],
+        of registration: Registration,
+        heldBy holder: DependencyInjector,
         caching: ArgumentCaching,
-        teardown: Registration.Teardown?
-    ) throws(InjectionError) -> (ArgumentCache?, DependencyInjector) {
-        guard case .pending(let registration, let holder, let keeper) = locate(key), registration === running else {
-            return (nil, self)
-        }
-        let (cache, replaced, isStale) = keeper.registry.withLock {
-            registry -> (ArgumentCache?, (registration: Registration, cache: ArgumentCache)?, Bool) in
-            guard !registry.isClosed else { return (nil, nil, false) }
-            if let kept = registry.argumentCaches[key], kept.registration === registration {
-                return (kept.cache, nil, false)
+        asking thread: ResolutionContext?,
+        _ creator: () -> KeptValues.Claim.Creator
+    ) -> KeptValues.TupleClaim? {
+        let claim = registry.withLock { registry -> KeptValues.TupleClaim? in
+            // Asked before its first tuple here: a replacement lets go of the tuples it kept,
+            // and a registration hashed its key's name on every resolve.
+            if holder === self, !registry.kept.keepsTuples(of: registration), !registry.stores(registration) {
+                return nil
             }
-            // Replaced since the walk (the keeper holds it, as it mostly does): a cache of a
-            // newer registration may be here, which this one must not retire.
-            if holder === keeper, !registry.stores(registration) { return (nil, nil, true) }
-            let cache = ArgumentCache(caching, of: registration, teardown: teardown)
-            // The pair leaves the lock whole: its registration is released after the unlock.
-            return (cache, registry.argumentCaches.updateValue((registration, cache), forKey: key), false)
+            return registry.kept.claim(arguments, of: registration, caching: caching, asking: thread, creator: creator)
         }
-        if isStale { return (nil, self) }
-        // A replaced registration's values, torn down and released after the unlock.
-        if let replaced { keeper.tearDown(replaced.cache.retire()) }
-        guard let cache else { throw .closed(key, path: Self.runningPath(endingAt: key)) }
-        return (cache, keeper)
+        if let letGo = claim?.letGo, !letGo.isEmpty { tearDown(KeptValues.Tuples.teardowns(of: letGo)) }
+        return claim
+    }
+
+    /// Runs `make` for `tuple` of `registration`, whose creation this thread claimed, keeps the
+    /// value, and wakes the threads that wait for it; what a bound lets go is torn down and
+    /// released after the unlock. The value is handed out until this returns: a bound does not
+    /// let go of it meanwhile.
+    private func create(
+        _ tuple: KeptValues.Tuple,
+        of registration: Registration,
+        teardown: Registration.Teardown?,
+        make: () throws -> Any
+    ) throws -> Any {
+        let creation = SingletonCreation.Key(owner: ObjectIdentifier(self), registration: ObjectIdentifier(tuple))
+        defer { registry.withLock { _ in tuple.handOuts -= 1 } }
+        let value: Any
+        do {
+            value = try make()
+        } catch {
+            if registry.withLock({ $0.kept.release(claimOf: tuple, of: registration) })?.isAwaited == true {
+                SingletonCreation.shared.finish(creation)
+            }
+            throw error
+        }
+        let pending = registration.pendingTeardown(of: value, teardown: teardown)
+        let keeping = registry.withLock { $0.kept.keep(value, in: tuple, of: registration, teardown: pending) }
+        if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
+        if keeping.isClosed {
+            // Made after the close began: nobody keeps it. Torn down at once, as a singleton's would be.
+            if let pending { tearDown([pending]) }
+            throw InjectionError.closed(registration.key, path: [registration.key])
+        }
+        letGo(keeping, of: registration, orphaning: pending)
+        return value
+    }
+
+    /// Tears down what keeping a tuple's value let go of (a bound's least recently used), hands
+    /// the teardown of one nobody kept (`pending`, its registration's tuples let go meanwhile)
+    /// to `close()`, and forgets a weak cache's tuples whose values are gone; all after the
+    /// unlock, where the values are released.
+    func letGo(_ keeping: KeptValues.TupleKeeping, of registration: Registration, orphaning pending: PendingTeardown?) {
+        let teardowns = keeping.evicted.compactMap(\.teardown)
+        if !teardowns.isEmpty { tearDown(teardowns) }
+        if !keeping.isKept, !keeping.isClosed, let pending { keepOrphan(pending) }
+        if registration.caching?.isWeak == true {
+            withExtendedLifetime(registry.withLock { $0.kept.forgetGoneTuples(of: registration) }) {}
+        }
     }
 
     /// `value`, made for `key` by a factory that caches by argument, for no cache to keep (see
-    /// `argumentCache`): its `teardown` waits for this injector's `close()`, as a retired
-    /// cache's values' do.
+    /// `cachingKeeper(of:running:)`): its `teardown` waits for this injector's `close()`.
     func orphaned<Value>(_ value: Value, of key: DependencyKey, teardown: Registration.Teardown?) -> Value {
         if let teardown { keepOrphan(PendingTeardown(of: value, key: key, teardown: teardown)) }
         return value
     }
 }
 
+extension Registration {
+    /// The teardown of `value`, made by this registration, which caches by argument, if its
+    /// cache would tear it down: a strongly held value's, when it has one; recorded, if it
+    /// fails in a test, at the registration's line.
+    func pendingTeardown(of value: Any, teardown: Teardown?) -> PendingTeardown? {
+        guard caching?.isWeak == false, let teardown else { return nil }  // a weak value is its holders'
+        return PendingTeardown(of: value, key: key, teardown: teardown, site: site.declarationSite)
+    }
+}
+
 extension AsyncResolver {
     /// `DependencyInjector.cachedValue(of:caching:teardown:for:make:)` for the actor face,
-    /// whose factory `make` gets a resolver of the keeper's face and may await.
+    /// whose factory `make` gets a resolver of the keeper's face and may await. The first
+    /// resolve of a tuple makes its value in its own task, with the frames in progress, as the
+    /// creation numbered after the innermost creation those frames run (see
+    /// `AsyncDependencyInjector.runTransient`); a resolve that finds it being made awaits it,
+    /// after the wait graph's check for a cycle (two tasks whose cached values need each
+    /// other). A task that waited for a creation whose task was cancelled asks again. While a
+    /// resolve is handed a value, a bound does not let go of it.
     func cachedValue<T: Sendable>(
         of key: DependencyKey,
         caching: ArgumentCaching,
@@ -173,21 +260,88 @@ extension AsyncResolver {
         for tuple: [AnyHashable],
         make: (AsyncResolver) async throws -> T
     ) async throws -> T {
-        let running = frames.innermostRegistration
-        let (cache, keeper) = try injector.core.argumentCache(
-            of: key, running: running, caching: caching, teardown: teardown)
-        // Decorated where it is made, before the cache keeps it (see `Registration.decoratesOwnValues`).
-        guard let cache else {
-            return try await keeper.orphaned(
-                injector.decoratedIfAny(make(self), key: key, after: frames), of: key, teardown: teardown)
+        let frames = self.frames
+        while true {
+            guard
+                let (registration, holder, keeper) = injector.core.cachingKeeper(
+                    of: key, running: frames.innermostRegistration),
+                let claim = keeper.claim(
+                    tuple, of: registration, heldBy: holder, caching: caching, asking: nil,
+                    { .task(number: frames.innermostCreation?.creation ?? CreationOrder.next(), awaited: nil) })
+            else {
+                // Decorated where it is made, before it is kept (see `Registration.decoratesOwnValues`).
+                return try await injector.core.orphaned(
+                    injector.decoratedIfAny(make(self), key: key, after: frames), of: key, teardown: teardown)
+            }
+            let face = injector.face(of: keeper)
+            switch claim.claimed {
+            case .ready(let value):
+                guard let value = value as? T else { throw UnexpectedValueType(expected: T.self, actual: Any.self) }
+                return value
+            case .closed:
+                throw InjectionError.closed(key, path: frames.keys)  // the innermost run is this key's
+            case .cycle:  // a thread's cycle; a task asks for no thread's claim as its own
+                throw InjectionError.circularDependency(path: frames.keys)
+            case .running(let running):
+                guard let awaited = running.awaited else {
+                    await Task.yield()  // a thread makes it, for a moment (a synchronous factory): ask again
+                    continue
+                }
+                defer { keeper.registry.withLock { _ in claim.tuple.handOuts -= 1 } }
+                // From the frames outside this run, which are the cached registration's own.
+                guard let value = try await awaited.valueUnlessCreatorCancelled(waitingFrom: frames.outer) else {
+                    continue
+                }
+                guard let value = value as? T else { throw UnexpectedValueType(expected: T.self, actual: Any.self) }
+                return value
+            case .claimed:
+                ObservedRequest.noteMade()
+                // The keeper's face is not `current` here: what its resolver runs binds it.
+                let resolver = face === injector ? self : AsyncResolver(face, frames: frames, task: nil)
+                return try await create(claim.tuple, of: registration, keptBy: keeper, teardown: teardown) {
+                    // Made with the keeper's face as `current`, as a singleton is (see the sync face).
+                    let value =
+                        try await face === injector ? make(resolver) : face.asCurrent { try await make(resolver) }
+                    return try await face.decoratedIfAny(value, key: key, after: frames)
+                }
+            }
         }
-        let face = injector.face(of: keeper)
-        // The keeper's face is not `current` here: what its resolver runs binds it.
-        let resolver = face === injector ? self : AsyncResolver(face, frames: frames, task: nil)
-        return try await cache.value(for: tuple, as: T.self, after: frames, keptBy: keeper) {
-            // Made with the keeper's face as `current`, as a singleton is (see the sync face).
-            let value = try await face === injector ? make(resolver) : face.asCurrent { try await make(resolver) }
-            return try await face.decoratedIfAny(value, key: key, after: frames)
+    }
+
+    /// Makes the value of `tuple`, which this task claimed, keeps it, and hands the outcome to
+    /// the tasks that await it.
+    private func create<T: Sendable>(
+        _ tuple: KeptValues.Tuple,
+        of registration: Registration,
+        keptBy keeper: DependencyInjector,
+        teardown: Registration.Teardown?,
+        make: () async throws -> T
+    ) async throws -> T {
+        defer { keeper.registry.withLock { _ in tuple.handOuts -= 1 } }
+        let key = registration.key
+        let value: T
+        do {
+            value = try await make()
+        } catch {
+            let claim = keeper.registry.withLock { $0.kept.release(claimOf: tuple, of: registration) }
+            claim?.awaited?.finish(
+                .failure((error as? InjectionError) ?? .factoryFailed(key, path: frames.keys, underlying: error)))
+            throw error
         }
+        let pending = registration.pendingTeardown(of: value, teardown: teardown)
+        let keeping = keeper.registry.withLock { $0.kept.keep(value, in: tuple, of: registration, teardown: pending) }
+        if keeping.isClosed {
+            // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
+            if let pending { await keeper.tearDownAwaiting([pending]) }
+            let error = InjectionError.closed(key, path: [key])
+            keeping.ended?.awaited?.finish(.failure(error))
+            throw error
+        }
+        keeping.ended?.awaited?.finish(.success(value))
+        // Awaited here, after the waiters are woken, as the sync face's creator runs them.
+        let teardowns = keeping.evicted.compactMap(\.teardown)
+        if !teardowns.isEmpty { await keeper.tearDownAwaiting(teardowns) }
+        keeper.letGo(KeptValues.TupleKeeping(isKept: keeping.isKept), of: registration, orphaning: pending)
+        return value
     }
 }

@@ -33,9 +33,6 @@ final class Installation: Sendable {
         var replacedKeys: Set<DependencyKey> = []
         /// The keys it added decorators to.
         var decoratedKeys: Set<DependencyKey> = []
-        /// The values kept per argument tuple by registrations it replaced, by key: torn down
-        /// when it succeeds, put back when it fails.
-        var replacedCaches: [DependencyKey: (registration: Registration, cache: ArgumentCache)] = [:]
         /// Eager singletons registered by this installation, in registration order.
         var eagerKeys: [DependencyKey] = []
         /// The first key a sealed injector refused to register.
@@ -156,16 +153,12 @@ final class Installation: Sendable {
         if failure != nil {
             teardowns = undo()
         } else {
-            let (claimed, replaced, caches) = journal.withLock {
-                ($0.installedModules, $0.replaced, exchange(&$0.replacedCaches, with: [:]))
-            }
+            let (claimed, replaced) = journal.withLock { ($0.installedModules, $0.replaced) }
             injector.registry.withLock { registry in
                 for module in claimed { registry.modules[module] = .installed }
             }
-            // The values the installation replaced are gone for good.
-            teardowns =
-                replaced.flatMap { injector.teardowns(ofReplaced: $0.previous) }
-                + caches.values.flatMap { $0.cache.retire() }
+            // The values the installation replaced (those kept per argument tuple too) are gone for good.
+            teardowns = replaced.flatMap { injector.teardowns(ofReplaced: $0.previous) }
         }
         return teardowns
     }
@@ -209,20 +202,6 @@ final class Installation: Sendable {
         }
     }
 
-    /// Notes that the installation replaced the registration of `key` whose values per argument
-    /// tuple `kept` holds, if it is the first it replaced (what a failure puts back); returns
-    /// whether it did. A later one is the installation's own, replaced for good; none is once
-    /// it has ended.
-    func recordReplacedCache(_ kept: (registration: Registration, cache: ArgumentCache), of key: DependencyKey)
-        -> Bool
-    {
-        journal.withLock { journal in
-            guard !journal.hasEnded, journal.replacedCaches[key] == nil else { return false }
-            journal.replacedCaches[key] = kept
-            return true
-        }
-    }
-
     /// Notes that an `install` made inside one of this installation's modules threw `error`:
     /// the installation fails with it, even if the module goes on (see `nestedFailure`).
     func noteNestedFailure(_ error: InjectionError) {
@@ -249,8 +228,8 @@ final class Installation: Sendable {
     /// Puts back what the installation replaced and forgets the modules it claimed; returns the
     /// teardowns of what it made that goes.
     private func undo() -> [PendingTeardown] {
-        let (replaced, installed, decorated, caches) = journal.withLock {
-            ($0.replaced, $0.installedModules, $0.decoratedKeys, exchange(&$0.replacedCaches, with: [:]))
+        let (replaced, installed, decorated) = journal.withLock {
+            ($0.replaced, $0.installedModules, $0.decoratedKeys)
         }
         let id = ObjectIdentifier(self)
         let (undone, released, undecorated) = injector.registry.updateReturning { registry in
@@ -260,32 +239,29 @@ final class Installation: Sendable {
             // A value kept for a key whose layers go may be wrapped by them: it goes too, and
             // so do the values cached by argument for the key.
             var undecorated: [Cache] = []
-            var decoratedCaches: [ArgumentCache] = []
+            var decoratedTuples: [KeptValues.Tuple] = []
             for key in decorated {
                 removedDecorators += registry.removeDecorators(of: key, addedBy: id)
                 if let dropped = registry.dropValue(of: key) { undecorated.append(dropped) }
-                if let kept = registry.argumentCaches[key] { decoratedCaches.append(kept.cache) }
+                decoratedTuples += registry.kept.dropTuples(of: key)
             }
-            // The values per argument tuple of the installation's registrations go (their caches
-            // leave the lock whole); those of the registrations put back come back with them.
-            let displacedCaches = replaced.compactMap { key, _, _ in registry.argumentCaches.removeValue(forKey: key) }
-            for (key, kept) in caches { registry.argumentCaches[key] = kept }
             return (
                 replaced.reversed().map { key, previous, parameters in
                     registry.initializerParameters[key] = parameters
                     return registry.replace(key, with: previous)
                 },
-                (removedDecorators, displacedCaches, decoratedCaches), undecorated
+                (removedDecorators, decoratedTuples), undecorated
             )
         }
         // Released here, after the unlock: a decorator's closure or a displaced registration
         // may hold the last reference to a value.
-        let (removedDecorators, displacedCaches, decoratedCaches) = released
+        let (removedDecorators, decoratedTuples) = released
         withExtendedLifetime(removedDecorators) {}
         // What the installation created (eager singletons, scoped values of an opened scope's
-        // own, values cached by its registrations) goes; what it replaced is back.
+        // own, values cached by its registrations) goes; what it replaced is back, with the
+        // values it kept per argument tuple, which nothing took out meanwhile.
         return undone.flatMap(injector.teardowns(ofReplaced:)) + undecorated.compactMap(\.teardown)
-            + displacedCaches.flatMap { $0.cache.retire() } + decoratedCaches.flatMap { $0.removeAll() }
+            + decoratedTuples.compactMap(\.teardown)
     }
 }
 
