@@ -40,7 +40,9 @@ extension DependencyInjector {
         try call(body, withOpened: value)
     }
 
-    /// ``call(_:with:)`` for an asynchronous `body`.
+    /// ``call(_:with:)`` for an asynchronous `body`. Inlined, as the next one is, into the
+    /// teardown that calls it: each async call is a frame and two executor checks.
+    @inline(__always)
     static func call<T>(_ body: (T) async throws -> Void, with value: Any) async rethrows {
         try await call(body, withOpened: value)
     }
@@ -51,6 +53,7 @@ extension DependencyInjector {
         try callCasting(body, with: value)
     }
 
+    @inline(__always)
     private static func call<T, Value>(_ body: (T) async throws -> Void, withOpened value: Value) async rethrows {
         if Value.self == T.self { return try await body(unsafeBitCast(value, to: T.self)) }
         try await callCasting(body, with: value)

@@ -245,7 +245,11 @@ extension AsyncDependencyInjector {
             // Not the teardown task this close runs in (a teardown that closes its injector).
             let running = DependencyInjector.tearingDown?.teardownTask(of: core)
             for (number, task) in tasks where number != running { await task.value }
-            all += core.takeTeardownFailures()
+            let noted = core.takeTeardownFailures()
+            // Appended only when there are some: appending even an empty array to an empty one
+            // makes a new buffer (six per close: 900 of the 8,400 instructions of an empty
+            // scope's open and close).
+            if !noted.isEmpty { all += noted }
             let failures =
                 if teardowns.isEmpty, let kept {
                     // All a request's scope commonly keeps: run from the slots, no record made for
@@ -254,8 +258,10 @@ extension AsyncDependencyInjector {
                 } else {
                     await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
                 }
-            all += failures
-            ran += failures
+            if !failures.isEmpty {
+                all += failures
+                ran += failures
+            }
         }
         return (all, ran)
     }

@@ -52,6 +52,17 @@ extension DependencyInjector {
         let holder =
             context.innermostKept
             ?? (AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.frames.innermostKept : nil)
+        return try checkScoped(registration, keptBy: keeper, insideValueOf: holder)
+    }
+
+    /// `checkScoped(_:keptBy:in:)` once the innermost value being built that its scope keeps,
+    /// `holder`, is known: the actor face knows it from the frames it resolves after, and
+    /// reads no task-local for it (nor takes a resolve's lock to find its unbound frames).
+    func checkScoped(
+        _ registration: Registration,
+        keptBy keeper: DependencyInjector,
+        insideValueOf holder: Registration?
+    ) throws(InjectionError) -> LockedKeptValues {
         // An argument cache (`register(_:caching:)`) keeps its values past the request too.
         if let holder, holder.isKeptPastOpenedScopes, !isRegistered(holder, within: keeper) {
             throw .captiveDependency(
@@ -254,7 +265,12 @@ extension AsyncDependencyInjector {
         keptBy keeper: DependencyInjector,
         after frames: AsyncResolutionContext.Frames
     ) throws(InjectionError) -> AsyncSingletonCreation.Request {
-        let scoped = try core.checkScoped(registration, keptBy: keeper)
+        // The innermost kept value being built: the thread's (a synchronous factory on the
+        // way), else that of `frames`, the path this resolve checks cycles on. They hold the
+        // task's own (read from its task-locals otherwise), and past them the resolver's run,
+        // when a task the factory started resolves through it.
+        let holder = ResolutionContext.current.innermostKept ?? frames.innermostKept
+        let scoped = try core.checkScoped(registration, keptBy: keeper, insideValueOf: holder)
         // Numbered when this task takes the place: a ready value costs no count shared by all cores.
         var number: AsyncSingletonCreation.Number = 0
         let claimed = scoped.withLock { values in
