@@ -460,12 +460,18 @@ extension AsyncDependencyInjector {
         let unbound = task != nil
         let resolver = AsyncResolver(self, frames: frames, task: task ?? CurrentTask.address)
         do {
+            // Asked before binding the frames, which the check does not read: inside a run of
+            // this face (a dependency's creation), nothing but the frames is bound, and the
+            // factory is called straight from the binding, with no frames for `asCurrent`'s
+            // check and closure (two async calls per level of a chain of creations).
             let value =
                 unbound
                 ? try await make(resolver)
-                : try await AsyncResolutionContext.$bound.withValue(frames) {
-                    try await asCurrent { try await make(resolver) }
-                }
+                : Self.isCurrent(self)
+                    ? try await AsyncResolutionContext.$bound.withValue(frames) { try await make(resolver) }
+                    : try await AsyncResolutionContext.$bound.withValue(frames) {
+                        try await asCurrent { try await make(resolver) }
+                    }
             // Before the completion runs: it is for whole values only.
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
             let shared = registration.sharesValues ? frames.shared : nil
@@ -578,6 +584,13 @@ extension AsyncDependencyInjector {
                 try await ActorFaceCurrent.$running.withValue(outside, operation: body)
             }
         }
+    }
+
+    /// Whether `face` is both faces' `current` already (see `asCurrent(_:)`): a run of one of
+    /// its factories is in progress in this task, and the factory bound no other.
+    static func isCurrent(_ face: AsyncDependencyInjector) -> Bool {
+        guard let running = ActorFaceCurrent.running, running.core === face.core else { return false }
+        return DependencyInjector.current === face.core && current === face
     }
 
     /// Shares `value` (`made`, decorated) with the rest of the resolve, and runs
