@@ -103,7 +103,9 @@ extension DependencyInjector {
             try resolve(key, as: type, after: miss, instrumented: false, ifAbsent: ifAbsent)
         }
         let context = ResolutionContext.current
-        guard let observer = instrument(key, resolvedBy: context.innermost?.key) else { return try plainResolve() }
+        guard let observer = instrument(key, resolvedBy: context.resolverOnEitherFace) else {
+            return try plainResolve()
+        }
         let runsBefore = context.factoryRuns
         let start = DispatchTime.now().uptimeNanoseconds
         // No `Result<T, …>`: its metadata, looked up on every call in this generic code, cost
@@ -111,10 +113,12 @@ extension DependencyInjector {
         do {
             let value = try plainResolve()
             let outcome: ResolutionEvent.Outcome = context.factoryRuns != runsBefore ? .created : .cached
-            notify(observer, of: key, resolvers: context.path, outcome: outcome, since: start, in: context)
+            notify(observer, of: key, resolvers: context.pathOnEitherFace, outcome: outcome, since: start, in: context)
             return value
         } catch {
-            notify(observer, of: key, resolvers: context.path, outcome: .failed(error), since: start, in: context)
+            notify(
+                observer, of: key, resolvers: context.pathOnEitherFace, outcome: .failed(error), since: start,
+                in: context)
             throw error
         }
     }
@@ -176,8 +180,8 @@ extension DependencyInjector {
                     after: frames.keys, in: context)
             } else {
                 reportRead(
-                    of: key, outcome: outcome, to: instrumentation, resolvedBy: context.innermost?.key,
-                    after: context.path, in: context)
+                    of: key, outcome: outcome, to: instrumentation, resolvedBy: context.resolverOnEitherFace,
+                    after: context.pathOnEitherFace, in: context)
             }
         }
     }
@@ -252,5 +256,19 @@ extension DependencyInjector {
         }
         let edge = DependencyGraph.Edge(from: resolver, to: dependency)
         registry.withLock { _ = $0.diagnostics.edges.insert(edge) }
+    }
+}
+
+extension ResolutionContext {
+    /// The key whose factory asks, on either face: this thread's innermost run, else, in what
+    /// an actor-face factory builds (whose wrappers resolve on this thread), the task's. Only
+    /// an observed resolve asks: it records the edge for `graph()`.
+    var resolverOnEitherFace: DependencyKey? {
+        innermost?.key ?? (AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.frames.innermostKey : nil)
+    }
+
+    /// The keys being resolved on either face, outermost first (see `resolverOnEitherFace`).
+    var pathOnEitherFace: [DependencyKey] {
+        AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.keys + path : path
     }
 }

@@ -53,9 +53,9 @@ extension DependencyInjector {
     func optionalResultOfUnregistered<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
         let key = DependencyKey(T?.self, name: name)
         let context = ResolutionContext.current
-        if let observer = instrument(key, resolvedBy: context.innermost?.key) {
+        if let observer = instrument(key, resolvedBy: context.resolverOnEitherFace) {
             let now = DispatchTime.now().uptimeNanoseconds
-            notify(observer, of: key, resolvers: context.path, outcome: .cached, since: now, in: context)
+            notify(observer, of: key, resolvers: context.pathOnEitherFace, outcome: .cached, since: now, in: context)
         }
         return optionalResultOutsideActorFace(T.self, name: name)
     }

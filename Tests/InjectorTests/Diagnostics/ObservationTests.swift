@@ -57,6 +57,28 @@ import Testing
         #expect(edges.contains("\(Dashboard.self) → \(Weather.self)"))
     }
 
+    /// The wrappers of what an actor-face factory builds resolve on the sync face, and report
+    /// their resolves as that factory's: the observer hears the path through it, and `graph()`
+    /// has the edges, after `verify()` too. (Catches: the sync face's thread runs no factory
+    /// there, so the resolves had no path and made no edge.)
+    @Test func theWrappersOfWhatAnAsyncFactoryBuildsAreItsEdges() async throws {
+        let injector = AsyncDependencyInjector()
+        injector.synchronous.register(Forecast.self) { _ in Forecast() }
+        await injector.register(ForecastScreen.self) { _ in ForecastScreen() }
+        try await injector.verify()
+        let verified = await injector.graph().edges.map { "\($0.from.type) → \($0.to.type)" }
+        #expect(verified.contains("\(ForecastScreen.self) → \(Forecast.self)"))
+
+        let events = Collected<ResolutionEvent>()
+        await injector.observe { events.append($0) }
+        #expect(try await injector.resolve(ForecastScreen.self).weather == nil)
+        let summaries = events.values.map(Self.summary)
+        #expect(summaries.contains("Forecast: created via ForecastScreen → Forecast"))
+        #expect(summaries.contains("Optional<Weather>: cached via ForecastScreen → Optional<Weather>"))
+        let edges = await injector.graph().edges.map { "\($0.from.type) → \($0.to.type)" }
+        #expect(edges.contains("\(ForecastScreen.self) → \(Weather.self)"))
+    }
+
     /// Observing changes nothing an `@OptionalInject` reads: a registration of the optional
     /// type itself is not what it resolves. (Catches: observed, the wrapper resolved `T?`,
     /// which ran that factory and gave a value where the unobserved read gave `nil`.)
@@ -376,6 +398,14 @@ import Testing
 /// A registered type and a subclass of it, which the factory returns.
 private class Vehicle: @unchecked Sendable {}
 private final class Bicycle: Vehicle, @unchecked Sendable {}
+
+/// A screen an async factory builds, whose wrappers resolve a forecast and an optional weather.
+private final class Forecast: Sendable {}
+private final class ForecastScreen: @unchecked Sendable {
+    // `@unchecked Sendable`: the wrappers are set in `init` and only read after.
+    @Inject var forecast: Forecast
+    @OptionalInject var weather: Weather?
+}
 
 /// A screen whose weather is optional: nothing registers one in these tests.
 private final class Weather: Sendable {}
