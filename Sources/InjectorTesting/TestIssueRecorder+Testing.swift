@@ -36,7 +36,7 @@ extension TestIssueRecorder {
 /// to XCTest, which records it on the test case it runs, if any (and drops it otherwise).
 package enum RunningTestIssues: RunningTestRecorderSource {
     package static func recorderForRunningTest() -> TestIssueRecorder? {
-        if Test.current != nil { return TestIssueRecorder(TestIssueRecorder.recordIssue) }
+        if Test.current != nil { return .recordingIssues() }
         #if canImport(XCTest)
             if #available(watchOS 7.4, *) { return .failingTestCase }
         #endif

@@ -354,15 +354,14 @@ final class HandMadeOptionalCheckout {
     }
 
     /// Regression: in a plain `@Test`, where no recorder is bound, a strict scope's refusal of
-    /// a hand-made object's `@OptionalInject` or `@LazyInject` was recorded nowhere.
+    /// a hand-made object's `@OptionalInject` or `@LazyInject` was recorded nowhere. (One
+    /// scope each: a scope records a key's refusal once.)
     @Test func aRefusedWrapperOfAHandMadeObjectInAPlainTestIsRecordedAtTheProperty() {
         let app = DependencyInjector()
         registerShop(in: app)
         let issues = recordedIssues {
-            app.withOverrides(strict: true, { _ in }) {
-                _ = HandMadeOptionalCheckout()
-                _ = StrictModeTests.LazyReceipts().$receipts
-            }
+            app.withOverrides(strict: true, { _ in }) { _ = HandMadeOptionalCheckout() }
+            app.withOverrides(strict: true, { _ in }) { _ = StrictModeTests.LazyReceipts().$receipts }
         }
         #expect(issues.count == 2)
         #expect(issues.first?.line == HandMadeOptionalCheckout.receiptsLine)
@@ -434,3 +433,35 @@ final class HandMadeOptionalCheckout {
         }
     }
 #endif
+
+/// A strict `withOverrides` in a plain test, which binds no recorder of its own.
+@Suite struct PlainTestStrictScopeTests {
+    /// A refusal met twice inside one strict scope is recorded once, as under the trait.
+    /// (Catches: with no recorder bound, each refusal made one of its own, which remembered
+    /// nothing, and was recorded each time.)
+    @Test func aRefusalMetTwiceInAStrictWithOverridesIsRecordedOnce() async {
+        let app = DependencyInjector()
+        registerShop(in: app)
+        let issues = Collected<Issue>()
+        await withKnownIssue {
+            app.withOverrides(strict: true, { _ in }) {
+                _ = try? DependencyInjector.current.resolve((any Receipts).self)
+                _ = try? DependencyInjector.current.resolve((any Receipts).self)
+            }
+            await app.withOverrides(strict: true, { _ in }) { () async in
+                _ = try? DependencyInjector.current.resolve((any Receipts).self)
+                _ = try? DependencyInjector.current.resolve((any Receipts).self)
+            }
+            let actor = AsyncDependencyInjector()
+            await actor.register(LiveReceipts() as any Receipts)
+            await actor.withOverrides(strict: true, { _ in }) {
+                _ = try? await AsyncDependencyInjector.current.resolve((any Receipts).self)
+                _ = try? await AsyncDependencyInjector.current.resolve((any Receipts).self)
+            }
+        } matching: { issue in
+            issues.append(issue)
+            return true
+        }
+        #expect(issues.values.count == 3)  // one per scope
+    }
+}

@@ -74,6 +74,26 @@ package struct TestIssueRecorder: Sendable {
         current ?? runningTestRecorders?.recorderForRunningTest()
     }
 
+    /// Runs `body` with `current`, or else one recorder of the running test bound, so that what
+    /// fails in a test scope a plain test opens (`withOverrides`) is recorded as under the
+    /// trait: a refusal once, however often the code meets it. Outside a test, or where a
+    /// recorder is bound already, it binds nothing.
+    static func bindingRunningTest<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard current == nil, let recorder = runningTestRecorders?.recorderForRunningTest() else { return try body() }
+        return try $current.withValue(recorder, operation: body)
+    }
+
+    /// `bindingRunningTest(_:)` for an asynchronous `body`, in the caller's isolation.
+    static func bindingRunningTest<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        guard current == nil, let recorder = runningTestRecorders?.recorderForRunningTest() else {
+            return try await body()
+        }
+        return try await $current.withValue(recorder, operation: body)
+    }
+
     /// `InjectorTesting`'s `RunningTestIssues`, found by its name at run time: `Injector` may
     /// not import a test framework, and nothing but the test process knows whether it links
     /// `InjectorTesting`. `nil` when it does not.

@@ -15,12 +15,13 @@ extension AsyncDependencyInjector {
         do {
             try await overrides(scope)
             // The other face's `current` too, where it is this injector's.
-            let result =
+            let result = try await TestIssueRecorder.bindingRunningTest {
                 DependencyInjector.current === core
-                ? try await DependencyInjector.$current.withValue(scope.core) {
-                    try await Self.$current.withValue(scope, operation: operation)
-                }
-                : try await Self.$current.withValue(scope, operation: operation)
+                    ? try await DependencyInjector.$current.withValue(scope.core) {
+                        try await Self.$current.withValue(scope, operation: operation)
+                    }
+                    : try await Self.$current.withValue(scope, operation: operation)
+            }
             await scope.closeReportingFailuresUncancelled()
             return result
         } catch {

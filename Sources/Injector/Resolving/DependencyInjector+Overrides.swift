@@ -43,9 +43,13 @@ extension DependencyInjector {
         let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
         defer { scope.closeReportingFailures() }
         try overrides(scope)
-        guard let face = actorFace(of: scope) else { return try Self.$current.withValue(scope, operation: operation) }
-        return try AsyncDependencyInjector.$current.withValue(face) {
-            try Self.$current.withValue(scope, operation: operation)
+        return try TestIssueRecorder.bindingRunningTest {
+            guard let face = actorFace(of: scope) else {
+                return try Self.$current.withValue(scope, operation: operation)
+            }
+            return try AsyncDependencyInjector.$current.withValue(face) {
+                try Self.$current.withValue(scope, operation: operation)
+            }
         }
     }
 
@@ -79,13 +83,17 @@ extension DependencyInjector {
         guard let face = actorFace(of: scope) else {
             defer { scope.closeReportingFailures() }
             try overrides(scope)
-            return try await Self.$current.withValue(scope, operation: operation)
+            return try await TestIssueRecorder.bindingRunningTest {
+                try await Self.$current.withValue(scope, operation: operation)
+            }
         }
         // Closed by the actor face, which awaits the async teardowns of what it made there.
         do {
             try overrides(scope)
-            let result = try await AsyncDependencyInjector.$current.withValue(face) {
-                try await Self.$current.withValue(scope, operation: operation)
+            let result = try await TestIssueRecorder.bindingRunningTest {
+                try await AsyncDependencyInjector.$current.withValue(face) {
+                    try await Self.$current.withValue(scope, operation: operation)
+                }
             }
             await face.closeReportingFailuresUncancelled()
             return result
