@@ -149,7 +149,7 @@ extension DependencyInjector {
     /// `KeptValues.dropTuples(of:)`); returns their teardowns, in creation order. The values
     /// are released after the lock.
     func droppedTuples(of key: DependencyKey) -> [PendingTeardown] {
-        registry.withLock { $0.kept.dropTuples(of: key) }.compactMap(\.teardown).sorted { $0.order < $1.order }
+        registry.withLock { $0.dropTuples(of: key) }.compactMap(\.teardown).sorted { $0.order < $1.order }
     }
 
     /// Whether a registration of this injector or an ancestor has `scope`.
@@ -215,5 +215,16 @@ extension Registry {
             replace(key, with: .factory(registration, .empty))
         }
         return dropped
+    }
+}
+
+extension Registry {
+    /// Lets go of the values kept per argument tuple for `key`: of the registration stored
+    /// here for it, when there is one (another's are an installation's, to put back if it
+    /// fails), else of whichever registration made them (copies of an ancestor's).
+    mutating func dropTuples(of key: DependencyKey) -> [KeptValues.Tuple] {
+        guard contains(key) else { return kept.dropTuples(of: key) }
+        guard case .factory(let stored, _)? = self[key] else { return [] }
+        return kept.dropTuples(of: key, madeBy: stored)
     }
 }

@@ -448,7 +448,7 @@ extension KeptValues {
     /// creation (in `claims`, and in `SingletonCreation` for the threads that wait for it).
     final class Tuple: @unchecked Sendable {
         // `@unchecked Sendable`: every property is touched only under the keeper's lock.
-        let arguments: [AnyHashable]
+        let arguments: ArgumentTuple
         /// A value held strongly, and its teardown, if the registration has one.
         var value: Any?
         var teardown: PendingTeardown?
@@ -457,8 +457,11 @@ extension KeptValues {
         /// The resolves its creation is handing the value to (its creator; on the actor face,
         /// the tasks that await it too): a bound does not let go of it meanwhile.
         var handOuts = 0
+        /// Whether it was made after its registration's tuples were let go: its value is the
+        /// resolves' that asked for it (a thread that waited takes it), kept by nobody.
+        var isLetGo = false
 
-        init(_ arguments: [AnyHashable]) {
+        init(_ arguments: ArgumentTuple) {
             self.arguments = arguments
         }
 
@@ -470,9 +473,9 @@ extension KeptValues {
     struct Tuples {
         let registration: Registration
         let caching: ArgumentCaching
-        var entries: [[AnyHashable]: Tuple] = [:]
+        var entries: [ArgumentTuple: Tuple] = [:]
         /// The tuples with a value, least recently used first (a bounded cache's order).
-        var recency: [[AnyHashable]] = []
+        var recency: [ArgumentTuple] = []
         /// How many entries a weak cache holds when it next forgets the tuples whose values are gone.
         var forgetGoneAt = Tuples.forgetGoneAtFirst
         static let forgetGoneAtFirst = 16
@@ -503,21 +506,25 @@ extension KeptValues {
     /// on its creation: by the thread `thread`, or by a task (`thread` is `nil`), `creator`
     /// saying which. A task that finds another task's creation gets what to await (made now if
     /// it is the first to wait), and is counted as handed the value, as a creator is. Nothing
-    /// is claimed once closed. The first claim for `registration` here lets go of the tuples of
-    /// another registration of its key, which `registration` replaced.
+    /// is claimed once closed. Where the keeper keeps copies of an ancestor's registration (a
+    /// test scope), the first claim for `registration` `replacesCopies`: it lets go of the
+    /// tuples of another registration of its key, which `registration` replaced. (The holder's
+    /// own are let go of by the replacement, or, in an installation, by its end: a failed one
+    /// puts them back.)
     mutating func claim(
-        _ arguments: [AnyHashable],
+        _ arguments: ArgumentTuple,
         of registration: Registration,
         caching: ArgumentCaching,
         asking thread: ResolutionContext?,
+        replacesCopies: Bool,
         creator: () -> Claim.Creator
     ) -> TupleClaim {
         guard !isClosed else { return TupleClaim(claimed: .closed, tuple: Tuple(arguments)) }
         let id = ObjectIdentifier(registration)
         var letGo: [Tuples] = []
         if tuples[id] == nil {
-            // One registration's values per key: the earlier one's holder replaced it.
-            for (other, kept) in tuples where kept.registration.key == registration.key {
+            // One registration's copies per key: the earlier one's holder replaced it.
+            for (other, kept) in tuples where replacesCopies && kept.registration.key == registration.key {
                 if let group = tuples.removeValue(forKey: other) { letGo.append(group) }
             }
             tuples[id] = Tuples(registration, caching: caching)
@@ -546,7 +553,7 @@ extension KeptValues {
     }
 
     /// Notes a bounded cache's use of the value kept for `arguments`: the most recent now.
-    private mutating func noteUse(of arguments: [AnyHashable], by registration: ObjectIdentifier) {
+    private mutating func noteUse(of arguments: ArgumentTuple, by registration: ObjectIdentifier) {
         guard let index = tuples[registration]?.recency.firstIndex(of: arguments) else { return }
         tuples[registration]?.recency.remove(at: index)
         tuples[registration]?.recency.append(arguments)
@@ -581,7 +588,13 @@ extension KeptValues {
             keeping.isClosed = true
             return keeping
         }
-        guard let caching = tuples[id]?.caching, tuples[id]?.entries[tuple.arguments] === tuple else { return keeping }
+        guard let caching = tuples[id]?.caching, tuples[id]?.entries[tuple.arguments] === tuple else {
+            // Its registration's tuples were let go meanwhile (replaced or removed): nobody keeps
+            // it, and the tuple holds it for the threads that waited for this creation alone.
+            tuple.value = value
+            tuple.isLetGo = true
+            return keeping
+        }
         if !caching.isWeak {
             tuple.value = value
             tuple.teardown = teardown
@@ -598,7 +611,7 @@ extension KeptValues {
 
     /// Notes `arguments` as the most recently used; returns the tuples a bound lets go, least
     /// recently used first, passing over those a creation is still handing out.
-    private mutating func keepWithin(_ limit: Int, adding arguments: [AnyHashable], of id: ObjectIdentifier)
+    private mutating func keepWithin(_ limit: Int, adding arguments: ArgumentTuple, of id: ObjectIdentifier)
         -> [Tuple]
     {
         guard var kept = tuples.removeValue(forKey: id) else { return [] }
@@ -650,11 +663,14 @@ extension KeptValues {
         return (gone, held)
     }
 
-    /// Lets go of the tuples kept for `key`, whichever registration made them (a reset of the
-    /// key, a decorator added for it or taken back); creations running go on, and keep theirs.
-    mutating func dropTuples(of key: DependencyKey) -> [Tuple] {
+    /// Lets go of the tuples kept for `key` (a reset of the key, a decorator added for it or
+    /// taken back): those of `registration` alone when given (the keeper's own registration of
+    /// the key: another's are an installation's to put back), else whichever registration made
+    /// them (a test scope's copies). Creations running go on, and keep theirs.
+    mutating func dropTuples(of key: DependencyKey, madeBy registration: Registration? = nil) -> [Tuple] {
         var dropped: [Tuple] = []
-        for (id, kept) in tuples where kept.registration.key == key {
+        for (id, kept) in tuples
+        where kept.registration.key == key && registration.map({ $0 === kept.registration }) != false {
             let values = kept.entries.filter { claimIndex(of: ObjectIdentifier($0.value)) == nil }
             for arguments in values.keys { tuples[id]?.entries[arguments] = nil }
             tuples[id]?.recency.removeAll()
@@ -676,7 +692,7 @@ extension KeptValues {
 
     /// The claim on the creation of the value for `arguments` of the registration of `key`
     /// that keeps tuples here, if one runs (for tests, which ask whether a resolve waits for it).
-    func creation(of arguments: [AnyHashable], for key: DependencyKey) -> Claim? {
+    func creation(of arguments: ArgumentTuple, for key: DependencyKey) -> Claim? {
         guard let tuple = tuples.values.first(where: { $0.registration.key == key })?.entries[arguments] else {
             return nil
         }

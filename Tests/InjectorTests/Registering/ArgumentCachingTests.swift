@@ -567,8 +567,10 @@ extension DependencyInjector {
     /// Whether a resolve besides its creator waits for the creation of the value that this
     /// injector keeps for `arguments` of the registration of `type` (tests close it then): a
     /// thread, or a task whose wait the wait graph has admitted.
-    fileprivate func hasWaiters<T>(for arguments: [AnyHashable], of type: T.Type) -> Bool {
-        guard let claim = registry.withLock({ $0.kept.creation(of: arguments, for: DependencyKey(type)) }) else {
+    func hasWaiters<T>(for arguments: [AnyHashable], of type: T.Type) -> Bool {
+        guard
+            let claim = registry.withLock({ $0.kept.creation(of: ArgumentTuple(arguments), for: DependencyKey(type)) })
+        else {
             return false
         }
         return claim.isAwaited || (claim.awaited?.waiterCount ?? 0) > 0

@@ -8,6 +8,9 @@
 ///     try TenantClient(tenant: tenant, http: r.resolve())
 /// }
 /// ```
+///
+/// The arguments are hashed before any lock is taken; their `==` runs under the injector's
+/// lock, where it finds the value, so it must not resolve from that injector.
 public struct ArgumentCaching: Hashable, Sendable {
     /// Whether values are held weakly.
     let isWeak: Bool
@@ -44,10 +47,10 @@ public struct ArgumentCaching: Hashable, Sendable {
 
     /// The arguments as the key of their value: each must be `Hashable` (the register that
     /// takes them cannot require it, as its uncached form takes any argument).
-    static func tuple<First, each Rest>(_ first: First, _ rest: repeat each Rest) throws -> [AnyHashable] {
+    static func tuple<First, each Rest>(_ first: First, _ rest: repeat each Rest) throws -> ArgumentTuple {
         var tuple: [AnyHashable] = [try hashable(first)]
         repeat tuple.append(try hashable(each rest))
-        return tuple
+        return ArgumentTuple(tuple)
     }
 
     private static func hashable<Argument>(_ argument: Argument) throws -> AnyHashable {
@@ -55,6 +58,27 @@ public struct ArgumentCaching: Hashable, Sendable {
             throw UnhashableArgument(typeName: String(reflecting: type(of: argument)))
         }
         return hashable
+    }
+}
+
+/// A cached factory's arguments, as the key of their value: hashed once, where the resolve
+/// begins, outside any lock (an argument's `hash(into:)` is user code, and the value is looked
+/// up under its keeper's lock); only `==` runs there, on a tuple of the same hash.
+struct ArgumentTuple: Hashable {
+    let arguments: [AnyHashable]
+    private let hash: Int
+
+    init(_ arguments: [AnyHashable]) {
+        self.arguments = arguments
+        hash = arguments.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+
+    static func == (lhs: ArgumentTuple, rhs: ArgumentTuple) -> Bool {
+        lhs.hash == rhs.hash && lhs.arguments == rhs.arguments
     }
 }
 
@@ -102,7 +126,7 @@ extension DependencyInjector {
         of key: DependencyKey,
         caching: ArgumentCaching,
         teardown: Registration.Teardown?,
-        for tuple: [AnyHashable],
+        for tuple: ArgumentTuple,
         make: (DependencyInjector) throws -> Any
     ) throws -> Any {
         let context = ResolutionContext.current
@@ -130,6 +154,11 @@ extension DependencyInjector {
                     owner: ObjectIdentifier(keeper), registration: running.registration)
                 try SingletonCreation.shared.wait(for: creation, of: key, context: context) {
                     keeper.registry.withLock { $0.kept.awaitedCreator(of: running) }
+                }
+                // Made after its registration was replaced: nobody keeps it, but it is this
+                // resolve's, which asked for the registration the creator ran.
+                if let value = keeper.registry.withLock({ _ in claim.tuple.isLetGo ? claim.tuple.value : nil }) {
+                    return value
                 }
             case .claimed:
                 context.argumentCreations &+= 1
@@ -161,7 +190,7 @@ extension DependencyInjector {
     /// values may be here, which this one must not let go of). What the claim let go of (the tuples of a
     /// registration of the key replaced since) is torn down after the unlock.
     func claim(
-        _ arguments: [AnyHashable],
+        _ arguments: ArgumentTuple,
         of registration: Registration,
         heldBy holder: DependencyInjector,
         caching: ArgumentCaching,
@@ -174,7 +203,9 @@ extension DependencyInjector {
             if holder === self, !registry.kept.keepsTuples(of: registration), !registry.stores(registration) {
                 return nil
             }
-            return registry.kept.claim(arguments, of: registration, caching: caching, asking: thread, creator: creator)
+            return registry.kept.claim(
+                arguments, of: registration, caching: caching, asking: thread, replacesCopies: holder !== self,
+                creator: creator)
         }
         if let letGo = claim?.letGo, !letGo.isEmpty { tearDown(KeptValues.Tuples.teardowns(of: letGo)) }
         return claim
@@ -257,7 +288,7 @@ extension AsyncResolver {
         of key: DependencyKey,
         caching: ArgumentCaching,
         teardown: Registration.Teardown?,
-        for tuple: [AnyHashable],
+        for tuple: ArgumentTuple,
         make: (AsyncResolver) async throws -> T
     ) async throws -> T {
         let frames = self.frames

@@ -243,7 +243,7 @@ final class Installation: Sendable {
             for key in decorated {
                 removedDecorators += registry.removeDecorators(of: key, addedBy: id)
                 if let dropped = registry.dropValue(of: key) { undecorated.append(dropped) }
-                decoratedTuples += registry.kept.dropTuples(of: key)
+                decoratedTuples += registry.dropTuples(of: key)
             }
             return (
                 replaced.reversed().map { key, previous, parameters in
