@@ -117,7 +117,7 @@ import Testing
         let app = DependencyInjector()
         app.register(Config.self, scope: .singleton) { _ in Config() }
         app.register(Session.self, caching: .strong) { (_, probe: Probe) in Session(user: probe.id) }
-        let finished = try finishes(withinSeconds: 5) {
+        let finished = try finishes(withinSeconds: 300) {
             _ = try app.resolve(Session.self, arguments: Probe(id: 1, injector: app))
         }
         #expect(finished)
@@ -150,7 +150,7 @@ import Testing
             return B()
         }
         let errors = Collected<String>()
-        let finished = try finishes(withinSeconds: 10) {
+        let finished = try finishes(withinSeconds: 300) {
             runOnThreads(2) { index in
                 do {
                     if index == 0 {
@@ -179,7 +179,7 @@ import Testing
                 _ = try r.resolve(A.self, arguments: id)
                 return A()
             }
-            let finished = try finishes(withinSeconds: 10) {
+            let finished = try finishes(withinSeconds: 300) {
                 #expect(throws: InjectionError.self) { try injector.resolve(A.self, arguments: 1) }
             }
             #expect(finished)
@@ -188,7 +188,7 @@ import Testing
                 _ = try await r.resolve(A.self, arguments: id)
                 return A()
             }
-            let finished = await finishesAsync(withinSeconds: 10) {
+            let finished = await finishesAsync(withinSeconds: 300) {
                 await #expect(throws: InjectionError.self) { try await injector.resolve(A.self, arguments: 1) }
             }
             #expect(finished)
