@@ -48,7 +48,8 @@ extension DependencyInjector {
         // Not marked running: a task its teardown starts may close the injector on the actor
         // face, and the teardown may block until it has; the actor face's close does not wait.
         let (teardowns, kept, numbered) = closeKeeping()
-        let tasks = Array(numbered.values)
+        // Most closes await no task: no array made for none.
+        let tasks = numbered.isEmpty ? [] : Array(numbered.values)
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
         if !tasks.isEmpty {
@@ -63,7 +64,9 @@ extension DependencyInjector {
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         runLater(deferred, after: tasks)
-        return (takeTeardownFailures() + failures, failures)
+        // Joined only when both have some: adding even an empty array makes a new buffer.
+        let noted = takeTeardownFailures()
+        return (noted.isEmpty ? failures : failures.isEmpty ? noted : noted + failures, failures)
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
@@ -84,7 +87,10 @@ extension DependencyInjector {
         }
         // The values kept per argument tuple (`register(_:caching:teardown:…)`) too, released here.
         var teardowns = orphans
-        teardowns += kept.tupleTeardowns
+        // Added only when there are some: adding even an empty array makes a new buffer (an
+        // opened scope commonly has none of these, only its kept values).
+        let tupleTeardowns = kept.tupleTeardowns
+        if !tupleTeardowns.isEmpty { teardowns += tupleTeardowns }
         for entry in dropped {
             if let teardown = entry.teardown { teardowns.append(teardown) }
         }
