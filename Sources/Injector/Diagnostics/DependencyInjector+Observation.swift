@@ -75,7 +75,9 @@ extension DependencyInjector {
 
     /// A new child starts with its parent's observer.
     func inheritObserver(from parent: DependencyInjector) {
-        guard let inherited = parent.registry.withLock({ $0.diagnostics.instrumentation }),
+        // Most parents are not observed: no lock of theirs (the app's) taken by every request.
+        guard parent.ready.isInstrumented,
+            let inherited = parent.registry.withLock({ $0.diagnostics.instrumentation }),
             inherited.observer != nil
         else { return }
         registry.update { exchange(&$0.diagnostics.instrumentation, with: inherited) }

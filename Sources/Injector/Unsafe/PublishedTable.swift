@@ -60,7 +60,20 @@ final class PublishedTable: @unchecked Sendable {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             heldTypesCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
+            instrumentedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
         }
+    }
+
+    /// Whether `instrumentation` is set (resolves observed or verified), published for
+    /// `isInstrumented`.
+    private var instrumentedCell: UnsafeMutableRawPointer { cell + 24 }
+
+    /// Whether resolves through this injector may be observed or verified now, known without
+    /// its lock (`true` where the OS has no atomics for it): an injector opened under it (a
+    /// request's scope) takes the lock to inherit the hook only then, not on every request.
+    var isInstrumented: Bool {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return true }
+        return instrumentedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
     }
 
     /// A filter of the types this injector holds something of (a registration, a value, a
@@ -271,6 +284,8 @@ final class PublishedTable: @unchecked Sendable {
         let current = table
         let replaced = atomic(cell).pointee.exchange(0, ordering: .sequentiallyConsistent)
         self.instrumentation = instrumentation
+        instrumentedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(
+            instrumentation != nil, ordering: .releasing)
         publishHeldTypes()
         if let current { publish(ReadyTable(copying: current, instrumentation: instrumentation)) }
         if let replaced = UnsafeRawPointer(bitPattern: replaced) { retire(Unmanaged<ReadyTable>.fromOpaque(replaced)) }
