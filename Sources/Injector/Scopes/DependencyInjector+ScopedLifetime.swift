@@ -268,8 +268,12 @@ extension AsyncDependencyInjector {
         // The innermost kept value being built: the thread's (a synchronous factory on the
         // way), else that of `frames`, the path this resolve checks cycles on. They hold the
         // task's own (read from its task-locals otherwise), and past them the resolver's run,
-        // when a task the factory started resolves through it.
-        let holder = ResolutionContext.current.innermostKept ?? frames.innermostKept
+        // when a task the factory started resolves through it. With none there, the task's:
+        // a resolver kept from a resolve that has ended, used in a singleton's factory, has no
+        // frames of its own running, and resolves as the injector would, in the task's run.
+        let holder =
+            ResolutionContext.current.innermostKept ?? frames.innermostKept
+            ?? (AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.frames.innermostKept : nil)
         let scoped = try core.checkScoped(registration, keptBy: keeper, insideValueOf: holder)
         // Numbered when this task takes the place: a ready value costs no count shared by all cores.
         var number: AsyncSingletonCreation.Number = 0
