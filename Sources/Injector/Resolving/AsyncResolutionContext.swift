@@ -395,14 +395,6 @@ extension AsyncResolutionContext {
             case claimed(AsyncSingletonCreation)
         }
 
-        /// Whether `registration`'s value, built by `injector`, is shared in this resolve, or being made.
-        func hasValueOrCreation(madeBy registration: Registration, builtBy injector: DependencyInjector) -> Bool {
-            state.withLock { state in
-                state.values.value(madeBy: registration, builtBy: injector) != nil
-                    || state.creations[Shared.Key(registration, injector)] != nil
-            }
-        }
-
         /// Forgets `creation` of `registration`'s value, built by `injector`, which has ended: a
         /// later request finds its value shared, or (it failed) claims a creation of its own.
         func endCreation(

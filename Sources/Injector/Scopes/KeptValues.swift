@@ -277,11 +277,6 @@ struct KeptValues {
         return creator
     }
 
-    /// Whether a resolve is creating `registration`'s value now.
-    func isCreating(_ registration: Registration) -> Bool {
-        claimIndex(of: registration) != nil
-    }
-
     /// What the resolves waiting for a task's creation of `registration`'s value await, if any.
     func awaited(_ registration: Registration) -> AsyncSingletonCreation? {
         claimIndex(of: registration).flatMap { claims[$0].awaited }
