@@ -162,8 +162,12 @@ public struct Registered<Value>: Sendable {
         return self
     }
 
-    /// Registers `type` under `name` as a key that resolves to this registration's value.
+    /// Registers `type` under `name` as a key that resolves to this registration's value, if
+    /// it is still the one stored under its key, as every modifier does (a later `register` of
+    /// the key wins). One replacing it meanwhile finds the forward as a `register` made after
+    /// this call would.
     fileprivate func forward<Forwarded>(_ type: Forwarded.Type, name: String?) {
+        guard injector.stores(registration) else { return }
         let target = registration.key
         let key = DependencyKey(type, name: name)
         guard case .async = registration.factory else {

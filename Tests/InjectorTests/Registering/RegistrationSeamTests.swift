@@ -75,6 +75,27 @@ import Testing
         #expect(try app.resolve(PlainSink.self).label == "plain")  // stays as it was
     }
 
+    /// `implements` through a `Registered` whose key was registered again adds no key, as its
+    /// other calls change nothing: a later `register` of the key wins. On both faces. (Catches,
+    /// from an audit of the docs: the forwarded key was stored, answering the new registration.)
+    @Test func implementsThroughARegisteredReplacedSinceAddsNoKey() async throws {
+        let app = DependencyInjector()
+        let old = app.register(PlainSink.self) { _ in PlainSink("old") }
+        app.register(PlainSink.self) { _ in PlainSink("new") }
+        old.implements((any Sink).self)
+        #expect(!app.isRegistered((any Sink).self))
+
+        let server = AsyncDependencyInjector()
+        let asyncOld = await server.register(PlainSink.self) { _ in PlainSink("old") }
+        await server.register(PlainSink.self) { _ in PlainSink("new") }
+        asyncOld.implements((any Sink).self)
+        #expect(!server.synchronous.isRegistered((any Sink).self))
+
+        let current = app.register(PlainSink.self) { _ in PlainSink("current") }
+        current.implements((any Sink).self)  // still stored: it answers
+        #expect(try app.resolve((any Sink).self).label == "current")
+    }
+
     @Test func aResolveInTheHookOfADecoratedSingletonGetsTheOneDecoratedValue() async throws {
         // The sync face.
         let app = DependencyInjector()
