@@ -12,6 +12,11 @@ final class Shop: Sendable {
     }
 }
 
+/// An object whose payments are optional: an `@Inject` of `T?`.
+final class OptionalPaymentsOwner {
+    @Inject var payments: (any PaymentService)?
+}
+
 final class Catalog {
     @Inject(name: "catalogTitle") var title: String
 }
@@ -35,6 +40,26 @@ struct ExpectNoResolutionTests {
                 "Injector: any InjectorTestingTests.PaymentService was resolved once in the body of expectNoResolution, "
                     + "which expected none: any InjectorTestingTests.PaymentService.")
         }
+    }
+
+    /// A resolve of `T?` that finds the `T` registered resolves the type: directly, or through
+    /// an `@Inject` of the optional. (Catches, from an audit of the docs: only the optional's key
+    /// was reported, and neither was seen.)
+    @Test func seesAResolveOfTheOptionalThatFindsTheType() throws {
+        let issues = Collected<Issue>()
+        var resolved: (any PaymentService)?
+        var owner: OptionalPaymentsOwner?
+        try withKnownIssue {
+            try expectNoResolution(of: (any PaymentService).self) {
+                resolved = try DependencyInjector.current.resolve((any PaymentService)?.self)
+            }
+            expectNoResolution(of: (any PaymentService).self) { owner = OptionalPaymentsOwner() }
+        } matching: { issue in
+            issues.append(issue)
+            return true
+        }
+        #expect(resolved != nil && owner?.payments != nil)
+        #expect(issues.values.count == 2)
     }
 
     @Test func readsASingletonTheTestMadeWithoutMakingItAgain() throws {
