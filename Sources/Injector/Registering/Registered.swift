@@ -164,11 +164,16 @@ public struct Registered<Value>: Sendable {
 
     /// Registers `type` under `name` as a key that resolves to this registration's value, if
     /// it is still the one stored under its key, as every modifier does (a later `register` of
-    /// the key wins). One replacing it meanwhile finds the forward as a `register` made after
-    /// this call would.
+    /// the key wins), or a modification of it (a hook added through another `Registered` of
+    /// it: the forward adds a key, and changes nothing a hook added). One replacing it
+    /// meanwhile finds the forward as a `register` made after this call would.
     fileprivate func forward<Forwarded>(_ type: Forwarded.Type, name: String?) {
-        guard injector.stores(registration) else { return }
         let target = registration.key
+        let isStored = injector.registry.withLock { registry in
+            guard case .factory(let current, _)? = registry[target] else { return false }
+            return current.isModification(of: registration)
+        }
+        guard isStored else { return }
         let key = DependencyKey(type, name: name)
         guard case .async = registration.factory else {
             injector.store(scope: .transient, site: registration.site) { scope, site in

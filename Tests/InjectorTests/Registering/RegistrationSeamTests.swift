@@ -92,7 +92,8 @@ import Testing
         #expect(!server.synchronous.isRegistered((any Sink).self))
 
         let current = app.register(PlainSink.self) { _ in PlainSink("current") }
-        current.implements((any Sink).self)  // still stored: it answers
+        current.initCompleted { _, _ in }  // stores a modification of it, which `current` does not hold
+        current.implements((any Sink).self)  // still its registration: it answers
         #expect(try app.resolve((any Sink).self).label == "current")
     }
 
