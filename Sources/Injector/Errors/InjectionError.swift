@@ -32,7 +32,8 @@ public indirect enum InjectionError: Error, Sendable {
     case factoryFailed(DependencyKey, path: [DependencyKey], underlying: any Error)
 
     /// The key's factory takes run-time arguments of the `expected` types (module-qualified
-    /// names), but the resolve passed the `given` types (either list may be empty).
+    /// names, as the platform names them: `FoundationEssentials.UUID` on Linux), but the
+    /// resolve passed the `given` types (either list may be empty).
     ///
     /// ```swift
     /// injector.register(UserSession.self) { (r, userID: UUID) in UserSession(id: userID) }
