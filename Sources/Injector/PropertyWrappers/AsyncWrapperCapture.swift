@@ -53,7 +53,7 @@ final class AsyncWrapperCapture: Sendable {
     /// Whether an async builder runs in this task, to capture a wrapper's failure; not
     /// whether it is still open (`capture` tells).
     static var isBuilding: Bool {
-        !running.isZero && (current != nil || AsyncResolutionContext.bound.count > 0)
+        !running.isZero && (current != nil || AsyncResolutionContext.bound.frames.count > 0)
     }
 
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is

@@ -141,7 +141,7 @@ final class LazyResolution: Sendable {
     /// property, if any (see `actorFace`).
     private func resolveFromInjector<Value>(_ type: Value.Type) throws(InjectionError) -> Value {
         guard let actorFace else { return try injector.resolveLockedForWrapper(Value.self, name: name) }
-        let outcome = ActorFaceCurrent.$running.withValue(actorFace) { () -> Result<Value, InjectionError> in
+        let outcome = ActorFaceCurrent.binding(actorFace) { () -> Result<Value, InjectionError> in
             do throws(InjectionError) {
                 return .success(try injector.resolveLockedForWrapper(Value.self, name: name))
             } catch {

@@ -7,8 +7,16 @@ struct ActorFaceCurrent: Sendable {
     let core: DependencyInjector
     let outside: DependencyInjector
 
-    /// The actor face's factory running in this task, if any.
-    @TaskLocal static var running: ActorFaceCurrent?
+    /// The actor face's factory running in this task, if any: bound with the run's frames.
+    static var running: ActorFaceCurrent? { AsyncResolutionContext.bound.face }
+
+    /// Runs `body` with `face` as the actor face's factory running (`nil`: none), the frames
+    /// bound as they are.
+    static func binding<Result>(_ face: ActorFaceCurrent?, _ body: () throws -> Result) rethrows -> Result {
+        var bound = AsyncResolutionContext.bound
+        bound.face = face
+        return try AsyncResolutionContext.$bound.withValue(bound, operation: body)
+    }
 }
 
 extension DependencyInjector {

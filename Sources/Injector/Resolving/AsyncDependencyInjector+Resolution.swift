@@ -460,18 +460,18 @@ extension AsyncDependencyInjector {
         let unbound = task != nil
         let resolver = AsyncResolver(self, frames: frames, task: task ?? CurrentTask.address)
         do {
-            // Asked before binding the frames, which the check does not read: inside a run of
-            // this face (a dependency's creation), nothing but the frames is bound, and the
-            // factory is called straight from the binding, with no frames for `asCurrent`'s
+            // Inside a run of this face (a dependency's creation), only the frames change: the
+            // factory is called straight from their binding, with no frames for `running`'s
             // check and closure (two async calls per level of a chain of creations).
+            let bound = AsyncResolutionContext.bound
             let value =
                 unbound
                 ? try await make(resolver)
-                : Self.isCurrent(self)
-                    ? try await AsyncResolutionContext.$bound.withValue(frames) { try await make(resolver) }
-                    : try await AsyncResolutionContext.$bound.withValue(frames) {
-                        try await asCurrent { try await make(resolver) }
+                : Self.isCurrent(self, running: bound.face)
+                    ? try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: bound.face)) {
+                        try await make(resolver)
                     }
+                    : try await Self.running(self, frames: frames) { try await make(resolver) }
             // Before the completion runs: it is for whole values only.
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
             let shared = registration.sharesValues ? frames.shared : nil
@@ -483,7 +483,7 @@ extension AsyncDependencyInjector {
                     value, as: valueType, madeBy: registration, sharingIn: shared, decorating: decorates, resolver)
             }
             if unbound { return try await finish() }
-            return try await AsyncResolutionContext.$bound.withValue(frames) { try await asCurrent(finish) }
+            return try await Self.running(self, frames: frames, finish)
         } catch {
             throw Self.failure(error, of: registration, after: frames)
         }
@@ -564,32 +564,39 @@ extension AsyncDependencyInjector {
         try await Self.running(self, body)
     }
 
-    /// `asCurrent(_:)` for `face`, in the caller's isolation (`withScope`'s body keeps its actor).
+    /// `asCurrent(_:)` for `face`, in the caller's isolation (`withScope`'s body keeps its
+    /// actor), with `frames` bound for a run (`nil`: the frames bound stay), in the one binding
+    /// that says which face's factory runs.
     static func running<Value>(
         _ face: AsyncDependencyInjector,
+        frames: AsyncResolutionContext.Frames? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
         let core = face.core
-        let (running, bound) = (ActorFaceCurrent.running, DependencyInjector.current)
-        if let running, running.core === core, bound === core, current === face {
-            return try await body()
+        let (bound, boundCore) = (AsyncResolutionContext.bound, DependencyInjector.current)
+        if isCurrent(face, running: bound.face) {
+            guard let frames else { return try await body() }
+            return try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: bound.face)) {
+                try await body()
+            }
         }
         // Bound outside every face: inside another face's run (whose registry is bound), the
         // injector bound outside that one; its registry is no fallback for this face's values.
-        let outsideFaces = running.map { bound === $0.core ? $0.outside : bound } ?? bound
-        return try await $current.withValue(face) {
-            let outside = ActorFaceCurrent(core: core, outside: outsideFaces)
-            return try await DependencyInjector.$current.withValue(core) {
-                try await ActorFaceCurrent.$running.withValue(outside, operation: body)
+        let outsideFaces = bound.face.map { boundCore === $0.core ? $0.outside : boundCore } ?? boundCore
+        let outside = ActorFaceCurrent(core: core, outside: outsideFaces)
+        return try await AsyncResolutionContext.$bound.withValue(.init(frames: frames ?? bound.frames, face: outside)) {
+            try await $current.withValue(face) {
+                try await DependencyInjector.$current.withValue(core, operation: body)
             }
         }
     }
 
-    /// Whether `face` is both faces' `current` already (see `asCurrent(_:)`): a run of one of
-    /// its factories is in progress in this task, and the factory bound no other.
-    static func isCurrent(_ face: AsyncDependencyInjector) -> Bool {
-        guard let running = ActorFaceCurrent.running, running.core === face.core else { return false }
+    /// Whether `face` is both faces' `current` already (see `asCurrent(_:)`), `running` being
+    /// the actor face's run bound in this task: a run of one of its factories is in progress
+    /// in this task, and the factory bound no other.
+    static func isCurrent(_ face: AsyncDependencyInjector, running: ActorFaceCurrent?) -> Bool {
+        guard let running, running.core === face.core else { return false }
         return DependencyInjector.current === face.core && current === face
     }
 

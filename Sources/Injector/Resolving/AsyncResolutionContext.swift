@@ -19,16 +19,24 @@ enum AsyncResolutionContext {
         let run: Resolve.Run
     }
 
-    /// The frames of the innermost run in this task that bound them, or in the task that
-    /// started it: every run binds, but a transient's asked for through a run's resolver in
-    /// that run's task (see `AsyncDependencyInjector.run`).
-    @TaskLocal static var bound = Frames()
+    /// What the innermost run in this task bound, or in the task that started it: every run
+    /// binds, but a transient's asked for through a run's resolver in that run's task (see
+    /// `AsyncDependencyInjector.run`).
+    @TaskLocal static var bound = Bound()
+
+    /// A run's frames and the actor face whose factory runs, bound as one task-local: a
+    /// binding cost a run more than the rest of its bookkeeping.
+    struct Bound: Sendable {
+        var frames = Frames()
+        /// The actor face's factory running in this task, if any (see `ActorFaceCurrent`).
+        var face: ActorFaceCurrent?
+    }
 
     /// The resolutions in progress in this task: the bound frames, or, deeper, those of the
     /// innermost run of this task that did not bind (its resolve keeps them, see `Resolve`).
     /// A task started inside such a run sees the bound frames around it.
     static var frames: Frames {
-        let bound = bound
+        let bound = bound.frames
         return bound.shared?.unboundFrames(after: bound.innermostRun) ?? bound
     }
 
