@@ -31,9 +31,9 @@ extension AsyncDependencyInjector {
                 First.self, repeat (each Rest).self,
                 make: .async { r, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
-                    guard let caching else { return try await factory(r, first, repeat each rest) }
+                    guard caching != nil else { return try await factory(r, first, repeat each rest) }
                     return try await r.cachedValue(
-                        of: key, caching: caching, teardown: close, for: ArgumentCaching.tuple(first, repeat each rest)
+                        of: key, teardown: close, for: ArgumentCaching.tuple(first, repeat each rest)
                     ) { r in try await factory(r, first, repeat each rest) }
                 }),
             caching: caching,

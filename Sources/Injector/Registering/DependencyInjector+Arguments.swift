@@ -52,9 +52,9 @@ extension DependencyInjector {
                 First.self, repeat (each Rest).self,
                 make: .sync { injector, arguments in
                     let (first, rest) = try Registration.unpack(arguments, as: (First, (repeat each Rest)).self)
-                    guard let caching else { return try factory(injector, first, repeat each rest) }
+                    guard caching != nil else { return try factory(injector, first, repeat each rest) }
                     let tuple = try ArgumentCaching.tuple(first, repeat each rest)
-                    return try injector.cachedValue(of: key, caching: caching, teardown: close, for: tuple) { keeper in
+                    return try injector.cachedValue(of: key, teardown: close, for: tuple) { keeper in
                         try factory(keeper, first, repeat each rest)
                     }
                 }),

@@ -463,15 +463,18 @@ extension AsyncDependencyInjector {
             // Inside a run of this face (a dependency's creation), only the frames change: the
             // factory is called straight from their binding, with no frames for `running`'s
             // check and closure (two async calls per level of a chain of creations).
-            let bound = AsyncResolutionContext.bound
-            let value =
-                unbound
-                ? try await make(resolver)
-                : Self.isCurrent(self, running: bound.face)
-                    ? try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: bound.face)) {
+            let value: any Sendable
+            if unbound {
+                value = try await make(resolver)
+            } else {
+                let face = AsyncResolutionContext.bound.face  // read only by a run that binds
+                value =
+                    Self.isCurrent(self, running: face)
+                    ? try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: face)) {
                         try await make(resolver)
                     }
                     : try await Self.running(self, frames: frames) { try await make(resolver) }
+            }
             // Before the completion runs: it is for whole values only.
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
             let shared = registration.sharesValues ? frames.shared : nil

@@ -467,7 +467,6 @@ extension KeptValues {
     /// The tuples kept for one registration, as its ``ArgumentCaching`` says.
     struct Tuples {
         let registration: Registration
-        let caching: ArgumentCaching
         var entries: [ArgumentTuple: Tuple] = [:]
         /// The tuples with a value, least recently used first (a bounded cache's order).
         var recency: [ArgumentTuple] = []
@@ -475,10 +474,12 @@ extension KeptValues {
         var forgetGoneAt = Tuples.forgetGoneAtFirst
         static let forgetGoneAtFirst = 16
 
-        init(_ registration: Registration, caching: ArgumentCaching) {
+        init(_ registration: Registration) {
             self.registration = registration
-            self.caching = caching
         }
+
+        /// How the registration keeps its values (every registration with tuples has one).
+        var caching: ArgumentCaching { registration.caching ?? .strong }
 
         /// The teardowns of the values `groups` keep, in creation order.
         static func teardowns(of groups: [Tuples]) -> [PendingTeardown] {
@@ -497,7 +498,7 @@ extension KeptValues {
         var letGo: [Tuples] = []
     }
 
-    /// The value kept for `arguments` of `registration` (which caches as `caching`), or a claim
+    /// The value kept for `arguments` of `registration` (which caches by argument), or a claim
     /// on its creation: by the thread `thread`, or by a task (`thread` is `nil`), `creator`
     /// saying which. A task that finds another task's creation gets what to await (made now if
     /// it is the first to wait), and is counted as handed the value, as a creator is. Nothing
@@ -509,7 +510,6 @@ extension KeptValues {
     mutating func claim(
         _ arguments: ArgumentTuple,
         of registration: Registration,
-        caching: ArgumentCaching,
         asking thread: ResolutionContext?,
         replacesCopies: Bool,
         creator: () -> Claim.Creator
@@ -522,11 +522,11 @@ extension KeptValues {
             for (other, kept) in tuples where replacesCopies && kept.registration.key == registration.key {
                 if let group = tuples.removeValue(forKey: other) { letGo.append(group) }
             }
-            tuples[id] = Tuples(registration, caching: caching)
+            tuples[id] = Tuples(registration)
         }
         let tuple = tuples[id]?.entries[arguments] ?? Tuple(arguments)
         if let value = tuple.kept {
-            if caching.limit != nil { noteUse(of: arguments, by: id) }
+            if registration.caching?.limit != nil { noteUse(of: arguments, by: id) }
             return TupleClaim(claimed: .ready(value), tuple: tuple, letGo: letGo)
         }
         let tupleID = ObjectIdentifier(tuple)

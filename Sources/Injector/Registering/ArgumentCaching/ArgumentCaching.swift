@@ -124,7 +124,6 @@ extension DependencyInjector {
     /// `SingletonCreation`, which checks the wait for a cycle.
     func cachedValue(
         of key: DependencyKey,
-        caching: ArgumentCaching,
         teardown: Registration.Teardown?,
         for tuple: ArgumentTuple,
         make: (DependencyInjector) throws -> Any
@@ -133,7 +132,7 @@ extension DependencyInjector {
         while true {
             guard let (registration, holder, keeper) = cachingKeeper(of: key, running: context.innermost),
                 let claim = keeper.claim(
-                    tuple, of: registration, heldBy: holder, caching: caching, asking: context, { .thread(context) })
+                    tuple, of: registration, heldBy: holder, asking: context, { .thread(context) })
             else {
                 // Decorated where it is made, before it is kept (see `Registration.decoratesOwnValues`).
                 return try orphaned(decoratedIfAny(make(self), key: key, in: context), of: key, teardown: teardown)
@@ -185,7 +184,7 @@ extension DependencyInjector {
     }
 
     /// What this injector, the keeper of `registration`'s values per tuple, has for `arguments`
-    /// (see `KeptValues.claim(_:of:caching:asking:creator:)`); `nil` when it is the `holder`
+    /// (see `KeptValues.claim(_:of:asking:replacesCopies:creator:)`); `nil` when it is the `holder`
     /// and holds the registration no longer (replaced since the walk: a newer registration's
     /// values may be here, which this one must not let go of). What the claim let go of (the tuples of a
     /// registration of the key replaced since) is torn down after the unlock.
@@ -193,7 +192,6 @@ extension DependencyInjector {
         _ arguments: ArgumentTuple,
         of registration: Registration,
         heldBy holder: DependencyInjector,
-        caching: ArgumentCaching,
         asking thread: ResolutionContext?,
         _ creator: () -> KeptValues.Claim.Creator
     ) -> KeptValues.TupleClaim? {
@@ -204,7 +202,7 @@ extension DependencyInjector {
                 return nil
             }
             return registry.kept.claim(
-                arguments, of: registration, caching: caching, asking: thread, replacesCopies: holder !== self,
+                arguments, of: registration, asking: thread, replacesCopies: holder !== self,
                 creator: creator)
         }
         if let letGo = claim?.letGo, !letGo.isEmpty { tearDown(KeptValues.Tuples.teardowns(of: letGo)) }
@@ -240,18 +238,17 @@ extension DependencyInjector {
             if let pending { tearDown([pending]) }
             throw InjectionError.closed(registration.key, path: [registration.key])
         }
-        letGo(keeping, of: registration, orphaning: pending)
+        let teardowns = keeping.evicted.compactMap(\.teardown)
+        if !teardowns.isEmpty { tearDown(teardowns) }  // torn down and released here, after the unlock
+        endKeeping(of: registration, isKept: keeping.isKept, orphaning: pending)
         return value
     }
 
-    /// Tears down what keeping a tuple's value let go of (a bound's least recently used), hands
-    /// the teardown of one nobody kept (`pending`, its registration's tuples let go meanwhile)
-    /// to `close()`, and forgets a weak cache's tuples whose values are gone; all after the
-    /// unlock, where the values are released.
-    func letGo(_ keeping: KeptValues.TupleKeeping, of registration: Registration, orphaning pending: PendingTeardown?) {
-        let teardowns = keeping.evicted.compactMap(\.teardown)
-        if !teardowns.isEmpty { tearDown(teardowns) }
-        if !keeping.isKept, !keeping.isClosed, let pending { keepOrphan(pending) }
+    /// After a tuple's value was kept or not (`isKept`; not after a close): hands the teardown
+    /// of one nobody kept (`pending`, its registration's tuples let go meanwhile) to `close()`,
+    /// and forgets a weak cache's tuples whose values are gone, released after the unlock.
+    func endKeeping(of registration: Registration, isKept: Bool, orphaning pending: PendingTeardown?) {
+        if !isKept, let pending { keepOrphan(pending) }
         if registration.caching?.isWeak == true {
             withExtendedLifetime(registry.withLock { $0.kept.forgetGoneTuples(of: registration) }) {}
         }
@@ -276,7 +273,7 @@ extension Registration {
 }
 
 extension AsyncResolver {
-    /// `DependencyInjector.cachedValue(of:caching:teardown:for:make:)` for the actor face,
+    /// `DependencyInjector.cachedValue(of:teardown:for:make:)` for the actor face,
     /// whose factory `make` gets a resolver of the keeper's face and may await. The first
     /// resolve of a tuple makes its value in its own task, with the frames in progress, as the
     /// creation numbered after the innermost creation those frames run (see
@@ -286,7 +283,6 @@ extension AsyncResolver {
     /// resolve is handed a value, a bound does not let go of it.
     func cachedValue<T: Sendable>(
         of key: DependencyKey,
-        caching: ArgumentCaching,
         teardown: Registration.Teardown?,
         for tuple: ArgumentTuple,
         make: (AsyncResolver) async throws -> T
@@ -297,7 +293,7 @@ extension AsyncResolver {
                 let (registration, holder, keeper) = injector.core.cachingKeeper(
                     of: key, running: frames.innermostRegistration),
                 let claim = keeper.claim(
-                    tuple, of: registration, heldBy: holder, caching: caching, asking: nil,
+                    tuple, of: registration, heldBy: holder, asking: nil,
                     { .task(number: frames.innermostCreation?.creation ?? CreationOrder.next(), awaited: nil) })
             else {
                 // Decorated where it is made, before it is kept (see `Registration.decoratesOwnValues`).
@@ -372,7 +368,7 @@ extension AsyncResolver {
         // Awaited here, after the waiters are woken, as the sync face's creator runs them.
         let teardowns = keeping.evicted.compactMap(\.teardown)
         if !teardowns.isEmpty { await keeper.tearDownAwaiting(teardowns) }
-        keeper.letGo(KeptValues.TupleKeeping(isKept: keeping.isKept), of: registration, orphaning: pending)
+        keeper.endKeeping(of: registration, isKept: keeping.isKept, orphaning: pending)
         return value
     }
 }
