@@ -117,7 +117,8 @@ public struct Registered<Value>: Sendable {
     /// (``Scope/transient``, ``Scope/graph``) or keeps weakly (``Scope/weak``) hands its values
     /// to the caller, who closes them. The values of its test double (``inTests(fileID:line:_:)``)
     /// and preview stand-in (``inPreviews(fileID:line:_:)``) are closed by it too. A second call
-    /// replaces the first teardown.
+    /// replaces the first teardown. Attached late, it closes the values made before it too
+    /// (in every scope and test scope), and each stays the one value of its scope.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> Registered<Value> {
         replaced(

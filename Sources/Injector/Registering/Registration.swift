@@ -57,13 +57,24 @@ class Registration: @unchecked Sendable {
     /// place and the actor face awaits there.
     let runsOnMainActor: Bool
     /// The registration this one modifies in place (`Registered.teardown`, `inTests`, …; see
-    /// `modified(_:)`), the first of them; `nil` for one registered as itself. A value its
-    /// factory made while it was modified is let go as the modified one says (`Registry.cache`).
+    /// `modified(_:)`), the first of them; `nil` for one registered as itself.
     let origin: Registration?
+    /// How many times the registration was modified in place before this one: 0 for one
+    /// registered as itself. Of two versions of one registration, the later says how its
+    /// values are closed.
+    let revision: Int
+
+    /// What every version of the registration shares: a value made by one is the value of
+    /// all (`register { … }.teardown { … }` made before or while `.teardown` was attached stays
+    /// the one value of its scope), so a kept value, a creation's rendezvous and "is it still
+    /// stored" go by it, not by one version's identity. The origin lives as long as any version.
+    final var lineage: ObjectIdentifier {
+        ObjectIdentifier(origin ?? self)
+    }
 
     /// Whether `self` and `other` are one registration, one of them modified in place.
     final func isModification(of other: Registration) -> Bool {
-        (origin ?? self) === (other.origin ?? other)
+        lineage == other.lineage
     }
 
     /// Whether ``Registered/allowedInTests()`` lets it past a strict test scope's refusal.
@@ -210,9 +221,10 @@ class Registration: @unchecked Sendable {
         plainValueType: ObjectIdentifier?,
         caching: ArgumentCaching? = nil,
         runsOnMainActor: Bool = false,
-        origin: Registration? = nil
+        modifying modified: Registration? = nil
     ) {
-        self.origin = origin
+        origin = modified.map { $0.origin ?? $0 }
+        revision = modified.map { $0.revision + 1 } ?? 0
         self.caching = caching
         self.runsOnMainActor = runsOnMainActor
         self.teardown = teardown
@@ -274,15 +286,15 @@ class Registration: @unchecked Sendable {
             key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
             forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
             teardown: extras.teardown, plainValueType: nil, caching: caching, runsOnMainActor: extras.runsOnMainActor,
-            origin: origin ?? self)
+            modifying: self)
     }
 
-    /// Whether `self` is `stored`, the registration stored under its key, or its test double
-    /// or preview stand-in (never stored: a scope below finds them through `stored`).
+    /// Whether `self` is (a version of) `stored`, the registration stored under its key, or
+    /// its test double or preview stand-in (never stored: a scope below finds them through `stored`).
     final func isStored(as stored: Registration) -> Bool {
-        if stored === self || stored.inPreviews === self { return true }
+        if stored.lineage == lineage || stored.inPreviews.map({ $0.lineage == lineage }) == true { return true }
         guard case .double(let double)? = stored.inTests else { return false }
-        return double === self
+        return double.lineage == lineage
     }
 
     /// Whether `self` is the preview stand-in of `registration`.
@@ -394,20 +406,20 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         inPreviews: Registration? = nil,
         teardown: Teardown? = nil,
         runsOnMainActor: Bool = false,
-        origin: Registration? = nil
+        modifying modified: Registration? = nil
     ) {
         self.make = make
         super.init(
             key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
             inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: ObjectIdentifier(Value.self),
-            runsOnMainActor: runsOnMainActor, origin: origin)
+            runsOnMainActor: runsOnMainActor, modifying: modified)
     }
 
     override func modified(_ extras: Extras) -> Registration {
         TypedRegistration(
             make, key: key, scope: scope, site: site, completion: extras.completion, forwardedTo: forwardedTo,
             inTests: extras.inTests, inPreviews: extras.inPreviews, teardown: extras.teardown,
-            runsOnMainActor: extras.runsOnMainActor, origin: origin ?? self)
+            runsOnMainActor: extras.runsOnMainActor, modifying: self)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {

@@ -204,19 +204,19 @@ struct Registry {
         slot.readySlot(miss: &miss)
     }
 
-    /// Keeps `value` if `registration` is still stored under its key; returns what it replaces.
-    /// A value whose registration was replaced or removed while its factory ran goes to the
-    /// resolve that made it, unkept; its teardown waits for `close()` (`orphanTeardowns`).
+    /// Keeps `value` if `registration` is still stored under its key, in a version modified in
+    /// place since (`register { … }.teardown { … }` racing a resolve) as that version says;
+    /// returns what it replaces. A value whose registration was replaced or removed while its
+    /// factory ran goes to the resolve that made it, unkept; its teardown waits for `close()`
+    /// (`orphanTeardowns`).
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
-        let current: Registration? = if case .factory(let current, _)? = self[registration.key] { current } else { nil }
-        guard current === registration, let cache = Cache(keeping: value, producedBy: registration) else {
-            // Modified in place while the factory ran (`register { … }.teardown { … }` racing a
-            // resolve): closed as the registration stored now says, which holds the teardown.
-            let closer = current.flatMap { $0.isModification(of: registration) ? $0 : nil } ?? registration
-            if let teardown = PendingTeardown(of: value, producedBy: closer) { orphanTeardowns.append(teardown) }
+        guard case .factory(let current, _)? = self[registration.key], current.isModification(of: registration),
+            let cache = Cache(keeping: value, producedBy: current)
+        else {
+            if let teardown = PendingTeardown(of: value, producedBy: registration) { orphanTeardowns.append(teardown) }
             return nil
         }
-        return replace(registration.key, with: .factory(registration, cache))
+        return replace(registration.key, with: .factory(current, cache))
     }
 
     /// The slot of `type`'s registration without a name, if it has one here.

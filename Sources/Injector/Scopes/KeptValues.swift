@@ -7,8 +7,9 @@
 /// registration (or a registration's argument tuple) has at most one kept value, and at most
 /// one creation running now, which claims its place.
 ///
-/// A value is found by its registration's identity, which the resolve has in hand from its
-/// lookup: no ancestor is asked which registration it holds. A re-registered key is seen at
+/// A value is found by its registration's identity (`Registration.lineage`: every version of a
+/// registration modified in place shares it), which the resolve has in hand from its lookup:
+/// no ancestor is asked which registration it holds. A re-registered key is seen at
 /// once (its new registration has no value here yet), and the copy of a nearer ancestor's override
 /// never replaces the copy of a farther one's. When a value is kept for a key that has
 /// another registration's value here, that one's holder (or, found in an ancestor's table, the
@@ -29,8 +30,8 @@ struct KeptValues {
     /// thread's creation in `SingletonCreation`, which the creator must then wake.
     struct Claim {
         var creator: Creator
-        /// What is being created: the registration's value, or the `Tuple` of one of its
-        /// argument tuples (whose identity names the creation, in `SingletonCreation` too).
+        /// What is being created: the registration's value (its `lineage`), or the `Tuple` of
+        /// one of its argument tuples (whose identity names the creation, in `SingletonCreation` too).
         let registration: ObjectIdentifier
         var isAwaited = false
 
@@ -60,9 +61,11 @@ struct KeptValues {
     /// A class: a value is moved and copied as it is kept, looked up and closed, and a value in
     /// an `Any` costs many copies (as a struct, a request cost 27,000 instructions, not 23,000).
     final class Kept {
-        let registration: Registration
+        /// The latest version of the registration that the value was resolved through (see
+        /// `adopt(_:)`), whose teardown closes it.
+        private(set) var registration: Registration
         let held: Held
-        let order: UInt64
+        private(set) var order: UInt64
         /// The injector that stores `registration`, when the resolve that kept the value knew
         /// it; unknown for a registration found in an ancestor's table.
         private let holder: Holder
@@ -131,16 +134,25 @@ struct KeptValues {
             return .below(WeakInjector(holder))
         }
 
-        /// Whether its registration is no longer stored by its holder (replaced, removed, or the
-        /// holder gone), `keeper` keeping the value: asked of the holder when known, else of the
-        /// keeper and its ancestors.
-        func isReplaced(keptBy keeper: DependencyInjector) -> Bool {
+        /// Whether `registration`, its registration, is no longer stored by its holder (replaced,
+        /// removed, or the holder gone), `keeper` keeping the value: asked of the holder when
+        /// known, else of the keeper and its ancestors.
+        func isReplaced(_ registration: Registration, keptBy keeper: DependencyInjector) -> Bool {
             switch holder {
             case .unknown: !keeper.isStoredHereOrAbove(registration)
             case .keeper: !keeper.stores(registration)
             case .above(let holder): !holder.stores(registration)
             case .below(let reference): reference.injector?.stores(registration) != true
             }
+        }
+
+        /// Closes the value as `later`, a later version of its registration (modified in place
+        /// since: `.teardown` attached after the value was made), says, numbered in creation
+        /// order now if it had no teardown before. Called under the keeper's lock.
+        func adopt(_ later: Registration) {
+            guard later.revision > registration.revision else { return }
+            if order == 0, later.teardown != nil { order = CreationOrder.next() }
+            registration = later
         }
 
         /// The value, while it lives.
@@ -177,11 +189,12 @@ struct KeptValues {
         self.openedAt = openedAt
     }
 
-    /// Where `registration`'s kept value is, searched in place.
+    /// Where `registration`'s kept value is (made by any version of it), searched in place.
     private func valueIndex(of registration: Registration) -> Int? {
+        let lineage = registration.lineage
         var index = values.startIndex
         while index < values.endIndex {
-            if values[index].registration === registration { return index }
+            if values[index].registration.lineage == lineage { return index }
             index += 1
         }
         return nil
@@ -189,7 +202,7 @@ struct KeptValues {
 
     /// Where the creation of `registration`'s value is, searched in place (no claim copied).
     private func claimIndex(of registration: Registration) -> Int? {
-        claimIndex(of: ObjectIdentifier(registration))
+        claimIndex(of: registration.lineage)
     }
 
     /// Where the creation that `claimed` names (a registration's, a tuple's) is.
@@ -209,8 +222,11 @@ struct KeptValues {
         return isClosed ? .closed : nil
     }
 
+    /// The value kept for `registration`, which closes it from now on if it is a later
+    /// version of the one that made it.
     func value(of registration: Registration) -> Any? {
         guard let index = valueIndex(of: registration) else { return nil }
+        values[index].adopt(registration)
         return values[index].value
     }
 
@@ -252,7 +268,10 @@ struct KeptValues {
         creator: () -> Claim.Creator
     ) -> Claimed {
         // A weak value gone is made again, and replaces the old one when kept.
-        if let index = valueIndex(of: registration), let value = values[index].value { return .ready(value) }
+        if let index = valueIndex(of: registration), let value = values[index].value {
+            values[index].adopt(registration)
+            return .ready(value)
+        }
         if let index = claimIndex(of: registration) {
             if let thread, claims[index].thread === thread { return .cycle }
             if awaiting, case .task(let number, nil) = claims[index].creator {
@@ -263,7 +282,7 @@ struct KeptValues {
         }
         if isClosed { return .closed }
         if claims.capacity == 0 { claims.reserveCapacity(4) }  // a request's few, without a growth
-        claims.append(Claim(creator: creator(), registration: ObjectIdentifier(registration)))
+        claims.append(Claim(creator: creator(), registration: registration.lineage))
         return .claimed
     }
 
@@ -321,12 +340,16 @@ struct KeptValues {
 
     /// Whether a registration other than `registration` has a value kept for its key.
     private func sharesKey(with registration: Registration) -> Bool {
-        values.contains { $0.registration !== registration && $0.registration.key == registration.key }
+        let lineage = registration.lineage
+        return values.contains { $0.registration.lineage != lineage && $0.registration.key == registration.key }
     }
 
-    /// The values other registrations than `registration` made for its key.
-    func others(sharingKeyWith registration: Registration) -> [Kept] {
-        values.filter { $0.registration !== registration && $0.registration.key == registration.key }
+    /// The values other registrations than `registration` made for its key, each with its
+    /// registration as it is now (read outside the lock, a `Kept`'s may change: `adopt`).
+    func others(sharingKeyWith registration: Registration) -> [(kept: Kept, registration: Registration)] {
+        let lineage = registration.lineage
+        return values.lazy.filter { $0.registration.lineage != lineage && $0.registration.key == registration.key }
+            .map { ($0, $0.registration) }
     }
 
     /// Forgets the value kept for `registration`, which it returns.
@@ -515,7 +538,7 @@ extension KeptValues {
         creator: () -> Claim.Creator
     ) -> TupleClaim {
         guard !isClosed else { return TupleClaim(claimed: .closed, tuple: Tuple(arguments)) }
-        let id = ObjectIdentifier(registration)
+        let id = registration.lineage
         var letGo: [Tuples] = []
         if tuples[id] == nil {
             // One registration's copies per key: the earlier one's holder replaced it.
@@ -577,7 +600,7 @@ extension KeptValues {
         teardown: PendingTeardown?
     ) -> TupleKeeping {
         var keeping = TupleKeeping(ended: claimIndex(of: ObjectIdentifier(tuple)).map { claims.remove(at: $0) })
-        let id = ObjectIdentifier(registration)
+        let id = registration.lineage
         guard !isClosed else {
             tuples[id]?.entries[tuple.arguments] = nil
             keeping.isClosed = true
@@ -627,8 +650,8 @@ extension KeptValues {
     /// Ends the claim on `tuple` of `registration`, whose creation failed; returns the claim,
     /// whose waiters the creator wakes. A tuple with no value is forgotten.
     mutating func release(claimOf tuple: Tuple, of registration: Registration) -> Claim? {
-        if tuple.kept == nil, tuples[ObjectIdentifier(registration)]?.entries[tuple.arguments] === tuple {
-            tuples[ObjectIdentifier(registration)]?.entries[tuple.arguments] = nil
+        if tuple.kept == nil, tuples[registration.lineage]?.entries[tuple.arguments] === tuple {
+            tuples[registration.lineage]?.entries[tuple.arguments] = nil
         }
         return claimIndex(of: ObjectIdentifier(tuple)).map { claims.remove(at: $0) }
     }
@@ -639,7 +662,7 @@ extension KeptValues {
     /// with their arguments, for good. Returns what it forgot and the objects its weak reads
     /// held, for the caller to release after the unlock, never under it.
     mutating func forgetGoneTuples(of registration: Registration) -> (gone: [Tuple], held: [AnyObject]) {
-        let id = ObjectIdentifier(registration)
+        let id = registration.lineage
         guard var kept = tuples[id], kept.caching.isWeak, kept.entries.count >= kept.forgetGoneAt else {
             return ([], [])
         }
@@ -665,7 +688,7 @@ extension KeptValues {
     mutating func dropTuples(of key: DependencyKey, madeBy registration: Registration? = nil) -> [Tuple] {
         var dropped: [Tuple] = []
         for (id, kept) in tuples
-        where kept.registration.key == key && registration.map({ $0 === kept.registration }) != false {
+        where kept.registration.key == key && registration.map({ $0.isModification(of: kept.registration) }) != false {
             let values = kept.entries.filter { claimIndex(of: ObjectIdentifier($0.value)) == nil }
             for arguments in values.keys { tuples[id]?.entries[arguments] = nil }
             tuples[id]?.recency.removeAll()
@@ -676,13 +699,13 @@ extension KeptValues {
 
     /// Whether tuples of `registration` are kept here (or being made).
     func keepsTuples(of registration: Registration) -> Bool {
-        tuples[ObjectIdentifier(registration)] != nil
+        tuples[registration.lineage] != nil
     }
 
     /// Lets go of every tuple of `registration`, replaced or removed for good: a creation
     /// running now hands its value to its resolves alone (see `keep(_:in:of:teardown:)`).
     mutating func dropTuples(madeBy registration: Registration) -> Tuples? {
-        tuples.removeValue(forKey: ObjectIdentifier(registration))
+        tuples.removeValue(forKey: registration.lineage)
     }
 
     /// The claim on the creation of the value for `arguments` of the registration of `key`
@@ -749,7 +772,7 @@ extension DependencyInjector {
     func letGoOfReplaced(by registration: Registration) -> [PendingTeardown] {
         guard let keptValues, parent != nil else { return [] }
         let others = keptValues.withLock { $0.others(sharingKeyWith: registration) }
-        let replaced = others.filter { $0.isReplaced(keptBy: self) }
+        let replaced = others.filter { $0.kept.isReplaced($0.registration, keptBy: self) }
         guard !replaced.isEmpty else { return [] }
         let dropped = keptValues.withLock { values in replaced.compactMap { values.dropValue(of: $0.registration) } }
         return dropped.compactMap(\.teardown)

@@ -19,9 +19,11 @@ final class SingletonCreation: Sendable {
             self.registration = registration
         }
 
-        /// The cache of `registration`'s value that `keeper` keeps.
+        /// The cache of `registration`'s value that `keeper` keeps: one for every version of
+        /// the registration (`Registration.lineage`), so that a resolve that finds it modified
+        /// in place waits for the creation the unmodified one began.
         init(_ registration: Registration, keptBy keeper: DependencyInjector) {
-            self.init(owner: ObjectIdentifier(keeper), registration: ObjectIdentifier(registration))
+            self.init(owner: ObjectIdentifier(keeper), registration: registration.lineage)
         }
 
         /// One word hashed, not two: a key is hashed at every creation's start and end, where

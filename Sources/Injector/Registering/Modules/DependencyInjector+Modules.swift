@@ -14,7 +14,8 @@ extension DependencyInjector {
     ///   registration it made (earlier ones of those keys come back) and throws.
     /// - A module that installs others is one installation with them: if an inner `install`
     ///   throws, the whole installation fails with its error, even if the module catches it.
-    /// - Into a ``seal()``ed injector, `install` throws ``InjectionError/sealed(_:)``.
+    /// - Into a ``seal()``ed injector, `install` throws ``InjectionError/sealed(_:)`` for the
+    ///   first key a module registers (a module that registers nothing changes nothing).
     ///
     /// Run `install` at start-up, before other threads register into the same keys: undoing a
     /// failed installation restores what the keys held when it first replaced them.

@@ -1,0 +1,133 @@
+import Dispatch
+import Testing
+
+@testable import Injector
+
+/// A registration modified in place (`.teardown`, `.initCompleted`, …, attached after the
+/// `register` call returned) is the same registration: a value made before the modifier, or
+/// while it was attached, stays the one value of its scope, and is closed as the registration
+/// says now. Each case made a second value before.
+@Suite struct ModifiedInPlaceTests {
+    final class Handle: Sendable {
+        let id: String
+        init(_ id: String) { self.id = id }
+    }
+
+    @Test func aScopedValueMadeBeforeALateTeardownStaysTheScopesOneValueAndIsTornDown() throws {
+        let closed = Collected<String>()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .scoped) { _ in Handle("scoped") }
+        let request = app.openScope()
+        let first = try request.resolve(Handle.self)
+        registered.teardown { closed.append($0.id) }
+
+        #expect(try request.resolve(Handle.self) === first)
+        try request.close()
+        #expect(closed.values == ["scoped"])
+    }
+
+    @Test func anActorFaceScopedValueMadeBeforeALateTeardownStaysTheScopesOneValueAndIsTornDown() async throws {
+        let closed = Collected<String>()
+        let server = AsyncDependencyInjector()
+        let registered = await server.register(Handle.self, scope: .scoped) { _ in Handle("scoped") }
+        let request = server.openScope()
+        let first = try await request.resolve(Handle.self)
+        registered.teardown { value async in closed.append(value.id) }
+
+        #expect(try await request.resolve(Handle.self) === first)
+        try await request.close()
+        #expect(closed.values == ["scoped"])
+    }
+
+    @Test func aTestScopesCopyMadeBeforeALateTeardownStaysItsOneCopyAndIsTornDown() throws {
+        let closed = Collected<String>()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .singleton) { _ in Handle("copy") }
+        let test = app.testChild(strict: false, allowing: [])
+        let first = try test.resolve(Handle.self)
+        registered.teardown { closed.append($0.id) }
+
+        #expect(try test.resolve(Handle.self) === first)
+        try test.close()
+        #expect(closed.values == ["copy"])
+    }
+
+    /// A factory whose first run waits, once it has started, until the test releases it.
+    struct FirstRunWaits: Sendable {
+        let runs = Collected<Int>()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        func make(_ id: String) -> Handle {
+            runs.append(1)
+            if runs.values.count == 1 {
+                started.signal()
+                release.wait()
+            }
+            return Handle(id)
+        }
+
+        /// Runs `resolve` on a thread of its own, then `meanwhile` once the factory runs;
+        /// returns what `resolve` returned, after releasing the factory.
+        func resolve(
+            _ resolve: @escaping @Sendable () -> Handle?,
+            meanwhile: () -> Void
+        ) async -> Handle? {
+            async let made = onOwnThread(resolve)
+            await onOwnThread { started.wait() }
+            meanwhile()
+            release.signal()
+            return await made
+        }
+    }
+
+    @Test func aSingletonMadeWhileATeardownIsAttachedIsKeptAndTornDown() async throws {
+        let closed = Collected<String>()
+        let factory = FirstRunWaits()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .singleton) { _ in factory.make("singleton") }
+
+        let first = await factory.resolve({ try? app.resolve(Handle.self) }) {
+            registered.teardown { closed.append($0.id) }  // while the factory runs
+        }
+
+        #expect(try app.resolve(Handle.self) === first)
+        #expect(factory.runs.values.count == 1)
+        try app.close()
+        #expect(closed.values == ["singleton"])
+    }
+
+    @Test func aScopedValueMadeWhileATeardownIsAttachedIsKeptAndTornDown() async throws {
+        let closed = Collected<String>()
+        let factory = FirstRunWaits()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .scoped) { _ in factory.make("scoped") }
+        let request = app.openScope()
+
+        let first = await factory.resolve({ try? request.resolve(Handle.self) }) {
+            registered.teardown { closed.append($0.id) }
+        }
+
+        #expect(try request.resolve(Handle.self) === first)
+        #expect(factory.runs.values.count == 1)
+        try request.close()
+        #expect(closed.values == ["scoped"])
+    }
+
+    @Test func aResolveThatFindsTheModifiedRegistrationWaitsForTheCreationRunningWithTheOriginal() async throws {
+        let factory = FirstRunWaits()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .singleton) { _ in factory.make("singleton") }
+
+        async let made = onOwnThread { try? app.resolve(Handle.self) }
+        await onOwnThread { factory.started.wait() }
+        registered.teardown { _ in }
+        // A second resolve, through the modified registration, while the first one runs.
+        async let second = onOwnThread { try? app.resolve(Handle.self) }
+        factory.release.signal()
+        let (first, other) = await (made, second)
+
+        #expect(first != nil && first === other)
+        #expect(factory.runs.values.count == 1)
+    }
+}
