@@ -44,7 +44,7 @@ extension DependencyInjector {
                 value = try build(registration, arguments: arguments)
             }
             try context.throwCapturedFailure(building: value)
-            return try decoratedIfAny(value, madeFor: registration, in: context)
+            return try decoratedIfAny(consume value, madeFor: registration, in: context)
         } catch {
             throw Self.failure(error, of: registration, in: context)
         }

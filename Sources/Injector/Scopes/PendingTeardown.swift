@@ -109,16 +109,17 @@ enum TeardownOutcome {
 
 extension Registration.Teardown {
     /// Runs this teardown on `value`, kept for `key` (registered at `site`), if it is
-    /// synchronous: `nil` when it ran, else its failure, or that it must be awaited.
-    func runIfSynchronous(on value: Any, key: DependencyKey, site: @autoclosure () -> DeclarationSite?)
-        -> TeardownOutcome?
-    {
+    /// synchronous: `nil` when it ran, else its failure, or that it must be awaited. The key
+    /// and site are read only for a failure: a copy of a key retains its name and origin.
+    func runIfSynchronous(
+        on value: Any, key: @autoclosure () -> DependencyKey, site: @autoclosure () -> DeclarationSite?
+    ) -> TeardownOutcome? {
         guard case .sync(let close) = self else { return .asynchronous }
         do {
             try close(value)
             return nil
         } catch {
-            return .failed(TeardownError.Failure(key: key, error: error, site: site()))
+            return .failed(TeardownError.Failure(key: key(), error: error, site: site()))
         }
     }
 }

@@ -121,8 +121,11 @@ extension DependencyInjector {
     /// fast path, which runs a `TypedRegistration`'s factory in place, is not taken for a key
     /// that may be decorated (see `Registration.typed(making:undecoratedBy:)`). A registration
     /// whose factory decorates its own values (`decoratesOwnValues`) is not decorated again.
+    /// Consumed: the undecorated value is handed back as it came, not copied.
     @inline(__always)
-    func decoratedIfAny(_ value: Any, madeFor registration: Registration, in context: ResolutionContext) throws -> Any {
+    func decoratedIfAny(_ value: consuming Any, madeFor registration: Registration, in context: ResolutionContext)
+        throws -> Any
+    {
         guard !registration.decoratesOwnValues, mayDecorate(registration.key) else { return value }
         return try decorated(value, key: registration.key, in: context)
     }
