@@ -38,10 +38,12 @@ extension DependencyInjector {
         do {
             if registration.sharesValues { return try buildSharing(registration, arguments: arguments, in: context) }
             let value: Any
-            if case .plain = registration.factory, Self.current === self {
+            // Read once: a task-local read costs more than the rest of this bookkeeping.
+            let isCurrent = Self.current === self
+            if case .plain = registration.factory, isCurrent {
                 value = try registration.makeAny(with: self)
             } else {
-                value = try build(registration, arguments: arguments)
+                value = try build(registration, arguments: arguments, isCurrent: isCurrent)
             }
             try context.throwCapturedFailure(building: value)
             return try decoratedIfAny(consume value, madeFor: registration, in: context)
@@ -60,7 +62,7 @@ extension DependencyInjector {
         arguments: Any,
         in context: ResolutionContext
     ) throws -> Any {
-        let made = try build(registration, arguments: arguments)
+        let made = try build(registration, arguments: arguments, isCurrent: Self.current === self)
         // Before the completion runs: it is for whole values only.
         try context.throwCapturedFailure(building: made)
         let decorates = !registration.decoratesOwnValues && mayDecorate(registration.key)
@@ -108,10 +110,11 @@ extension DependencyInjector {
         }
     }
 
-    /// `registration.build`, with this injector bound as `current`. Apart, for the stack.
+    /// `registration.build`, with this injector bound as `current` (unless `isCurrent`: it is
+    /// already). Apart, for the stack.
     @inline(never)
-    private func build(_ registration: Registration, arguments: Any) throws -> Any {
-        if Self.current === self { return try registration.build(with: self, arguments: arguments) }
+    private func build(_ registration: Registration, arguments: Any, isCurrent: Bool) throws -> Any {
+        if isCurrent { return try registration.build(with: self, arguments: arguments) }
         return try Self.$current.withValue(self) { try registration.build(with: self, arguments: arguments) }
     }
 
