@@ -59,6 +59,9 @@ class Registration: @unchecked Sendable {
     /// The registration this one modifies in place (`Registered.teardown`, `inTests`, …; see
     /// `modified(_:)`), the first of them; `nil` for one registered as itself.
     let origin: Registration?
+    /// `origin`'s identity, stored: `lineage` is read on every scoped resolve, and reading it
+    /// through `origin` retained and released the origin each time.
+    private let originID: ObjectIdentifier?
     /// How many times the registration was modified in place before this one: 0 for one
     /// registered as itself. Of two versions of one registration, the later says how its
     /// values are closed.
@@ -69,7 +72,7 @@ class Registration: @unchecked Sendable {
     /// the one value of its scope), so a kept value, a creation's rendezvous and "is it still
     /// stored" go by it, not by one version's identity. The origin lives as long as any version.
     final var lineage: ObjectIdentifier {
-        ObjectIdentifier(origin ?? self)
+        originID ?? ObjectIdentifier(self)
     }
 
     /// Whether `self` and `other` are one registration, one of them modified in place.
@@ -224,6 +227,7 @@ class Registration: @unchecked Sendable {
         modifying modified: Registration? = nil
     ) {
         origin = modified.map { $0.origin ?? $0 }
+        originID = modified.map(\.lineage)
         revision = modified.map { $0.revision + 1 } ?? 0
         self.caching = caching
         self.runsOnMainActor = runsOnMainActor

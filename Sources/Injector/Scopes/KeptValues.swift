@@ -62,8 +62,10 @@ struct KeptValues {
     /// an `Any` costs many copies (as a struct, a request cost 27,000 instructions, not 23,000).
     final class Kept {
         /// The latest version of the registration that the value was resolved through (see
-        /// `adopt(_:)`), whose teardown closes it.
-        private(set) var registration: Registration
+        /// `adopted(by:)`), whose teardown closes it.
+        let registration: Registration
+        /// `registration.lineage`, which every lookup compares: stored, one load.
+        let lineage: ObjectIdentifier
         /// The value, held strongly; `()` for one held weakly (in `weakly`). Not an enum of
         /// the two: a value bound out of an enum's case is copied (with the enum, 72
         /// instructions a value in a close), where a stored `Any` is passed on in place.
@@ -73,7 +75,7 @@ struct KeptValues {
         /// Whether the value is `weakly`'s: a load, where asking `weakly` goes through its
         /// value witnesses (156 instructions a request).
         private let isHeldWeakly: Bool
-        private(set) var order: UInt64
+        let order: UInt64
         /// The injector that stores `registration`, when the resolve that kept the value knew
         /// it; unknown for a registration found in an ancestor's table.
         private let holder: Holder
@@ -124,8 +126,20 @@ struct KeptValues {
                 return nil
             }
             self.registration = registration
+            lineage = registration.lineage
             order = registration.teardown == nil ? 0 : CreationOrder.next()
             self.holder = Self.holder(holder, keptBy: keeper)
+        }
+
+        /// `kept` as `later`, a later version of its registration, says to close it.
+        private init(_ kept: Kept, closedAs later: Registration) {
+            registration = later
+            lineage = kept.lineage
+            strongly = kept.strongly
+            weakly = kept.weakly
+            isHeldWeakly = kept.isHeldWeakly
+            order = kept.order == 0 && later.teardown != nil ? CreationOrder.next() : kept.order
+            holder = kept.holder
         }
 
         private static func holder(_ holder: DependencyInjector?, keptBy keeper: DependencyInjector) -> Holder {
@@ -139,10 +153,10 @@ struct KeptValues {
             return .below(WeakInjector(holder))
         }
 
-        /// Whether `registration`, its registration, is no longer stored by its holder (replaced,
-        /// removed, or the holder gone), `keeper` keeping the value: asked of the holder when
-        /// known, else of the keeper and its ancestors.
-        func isReplaced(_ registration: Registration, keptBy keeper: DependencyInjector) -> Bool {
+        /// Whether its registration is no longer stored by its holder (replaced, removed, or the
+        /// holder gone), `keeper` keeping the value: asked of the holder when known, else of the
+        /// keeper and its ancestors.
+        func isReplaced(keptBy keeper: DependencyInjector) -> Bool {
             switch holder {
             case .unknown: !keeper.isStoredHereOrAbove(registration)
             case .keeper: !keeper.stores(registration)
@@ -151,13 +165,13 @@ struct KeptValues {
             }
         }
 
-        /// Closes the value as `later`, a later version of its registration (modified in place
-        /// since: `.teardown` attached after the value was made), says, numbered in creation
-        /// order now if it had no teardown before. Called under the keeper's lock.
-        func adopt(_ later: Registration) {
-            guard later.revision > registration.revision else { return }
-            if order == 0, later.teardown != nil { order = CreationOrder.next() }
-            registration = later
+        /// This value closed as `later` says, when it is a later version of its registration
+        /// (modified in place since: `.teardown` attached after the value was made), numbered in
+        /// creation order now if it had no teardown before; `nil` otherwise. A new `Kept`, which
+        /// replaces this one under the keeper's lock, rather than a `var`: every read of a
+        /// class's `var` is checked for exclusive access (300 instructions a request).
+        func adopted(by later: Registration) -> Kept? {
+            later.revision > registration.revision ? Kept(self, closedAs: later) : nil
         }
 
         /// The value, while it lives.
@@ -214,7 +228,7 @@ struct KeptValues {
         let lineage = registration.lineage
         var index = values.startIndex
         while index < values.endIndex {
-            if values[index].registration.lineage == lineage { return index }
+            if values[index].lineage == lineage { return index }
             index += 1
         }
         return nil
@@ -237,16 +251,16 @@ struct KeptValues {
     }
 
     /// The value kept for `registration`, `.closed` when none is and none will be.
-    func kept(_ registration: Registration) -> SingletonCreation.Start? {
+    mutating func kept(_ registration: Registration) -> SingletonCreation.Start? {
         if let value = value(of: registration) { return .ready(value) }
         return isClosed ? .closed : nil
     }
 
     /// The value kept for `registration`, which closes it from now on if it is a later
     /// version of the one that made it.
-    func value(of registration: Registration) -> Any? {
+    mutating func value(of registration: Registration) -> Any? {
         guard let index = valueIndex(of: registration) else { return nil }
-        values[index].adopt(registration)
+        if let adopted = values[index].adopted(by: registration) { values[index] = adopted }
         return values[index].value
     }
 
@@ -289,7 +303,7 @@ struct KeptValues {
     ) -> Claimed {
         // A weak value gone is made again, and replaces the old one when kept.
         if let index = valueIndex(of: registration), let value = values[index].value {
-            values[index].adopt(registration)
+            if let adopted = values[index].adopted(by: registration) { values[index] = adopted }
             return .ready(value)
         }
         if let index = claimIndex(of: registration) {
@@ -361,15 +375,13 @@ struct KeptValues {
     /// Whether a registration other than `registration` has a value kept for its key.
     private func sharesKey(with registration: Registration) -> Bool {
         let lineage = registration.lineage
-        return values.contains { $0.registration.lineage != lineage && $0.registration.key == registration.key }
+        return values.contains { $0.lineage != lineage && $0.registration.key == registration.key }
     }
 
-    /// The values other registrations than `registration` made for its key, each with its
-    /// registration as it is now (read outside the lock, a `Kept`'s may change: `adopt`).
-    func others(sharingKeyWith registration: Registration) -> [(kept: Kept, registration: Registration)] {
+    /// The values other registrations than `registration` made for its key.
+    func others(sharingKeyWith registration: Registration) -> [Kept] {
         let lineage = registration.lineage
-        return values.lazy.filter { $0.registration.lineage != lineage && $0.registration.key == registration.key }
-            .map { ($0, $0.registration) }
+        return values.filter { $0.lineage != lineage && $0.registration.key == registration.key }
     }
 
     /// Forgets the value kept for `registration`, which it returns.
@@ -783,7 +795,7 @@ extension DependencyInjector {
     func letGoOfReplaced(by registration: Registration) -> [PendingTeardown] {
         guard let keptValues, parent != nil else { return [] }
         let others = keptValues.withLock { $0.others(sharingKeyWith: registration) }
-        let replaced = others.filter { $0.kept.isReplaced($0.registration, keptBy: self) }
+        let replaced = others.filter { $0.isReplaced(keptBy: self) }
         guard !replaced.isEmpty else { return [] }
         let dropped = keptValues.withLock { values in replaced.compactMap { values.dropValue(of: $0.registration) } }
         return dropped.compactMap(\.teardown)
