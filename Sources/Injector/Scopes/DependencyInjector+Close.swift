@@ -82,7 +82,7 @@ extension DependencyInjector {
             registry.isClosed = true
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
-                exchange(&registry.teardownTasks, with: [:]), registry.kept.close()
+                exchange(&registry.teardownTasks, with: .init()), registry.kept.close()
             )
         }
         // The values kept per argument tuple (`register(_:caching:teardown:…)`) too, released here.

@@ -212,7 +212,7 @@ struct KeptValues {
     /// resolve that claimed it keeps it, so its identity names one registration.
     private var claims: [Claim] = []
     /// The values kept per argument tuple, by the identity of the registration that caches them.
-    private var tuples: [ObjectIdentifier: Tuples] = [:]
+    private var tuples = [ObjectIdentifier: Tuples]()  // not `[:]`, a call (see `SimpleNames`)
     /// Whether the injector's `close()` has begun: nothing is kept from then on.
     var isClosed = false
     /// Where `openScope` was called, for the report of a scope released without `close()`;
