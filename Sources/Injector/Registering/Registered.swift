@@ -117,8 +117,10 @@ public struct Registered<Value>: Sendable {
     /// (``Scope/transient``, ``Scope/graph``) or keeps weakly (``Scope/weak``) hands its values
     /// to the caller, who closes them. The values of its test double (``inTests(fileID:line:_:)``)
     /// and preview stand-in (``inPreviews(fileID:line:_:)``) are closed by it too. A second call
-    /// replaces the first teardown. Attached late, it closes the values made before it too
-    /// (in every scope and test scope), and each stays the one value of its scope.
+    /// replaces the first teardown. Attach it where you register: attached later, it closes
+    /// the singleton made before it, but a value that an opened scope or a test scope keeps
+    /// already stays that scope's one value and is closed by it only if a resolve in the
+    /// scope reaches the value again before the scope closes.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> Registered<Value> {
         replaced(

@@ -166,7 +166,8 @@ extension AsyncResolutionContext {
             return keys
         }
 
-        /// Whether `registration`'s factory is running in one of these frames.
+        /// Whether `registration`'s factory (of any version of its lineage) is running in one of
+        /// these frames.
         func contains(_ registration: Registration) -> Bool {
             runs(registration) { _ in true }
         }
@@ -181,7 +182,7 @@ extension AsyncResolutionContext {
             var unnumberedRun = false
             var found = false
             walkRunning { frame in
-                if frame.registration === registration {
+                if frame.registration.lineage == registration.lineage {
                     if frame.creation == creation.number { found = true }
                     if frame.creation == nil { unnumberedRun = true }
                 }
@@ -201,7 +202,7 @@ extension AsyncResolutionContext {
             if let registrations = innermost?.registrations, !registrations.contains(registration) { return false }
             var found = false
             walk { frame in
-                found = frame.registration === registration && matches(frame) && isRunning(frame)
+                found = frame.registration.lineage == registration.lineage && matches(frame) && isRunning(frame)
                 return !found
             }
             return found
@@ -449,9 +450,12 @@ extension AsyncResolutionContext {
         }
     }
 
-    /// A persistent set of registrations: a digital search tree on a hash of their identities.
-    /// Inserting copies the path to the new node (about log₂ n nodes) and shares the rest.
-    /// Identities are safe to hold: the frames it was built from keep the registrations alive.
+    /// A persistent set of registrations: a digital search tree on a hash of their lineages
+    /// (`Registration.lineage`: a version modified in place since its run began is the same
+    /// registration, whose resolve is a cycle, not a wait for its own creation). Inserting copies
+    /// the path to the new node (about log₂ n nodes) and shares the rest. Identities are safe
+    /// to hold: the frames it was built from keep the registrations (and their lineages' first
+    /// versions) alive.
     fileprivate final class RegistrationSet: Sendable {
         let element: ObjectIdentifier
         /// The subtrees for the next bit of the hash: 0 and 1.
@@ -465,7 +469,7 @@ extension AsyncResolutionContext {
         }
 
         func contains(_ registration: Registration) -> Bool {
-            let element = ObjectIdentifier(registration)
+            let element = registration.lineage
             var bits = Self.hash(element)
             var node = self
             while node.element != element {
@@ -478,7 +482,7 @@ extension AsyncResolutionContext {
 
         /// `set` with `registration` added; `nil` is the empty set.
         static func inserting(_ registration: Registration, into set: RegistrationSet?) -> RegistrationSet {
-            let element = ObjectIdentifier(registration)
+            let element = registration.lineage
             return insert(element, bits: hash(element), into: set)
         }
 

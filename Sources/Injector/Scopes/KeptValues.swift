@@ -150,7 +150,10 @@ struct KeptValues {
             strongly = kept.strongly
             weakly = kept.weakly
             isHeldWeakly = kept.isHeldWeakly
-            order = kept.order == 0 && later.teardown != nil ? CreationOrder.next() : kept.order
+            // Unnumbered if it had no teardown, it stays so: torn down after the numbered values
+            // it goes with, as a value their factories used would be; a number taken now put
+            // it before them.
+            order = kept.order
             holder = kept.holder
         }
 
@@ -178,8 +181,7 @@ struct KeptValues {
         }
 
         /// This value closed as `later` says, when it is a later version of its registration
-        /// (modified in place since: `.teardown` attached after the value was made), numbered in
-        /// creation order now if it had no teardown before; `nil` otherwise. A new `Kept`, which
+        /// (modified in place since: `.teardown` attached after the value was made); `nil` otherwise. A new `Kept`, which
         /// replaces this one under the keeper's lock, rather than a `var`: every read of a
         /// class's `var` is checked for exclusive access (300 instructions a request).
         func adopted(by later: Registration) -> Kept? {

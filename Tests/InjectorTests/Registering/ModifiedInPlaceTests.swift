@@ -130,4 +130,66 @@ import Testing
         #expect(first != nil && first === other)
         #expect(factory.runs.values.count == 1)
     }
+
+    @Test(arguments: [Scope.singleton, .scoped])
+    func anActorFaceFactoryThatResolvesItsOwnKeyAfterALateTeardownIsACycleNotAHang(scope: Scope) async throws {
+        let started = AsyncGate()
+        let release = AsyncGate()
+        let runs = Counter()
+        let server = AsyncDependencyInjector()
+        let registered = await server.register(Handle.self, scope: scope) { r in
+            if runs.increment() == 1 {
+                started.open()
+                await release.wait()
+            }
+            return try await r.resolve(Handle.self)  // a cycle
+        }
+        let resolver = scope == .scoped ? server.openScope() : server
+        let outcome = Task { await injectionError { try await resolver.resolve(Handle.self) } }
+        await started.wait()
+        registered.teardown { _ async in }  // version 2, while version 1 runs
+        release.open()
+
+        let finished = await finishesAsync(withinSeconds: 300) { _ = await outcome.value }
+        #expect(finished, "the factory waited for its own creation")
+        guard finished, case .circularDependency? = await outcome.value else {
+            Issue.record("expected a circularDependency")
+            return
+        }
+    }
+
+    @Test func aSingletonMadeWhileAHookIsAddedIsNotHandedOutAsIfTheHookHadRun() async throws {
+        let completed = Collected<String>()
+        let factory = FirstRunWaits()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .singleton) { _ in factory.make("singleton") }
+
+        _ = await factory.resolve({ try? app.resolve(Handle.self) }) {
+            registered.initCompleted { _, handle in completed.append(handle.id) }
+        }
+
+        let kept = try app.resolve(Handle.self)
+        #expect(completed.values == ["singleton"])  // the value kept is one the hook ran on
+        #expect(try app.resolve(Handle.self) === kept)
+    }
+
+    final class Dependent: Sendable {
+        let handle: Handle
+        init(_ handle: Handle) { self.handle = handle }
+    }
+
+    @Test func aCopyWhoseTeardownCameLateIsTornDownAfterWhatWasBuiltFromIt() throws {
+        let closed = Collected<String>()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .singleton) { _ in Handle("handle") }
+        let test = app.testChild(strict: false, allowing: [])
+        test.register(Dependent.self, scope: .singleton) { r in try Dependent(r.resolve()) }
+            .teardown { _ in closed.append("dependent") }
+        _ = try test.resolve(Dependent.self)
+        registered.teardown { closed.append($0.id) }
+        _ = try test.resolve(Handle.self)  // the copy is closed by the late teardown from now on
+
+        try test.close()
+        #expect(closed.values == ["dependent", "handle"])
+    }
 }
