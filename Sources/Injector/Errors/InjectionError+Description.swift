@@ -78,7 +78,7 @@ extension InjectionError: CustomStringConvertible {
                 : [
                     "Injector could not reset the scope \"\(scope)\": it keeps no values to reset "
                         + "(each resolve makes new ones).",
-                    "To fix: reset a scope that keeps values: `.singleton`, `.weak`, or one of `.named(…)`.",
+                    "To fix: reset a scope that keeps values: `.singleton`, `.weak`, `.scoped`, or one of `.named(…)`.",
                 ]
         case .notResettable(let key, let scope?):
             lines = [

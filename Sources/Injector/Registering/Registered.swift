@@ -10,7 +10,8 @@
 /// ```
 ///
 /// `register` returns it, and you may ignore it. Each call changes the stored registration if
-/// it is still the one stored under its key (a later `register` of the key wins).
+/// it is still the one stored under its key (a later `register` of the key wins), and adds to
+/// what earlier calls added, whether chained or made through one handle kept aside.
 public struct Registered<Value>: Sendable {
     let injector: DependencyInjector
     let registration: Registration
@@ -50,7 +51,9 @@ public struct Registered<Value>: Sendable {
     /// added (as Swinject runs them); a hook that throws stops the ones after it. With
     /// decorators (``DependencyInjector/decorate(_:name:fileID:line:_:)``) on the key, the value
     /// is decorated first, and shared decorated: a resolve of the key inside the hook gets the
-    /// one decorated value, while `complete` gets the value the factory made.
+    /// one decorated value, while `complete` gets the value the factory made. Added after values
+    /// were made, a hook runs on those made from then on: a singleton or a scope's value made
+    /// before it stays as it was made.
     ///
     /// ```swift
     /// injector.register(Checkout.self) { _ in Checkout() }
@@ -123,10 +126,9 @@ public struct Registered<Value>: Sendable {
     /// scope reaches the value again before the scope closes.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> Registered<Value> {
-        replaced(
-            by: registration.modified { extras in
-                extras.setTeardown(.sync { value in try DependencyInjector.call(close, with: value) })
-            })
+        replaced { extras in
+            extras.setTeardown(.sync { value in try DependencyInjector.call(close, with: value) })
+        }
     }
 
     /// Makes the registration answer `types` too (under the same name), with the value it
@@ -248,29 +250,34 @@ public struct Registered<Value>: Sendable {
     /// Stores this registration, with `completion` run after its hooks, in place of this
     /// one, if it is still stored.
     fileprivate func completed(by completion: Registration.Completion, onMainActor: Bool = false) -> Registered<Value> {
-        replaced(
-            by: registration.modified { extras in
-                extras.completion = extras.completion?.then(completion) ?? completion
-                if onMainActor { extras.runsOnMainActor = true }
-            })
+        replaced { extras in
+            extras.completion = extras.completion?.then(completion) ?? completion
+            if onMainActor { extras.runsOnMainActor = true }
+        }
     }
 
-    /// Stores `modified` in place of this registration, if it is still stored, keeping what
-    /// it has created (a test double is never created by the registration it stands in for).
-    /// Refused once the injector is sealed, as a `register` is: the registration stays as it is,
-    /// and the observer hears of the refusal.
-    fileprivate func replaced(by modified: Registration) -> Registered<Value> {
+    /// Stores the registration stored now with its extras as `change` makes them, if it is a
+    /// version of this one (this handle's, or one that another modifier made since: each call
+    /// through one handle adds to the others, chained or not), keeping what it has created (a
+    /// test double is never created by the registration it stands in for). Refused once the
+    /// injector is sealed, as a `register` is: the registration stays as it is, and the
+    /// observer hears of the refusal.
+    fileprivate func replaced(applying change: (inout Registration.Extras) -> Void) -> Registered<Value> {
         var isRefused = false
+        var modified: Registration?
         injector.registry.update { registry -> Entry? in
-            guard case .factory(let current, var cache) = registry[registration.key], current === registration
+            guard case .factory(let current, var cache) = registry[registration.key],
+                current.isModification(of: registration)
             else { return nil }
             isRefused = registry.isSealed
             guard !isRefused else { return nil }
+            let version = current.modified(change)
+            modified = version
             // A value created already is closed as the registration now says, in its place in the order.
             if case .strong(let value, let teardown) = cache {
-                cache = .strong(value, PendingTeardown(of: value, producedBy: modified, order: teardown?.order))
+                cache = .strong(value, PendingTeardown(of: value, producedBy: version, order: teardown?.order))
             }
-            return registry.replace(registration.key, with: .factory(modified, cache))
+            return registry.replace(registration.key, with: .factory(version, cache))
         }
         guard !isRefused else {
             // As a `register` is refused: `install` throws it, else the observer hears of it.
@@ -279,7 +286,7 @@ public struct Registered<Value>: Sendable {
             }
             return self
         }
-        return Registered(injector: injector, registration: modified)
+        return modified.map { Registered(injector: injector, registration: $0) } ?? self
     }
 
     /// Makes test scopes use `double` in place of this registration's factory: a test that
@@ -304,7 +311,7 @@ public struct Registered<Value>: Sendable {
         _ double: @escaping @Sendable (DependencyInjector) throws -> Value
     ) -> Registered<Value> {
         let stand = standIn(fileID: fileID, line: line, double)
-        return replaced(by: registration.modified { $0.inTests = .double(stand) })
+        return replaced { $0.setDouble(stand) }
     }
 
     /// Makes preview scopes (``DependencyInjector/previewScope()``) use `standIn` in place of
@@ -326,7 +333,7 @@ public struct Registered<Value>: Sendable {
         _ standIn: @escaping @Sendable (DependencyInjector) throws -> Value
     ) -> Registered<Value> {
         let stand = self.standIn(fileID: fileID, line: line, standIn)
-        return replaced(by: registration.modified { $0.inPreviews = stand })
+        return replaced { $0.setPreview(stand) }
     }
 
     /// ``inPreviews(fileID:line:_:)`` for a stand-in that runs on the main actor, as a
@@ -348,7 +355,7 @@ public struct Registered<Value>: Sendable {
         let stand = self.standIn(fileID: fileID, line: line, onMainActor: true) { injector in
             try MainQueue.run(for: key) { try standIn(injector) }
         }
-        return replaced(by: registration.modified { $0.inPreviews = stand })
+        return replaced { $0.setPreview(stand) }
     }
 
     /// A stand-in for this registration (a test double, a preview) made by `make` at `fileID:line`
@@ -362,7 +369,7 @@ public struct Registered<Value>: Sendable {
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
         return TypedRegistration(
             make, key: registration.key, scope: registration.scope, site: site, completion: nil,
-            teardown: registration.teardown, runsOnMainActor: onMainActor)
+            runsOnMainActor: onMainActor)
     }
 
     /// Lets strict test scopes use this registration as it is: for values and services that
@@ -377,9 +384,11 @@ public struct Registered<Value>: Sendable {
     /// `allowing:` list allows types for that scope alone.
     @discardableResult
     public func allowedInTests() -> Registered<Value> {
-        // A double already stands in: nothing is left to allow.
-        if case .double? = registration.inTests { return self }
-        return replaced(by: registration.modified { $0.inTests = .allowed })
+        replaced { extras in
+            // A double already stands in: nothing is left to allow.
+            if case .double? = extras.inTests { return }
+            extras.inTests = .allowed
+        }
     }
 
     /// ``inTests(fileID:line:_:)`` for a double that runs on the main actor, as a
@@ -402,7 +411,7 @@ public struct Registered<Value>: Sendable {
         let stand = standIn(fileID: fileID, line: line, onMainActor: true) { injector in
             try MainQueue.run(for: key) { try double(injector) }
         }
-        return replaced(by: registration.modified { $0.inTests = .double(stand) })
+        return replaced { $0.setDouble(stand) }
     }
 }
 
@@ -452,10 +461,9 @@ public struct AsyncRegistered<Value>: Sendable {
     public func teardown(_ close: @escaping @Sendable (Value) async throws -> Void) -> AsyncRegistered<Value>
     where Value: Sendable {
         AsyncRegistered(
-            base: base.replaced(
-                by: base.registration.modified { extras in
-                    extras.setTeardown(.async { value in try await DependencyInjector.call(close, with: value) })
-                }))
+            base: base.replaced { extras in
+                extras.setTeardown(.async { value in try await DependencyInjector.call(close, with: value) })
+            })
     }
 
     /// Makes the registration answer `types` too (under the same name), with the value it
@@ -495,7 +503,7 @@ public struct AsyncRegistered<Value>: Sendable {
         _ double: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) -> AsyncRegistered<Value> where Value: Sendable {
         let stand = standIn(fileID: fileID, line: line, double)
-        return AsyncRegistered(base: base.replaced(by: base.registration.modified { $0.inTests = .double(stand) }))
+        return AsyncRegistered(base: base.replaced { $0.setDouble(stand) })
     }
 
     /// Makes preview scopes use `standIn` in place of this registration's factory; the rules
@@ -512,7 +520,7 @@ public struct AsyncRegistered<Value>: Sendable {
         _ standIn: @escaping @Sendable (AsyncResolver) async throws -> Value
     ) -> AsyncRegistered<Value> where Value: Sendable {
         let stand = self.standIn(fileID: fileID, line: line, standIn)
-        return AsyncRegistered(base: base.replaced(by: base.registration.modified { $0.inPreviews = stand }))
+        return AsyncRegistered(base: base.replaced { $0.setPreview(stand) })
     }
 
     /// A stand-in for this registration (a test double, a preview) made by `make` at `fileID:line`:
@@ -525,8 +533,7 @@ public struct AsyncRegistered<Value>: Sendable {
         let registration = base.registration
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
         return Registration(
-            key: registration.key, scope: registration.scope, factory: .async { try await make($0) }, site: site,
-            teardown: registration.teardown)
+            key: registration.key, scope: registration.scope, factory: .async { try await make($0) }, site: site)
     }
 
     /// Lets strict test scopes use this registration as it is; see

@@ -59,28 +59,27 @@ class Registration: @unchecked Sendable {
     /// The registration this one modifies in place (`Registered.teardown`, `inTests`, …; see
     /// `modified(_:)`), the first of them; `nil` for one registered as itself.
     let origin: Registration?
-    /// The identity of the first version whose values this one shares (see `lineage`); `nil`
-    /// for this one. Stored: `lineage` is read on every scoped resolve, and reading it
-    /// through a reference retained and released it each time.
+    /// `origin`'s identity (see `lineage`); `nil` for one registered as itself. Stored:
+    /// `lineage` is read on every scoped resolve, and reading it through `origin` retained and
+    /// released the origin each time.
     private let lineageID: ObjectIdentifier?
     /// How many times the registration was modified in place before this one: 0 for one
     /// registered as itself. Of two versions of one lineage, the later says how its values are closed.
     let revision: Int
 
-    /// What versions of the registration that make values alike share (`.teardown`,
-    /// `.inTests`, … attached later): a value made by one is the value of all (made before or
-    /// while `.teardown` was attached, it stays the one value of its scope), so a kept value, a
-    /// creation's rendezvous and "is it still stored" go by it, not by one version's identity.
-    /// A version that makes values differently (a hook added, `.initCompleted`) starts a
-    /// lineage of its own: a value made before the hook is not handed out as if it had run.
-    /// The first version of a lineage lives as long as any later one (`origin`).
+    /// What every version of the registration shares (`.teardown`, `.initCompleted`,
+    /// `.inTests`, … attached after `register` returned): a value made by one is the value of
+    /// all (made before or while a modifier was attached, it stays the one value of its scope,
+    /// as the registry's singleton does), so a kept value, a creation's rendezvous and "is it
+    /// still stored" go by it, not by one version's identity. The first version lives as long
+    /// as any later one (`origin`).
     final var lineage: ObjectIdentifier {
         lineageID ?? ObjectIdentifier(self)
     }
 
     /// Whether `self` and `other` are one registration, one of them modified in place.
     final func isModification(of other: Registration) -> Bool {
-        (origin ?? self) === (other.origin ?? other)
+        lineage == other.lineage
     }
 
     /// Whether ``Registered/allowedInTests()`` lets it past a strict test scope's refusal.
@@ -137,12 +136,7 @@ class Registration: @unchecked Sendable {
 
     /// What a registration carries besides its factory, changed together by `modified(_:)`.
     struct Extras {
-        var completion: Completion? {
-            didSet { makesValuesAnew = true }
-        }
-        /// Whether the change makes values differently (a hook added): the version is then a
-        /// lineage of its own, whose values are not those made before it (see `lineage`).
-        private(set) var makesValuesAnew = false
+        var completion: Completion?
         var inTests: InTests?
         var inPreviews: Registration?
         var teardown: Teardown?
@@ -154,6 +148,16 @@ class Registration: @unchecked Sendable {
             self.teardown = teardown
             if case .double(let double)? = inTests { inTests = .double(double.modified { $0.teardown = teardown }) }
             inPreviews = inPreviews?.modified { $0.teardown = teardown }
+        }
+
+        /// Sets the test double, closed by the registration's teardown, if it has one.
+        mutating func setDouble(_ double: Registration) {
+            inTests = .double(teardown.map { teardown in double.modified { $0.teardown = teardown } } ?? double)
+        }
+
+        /// Sets the preview stand-in, closed by the registration's teardown, if it has one.
+        mutating func setPreview(_ standIn: Registration) {
+            inPreviews = teardown.map { teardown in standIn.modified { $0.teardown = teardown } } ?? standIn
         }
     }
 
@@ -232,11 +236,10 @@ class Registration: @unchecked Sendable {
         plainValueType: ObjectIdentifier?,
         caching: ArgumentCaching? = nil,
         runsOnMainActor: Bool = false,
-        modifying modified: Registration? = nil,
-        sharingValues: Bool = true
+        modifying modified: Registration? = nil
     ) {
         origin = modified.map { $0.origin ?? $0 }
-        lineageID = sharingValues ? modified.map(\.lineage) : nil
+        lineageID = modified.map(\.lineage)
         revision = modified.map { $0.revision + 1 } ?? 0
         self.caching = caching
         self.runsOnMainActor = runsOnMainActor
@@ -299,7 +302,7 @@ class Registration: @unchecked Sendable {
             key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
             forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
             teardown: extras.teardown, plainValueType: nil, caching: caching, runsOnMainActor: extras.runsOnMainActor,
-            modifying: self, sharingValues: !extras.makesValuesAnew)
+            modifying: self)
     }
 
     /// Whether `self` is (a version of) `stored`, the registration stored under its key, or
@@ -419,21 +422,20 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         inPreviews: Registration? = nil,
         teardown: Teardown? = nil,
         runsOnMainActor: Bool = false,
-        modifying modified: Registration? = nil,
-        sharingValues: Bool = true
+        modifying modified: Registration? = nil
     ) {
         self.make = make
         super.init(
             key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
             inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: ObjectIdentifier(Value.self),
-            runsOnMainActor: runsOnMainActor, modifying: modified, sharingValues: sharingValues)
+            runsOnMainActor: runsOnMainActor, modifying: modified)
     }
 
     override func modified(_ extras: Extras) -> Registration {
         TypedRegistration(
             make, key: key, scope: scope, site: site, completion: extras.completion, forwardedTo: forwardedTo,
             inTests: extras.inTests, inPreviews: extras.inPreviews, teardown: extras.teardown,
-            runsOnMainActor: extras.runsOnMainActor, modifying: self, sharingValues: !extras.makesValuesAnew)
+            runsOnMainActor: extras.runsOnMainActor, modifying: self)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {

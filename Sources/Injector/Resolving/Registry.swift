@@ -210,7 +210,7 @@ struct Registry {
     /// factory ran goes to the resolve that made it, unkept; its teardown waits for `close()`
     /// (`orphanTeardowns`).
     mutating func cache(_ value: Any, producedBy registration: Registration) -> Entry? {
-        guard case .factory(let current, _)? = self[registration.key], current.lineage == registration.lineage,
+        guard case .factory(let current, _)? = self[registration.key], current.isModification(of: registration),
             let cache = Cache(keeping: value, producedBy: current)
         else {
             if let teardown = PendingTeardown(of: value, producedBy: registration) { orphanTeardowns.append(teardown) }

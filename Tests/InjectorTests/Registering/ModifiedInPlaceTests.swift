@@ -158,19 +158,51 @@ import Testing
         }
     }
 
-    @Test func aSingletonMadeWhileAHookIsAddedIsNotHandedOutAsIfTheHookHadRun() async throws {
+    @Test func aLateHookRunsOnTheValuesMadeAfterItAndAScopesValueMadeBeforeItStays() throws {
         let completed = Collected<String>()
-        let factory = FirstRunWaits()
+        let runs = Counter()
         let app = DependencyInjector()
-        let registered = app.register(Handle.self, scope: .singleton) { _ in factory.make("singleton") }
+        let registered = app.register(Handle.self, scope: .scoped) { _ in Handle("v\(runs.increment())") }
+        let request = app.openScope()
+        let first = try request.resolve(Handle.self)
+        registered.initCompleted { _, handle in completed.append(handle.id) }
 
-        _ = await factory.resolve({ try? app.resolve(Handle.self) }) {
-            registered.initCompleted { _, handle in completed.append(handle.id) }
+        #expect(try request.resolve(Handle.self) === first)  // the scope's one value, as it was made
+        let next = try app.withScope { try $0.resolve(Handle.self) }
+        #expect(completed.values == [next.id])
+        try request.close()
+    }
+
+    @Test func everyModifierCalledThroughOneHandleAddsToTheOthers() throws {
+        let closed = Collected<String>()
+        let completed = Collected<String>()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: .singleton) { _ in Handle("live") }
+        registered.teardown { closed.append($0.id) }
+        registered.initCompleted { _, handle in completed.append(handle.id) }  // not chained
+        registered.inTests { _ in Handle("double") }
+
+        let inTest = try app.withOverrides({ _ in }) { try DependencyInjector.current.resolve(Handle.self).id }
+        #expect(inTest == "double")
+        #expect(closed.values == ["double"])  // the test scope's double, closed by the teardown
+        _ = try app.resolve(Handle.self)
+        #expect(completed.values == ["live"])
+        try app.close()
+        #expect(closed.values == ["double", "live"])
+    }
+
+    @Test func everyModifierCalledThroughOneActorFaceHandleAddsToTheOthers() async throws {
+        let closed = Collected<String>()
+        let server = AsyncDependencyInjector()
+        let registered = await server.register(Handle.self, scope: .singleton) { _ in Handle("live") }
+        registered.teardown { value async in closed.append(value.id) }
+        registered.allowedInTests()  // not chained
+
+        let inTest = try await server.withOverrides(strict: true, { _ in }) {
+            try await AsyncDependencyInjector.current.resolve(Handle.self).id
         }
-
-        let kept = try app.resolve(Handle.self)
-        #expect(completed.values == ["singleton"])  // the value kept is one the hook ran on
-        #expect(try app.resolve(Handle.self) === kept)
+        #expect(inTest == "live")  // allowed: a strict scope refuses it otherwise
+        #expect(closed.values == ["live"])  // the test scope's copy, closed by the teardown as it ended
     }
 
     final class Dependent: Sendable {

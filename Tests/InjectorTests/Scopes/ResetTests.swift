@@ -150,7 +150,7 @@ private final class Ticket: Sendable {
         #expect(
             await injector.resetError(.graph)?.description == """
                 Injector could not reset the scope "graph": it keeps no values to reset (each resolve makes new ones).
-                To fix: reset a scope that keeps values: `.singleton`, `.weak`, or one of `.named(…)`.
+                To fix: reset a scope that keeps values: `.singleton`, `.weak`, `.scoped`, or one of `.named(…)`.
                 """)
         #expect(await injector.resetError(.session) == nil)
     }

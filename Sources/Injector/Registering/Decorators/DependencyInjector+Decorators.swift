@@ -38,7 +38,8 @@ extension DependencyInjector {
     ///
     /// A value this injector already keeps for the key (its own, or its copy of an ancestor's
     /// in a test scope or an opened scope) is let go (and torn down), so that the next resolve
-    /// is decorated. Add decorators at start-up: a value whose decorators are running when
+    /// is decorated; what scopes below it (opened, test) keep already stays undecorated until
+    /// they end. Add decorators at start-up: a value whose decorators are running when
     /// another is added may be kept without the new one. A failed `install` takes its
     /// decorators back and lets go of the values kept for the keys it decorated. A decorator
     /// that throws fails the resolve like a failing factory; ``verify()`` runs decorators with
