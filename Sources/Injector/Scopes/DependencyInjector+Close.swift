@@ -80,6 +80,7 @@ extension DependencyInjector {
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
         let (dropped, orphans, tasks, kept) = registry.updateReturning { registry in
             registry.isClosed = true
+            registry.ready.noteClosed()  // a scope opened under it from now on is closed from the start
             return (
                 registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
                 exchange(&registry.teardownTasks, with: .init()), registry.kept.close()

@@ -64,7 +64,25 @@ final class PublishedTable: @unchecked Sendable {
             heldTypesCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             instrumentedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+            closedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
         }
+    }
+
+    /// Whether the injector's `close()` has begun, published for `mayBeClosed`.
+    private var closedCell: UnsafeMutableRawPointer { cell + 25 }
+
+    /// Whether the injector may be closed, known without its lock: `false` only while its
+    /// `close()` has not begun (`true` where the OS has no atomics for it: ask its registry).
+    /// A scope opened under it takes the lock to ask only then, not on every request.
+    var mayBeClosed: Bool {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return true }
+        return closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
+    }
+
+    /// Under the registry lock, as `close()` begins: publishes it for `mayBeClosed`.
+    func noteClosed() {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(true, ordering: .releasing)
     }
 
     /// Whether `instrumentation` is set (resolves observed or verified), published for

@@ -54,6 +54,25 @@ import Testing
     }
 
     @Test(arguments: Face.allCases)
+    func aScopeOpenedUnderAClosedServerBeginsNoRequest(face: Face) async throws {
+        let server = face.makeInjector()
+        let made = Counter()
+        await register(Transaction.self, scope: .scoped, in: server, made: made) { Transaction() }
+        try await server.close()
+
+        let request = server.openScope()
+        expectClosed(
+            await request.resolveError(Transaction.self), key: DependencyKey(Transaction.self),
+            path: [DependencyKey(Transaction.self)])
+        // Under a child of the closed server too.
+        expectClosed(
+            await server.child().openScope().resolveError(Transaction.self), key: DependencyKey(Transaction.self),
+            path: [DependencyKey(Transaction.self)])
+        #expect(made.value == 0)
+        try await request.close()  // closed from the start: nothing to tear down
+    }
+
+    @Test(arguments: Face.allCases)
     func aClosedInjectorRunsNoFactoryForASingletonButStillMakesTransients(face: Face) async throws {
         let server = face.makeInjector()
         let made = Counter()
