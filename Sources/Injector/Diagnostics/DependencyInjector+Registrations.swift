@@ -61,7 +61,7 @@ extension DependencyInjector {
                     let keeper =
                         keepers.keeper(of: registration) ?? (registration.isScoped ? current.enclosingScope : nil)
                     if let keeper, keeper !== current || registration.isScoped {
-                        isCreated = keeper.keptValue(of: answer) != nil
+                        isCreated = keeper.keepsValue(of: answer)
                     }
                     // Decorated by the injector that makes the value (see `decoratedIfAny(_:madeFor:in:isCurrent:)`).
                     let maker = registration.isKept ? keepers.keeper(of: registration) ?? current : self

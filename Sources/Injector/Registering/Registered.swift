@@ -121,9 +121,10 @@ public struct Registered<Value>: Sendable {
     /// to the caller, who closes them. The values of its test double (``inTests(fileID:line:_:)``)
     /// and preview stand-in (``inPreviews(fileID:line:_:)``) are closed by it too. A second call
     /// replaces the first teardown. Attach it where you register: attached later, it closes
-    /// the singleton made before it, but a value that an opened scope or a test scope keeps
-    /// already stays that scope's one value and is closed by it only if a resolve in the
-    /// scope reaches the value again before the scope closes.
+    /// the singleton made before it, in its place in creation order, but a value that an
+    /// opened scope or a test scope keeps already (or is making as it is attached) stays that
+    /// scope's one value and is closed by it only if a resolve in the scope reaches the value
+    /// again before the scope closes.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> Registered<Value> {
         replaced { extras in
@@ -274,8 +275,8 @@ public struct Registered<Value>: Sendable {
             let version = current.modified(change)
             modified = version
             // A value created already is closed as the registration now says, in its place in the order.
-            if case .strong(let value, let teardown) = cache {
-                cache = .strong(value, PendingTeardown(of: value, producedBy: version, order: teardown?.order))
+            if case .strong(let value, _, let order) = cache {
+                cache = .strong(value, PendingTeardown(of: value, producedBy: version, order: order), order: order)
             }
             return registry.replace(registration.key, with: .factory(version, cache))
         }

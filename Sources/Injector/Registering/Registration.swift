@@ -315,7 +315,7 @@ class Registration: @unchecked Sendable {
 
     /// Whether `self` is the preview stand-in of `registration`.
     final func isPreviewStandIn(of registration: Registration) -> Bool {
-        registration.inPreviews === self
+        registration.inPreviews?.lineage == lineage
     }
 
     /// Runs the `.plain` factory, its value boxed for the paths that keep or pass values

@@ -274,7 +274,8 @@ extension Registry {
         /// The slot for `entry`.
         static func make(_ entry: Entry) -> Slot {
             switch entry {
-            case .instance(let value, _, _), .factory(_, .strong(let value, _)): .ready(ReadySlot(entry, value: value))
+            case .instance(let value, _, _), .factory(_, .strong(let value, _, _)):
+                .ready(ReadySlot(entry, value: value))
             case .factory(let registration, .empty): .pending(registration)
             case .factory(_, .weak): .weak(WeakSlot(entry))
             }
@@ -446,7 +447,7 @@ enum Entry {
     /// instance (recorded when it was created, so that it is known after the value is gone).
     var readyType: ObjectIdentifier? {
         switch self {
-        case .instance(let value, _, _), .factory(_, .strong(let value, _)): ObjectIdentifier(type(of: value))
+        case .instance(let value, _, _), .factory(_, .strong(let value, _, _)): ObjectIdentifier(type(of: value))
         case .factory(_, .weak(let reference)): reference.valueType
         case .factory(_, .empty): nil
         }
@@ -464,8 +465,9 @@ enum Entry {
 /// What a singleton or weak registration has produced.
 enum Cache {
     case empty
-    /// A value kept strongly, with its teardown if its registration has one.
-    case strong(Any, PendingTeardown?)
+    /// A value kept strongly, with its teardown if its registration has one, and its place in
+    /// creation order, which a teardown attached later closes it in (see `Registered.teardown`).
+    case strong(Any, PendingTeardown?, order: UInt64)
     case weak(WeakReference)
 
     /// How `registration`'s scope keeps `value`; `nil` when it keeps nothing: a transient, or a
@@ -473,7 +475,8 @@ enum Cache {
     /// made anew). Only strongly kept values are torn down.
     init?(keeping value: Any, producedBy registration: Registration) {
         if registration.scope.isKeptStrongly {
-            self = .strong(value, PendingTeardown(of: value, producedBy: registration))
+            let order = CreationOrder.next()
+            self = .strong(value, PendingTeardown(of: value, producedBy: registration, order: order), order: order)
         } else if registration.scope == .weak, type(of: value) is AnyObject.Type {
             self = .weak(WeakReference(object: value as AnyObject, valueType: ObjectIdentifier(type(of: value))))
         } else {
@@ -484,7 +487,7 @@ enum Cache {
     var value: Any? {
         switch self {
         case .empty: nil
-        case .strong(let value, _): value
+        case .strong(let value, _, _): value
         case .weak(let reference): reference.object
         }
     }

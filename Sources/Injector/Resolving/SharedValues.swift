@@ -12,13 +12,14 @@ struct SharedValues<Value> {
     /// their identities).
     typealias Entry = (value: Value, madeBy: Registration, builtBy: DependencyInjector)
 
-    /// A value's registration and builder, by identity.
+    /// A value's registration (its lineage: a version modified in place during the resolve is
+    /// the same registration) and builder, by identity.
     struct Key: Hashable {
         let registration: ObjectIdentifier
         let injector: ObjectIdentifier
 
         init(_ registration: Registration, _ injector: DependencyInjector) {
-            self.registration = ObjectIdentifier(registration)
+            self.registration = registration.lineage
             self.injector = ObjectIdentifier(injector)
         }
     }

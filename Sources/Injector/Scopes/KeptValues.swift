@@ -82,6 +82,11 @@ struct KeptValues {
         /// The injector that stores `registration`, when the resolve that kept the value knew
         /// it; unknown for a registration found in an ancestor's table.
         private let holder: Holder
+        /// The record this one replaced when it took a later version of the registration
+        /// (`adopted(by:)`), kept with it: released under the keeper's lock, that record could
+        /// hold the last reference to an in-between version, and so run the `deinit` of what its
+        /// closures captured there (principle 4). Released with this one, after the unlock.
+        private let superseded: Kept?
 
         /// Where the registration of a kept value is stored. An ancestor of the keeper lives as
         /// long as the keeper's values, so only a child below the keeper, which may go first, is
@@ -139,8 +144,10 @@ struct KeptValues {
             }
             self.registration = registration
             lineage = registration.lineage
-            order = registration.teardown == nil ? 0 : CreationOrder.next()
+            // Numbered with or without a teardown: one attached later closes it in its place.
+            order = CreationOrder.next()
             self.holder = Self.holder(holder, keptBy: keeper)
+            superseded = nil
         }
 
         /// `kept` as `later`, a later version of its registration, says to close it.
@@ -150,11 +157,9 @@ struct KeptValues {
             strongly = kept.strongly
             weakly = kept.weakly
             isHeldWeakly = kept.isHeldWeakly
-            // Unnumbered if it had no teardown, it stays so: torn down after the numbered values
-            // it goes with, as a value their factories used would be; a number taken now put
-            // it before them.
             order = kept.order
             holder = kept.holder
+            superseded = kept
         }
 
         private static func holder(_ holder: DependencyInjector?, keptBy keeper: DependencyInjector) -> Holder {
@@ -264,18 +269,23 @@ struct KeptValues {
         return nil
     }
 
-    /// The value kept for `registration`, `.closed` when none is and none will be.
+    /// The value kept for `registration`, for a resolve, `.closed` when none is and none will be.
     mutating func kept(_ registration: Registration) -> SingletonCreation.Start? {
-        if let value = value(of: registration) { return .ready(value) }
+        if let value = resolvedValue(of: registration) { return .ready(value) }
         return isClosed ? .closed : nil
     }
 
-    /// The value kept for `registration`, which closes it from now on if it is a later
-    /// version of the one that made it.
-    mutating func value(of registration: Registration) -> Any? {
+    /// The value kept for `registration`, for a resolve, which closes it from now on if it is a
+    /// later version of the one that made it.
+    mutating func resolvedValue(of registration: Registration) -> Any? {
         guard let index = valueIndex(of: registration) else { return nil }
         if let adopted = values[index].adopted(by: registration) { values[index] = adopted }
         return values[index].value
+    }
+
+    /// Whether a value is kept for `registration`: asked by diagnostics, which change nothing.
+    func keepsValue(of registration: Registration) -> Bool {
+        valueIndex(of: registration).map { values[$0].value != nil } ?? false
     }
 
     /// What a resolve finds for `registration`'s value.
@@ -768,9 +778,14 @@ struct LockedKeptValues {
 }
 
 extension DependencyInjector {
-    /// What this injector keeps for `registration` in its store of kept values.
+    /// What this injector keeps for `registration` in its store of kept values, for a resolve.
     func keptValue(of registration: Registration) -> Any? {
-        keptValues?.withLock { $0.value(of: registration) }
+        keptValues?.withLock { $0.resolvedValue(of: registration) }
+    }
+
+    /// Whether this injector keeps a value of `registration`, asked by diagnostics.
+    func keepsValue(of registration: Registration) -> Bool {
+        keptValues?.withLock { $0.keepsValue(of: registration) } ?? false
     }
 
     /// What this injector keeps for `registration` in its store of kept values, for a creation

@@ -88,7 +88,7 @@ final class PendingTeardown: @unchecked Sendable {
 extension Cache {
     /// The teardown that travels with a kept value, if any.
     var teardown: PendingTeardown? {
-        guard case .strong(_, let teardown) = self else { return nil }
+        guard case .strong(_, let teardown, _) = self else { return nil }
         return teardown
     }
 }
