@@ -159,7 +159,7 @@ final class AsyncSingletonCreation: Sendable {
                 // Made after the close began: nobody keeps it. Torn down before its
                 // resolves hear `closed`, as on the sync face.
                 await keeper.tearDownAwaiting(
-                    [PendingTeardown(of: value, producedBy: registration)].compactMap { $0 })
+                    [PendingTeardown(of: value, producedBy: keeper.latestVersion(of: registration))].compactMap { $0 })
                 outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
             }
         }

@@ -1,5 +1,5 @@
-/// The process's one sequence of creations, across every injector: a kept value with a
-/// teardown takes its place in it (teardowns run latest first), and so does a run of an async
+/// The process's one sequence of creations, across every injector: a kept value takes its
+/// place in it (teardowns run latest first, one attached later included), and so does a run of an async
 /// factory that other resolves may await (its `AsyncSingletonCreation.Number`, which names it
 /// in the wait graph). Counted without a lock: a request takes a number per scoped value.
 enum CreationOrder {

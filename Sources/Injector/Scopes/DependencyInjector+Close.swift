@@ -161,8 +161,26 @@ extension DependencyInjector {
     func refusalAfterClose(of value: Any, producedBy registration: Registration, path: [DependencyKey])
         -> InjectionError
     {
-        if let teardown = PendingTeardown(of: value, producedBy: registration) { tearDown([teardown]) }
+        if let teardown = PendingTeardown(of: value, producedBy: latestVersion(of: registration)) {
+            tearDown([teardown])
+        }
         return .closed(registration.key, path: path.last == registration.key ? path : path + [registration.key])
+    }
+
+    /// The version of `registration` stored now where a resolve through this injector finds
+    /// its key (a `.teardown` attached while its factory ran, say), or `registration` itself
+    /// when another registration replaced it: what closes a value it made that nobody keeps.
+    func latestVersion(of registration: Registration) -> Registration {
+        var next: DependencyInjector? = self
+        while let injector = next {
+            let stored = injector.registry.withLock { registry -> Registration? in
+                guard case .factory(let current, _)? = registry[registration.key] else { return nil }
+                return current
+            }
+            if let stored { return stored.isModification(of: registration) ? stored : registration }
+            next = injector.parent
+        }
+        return registration
     }
 
     /// Runs `teardowns`, what an opened scope under this injector kept when it was released

@@ -79,7 +79,8 @@ final class PublishedTable: @unchecked Sendable {
         return closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
     }
 
-    /// Under the registry lock, as `close()` begins: publishes it for `mayBeClosed`.
+    /// As `close()` begins, under the registry lock (or before anyone can see the injector: a
+    /// scope closed from the start): publishes it for `mayBeClosed`.
     func noteClosed() {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(true, ordering: .releasing)

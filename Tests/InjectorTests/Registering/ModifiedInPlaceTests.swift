@@ -304,4 +304,21 @@ import Testing
         try request.close()
         #expect(closed.values.isEmpty)  // as without the listing: no resolve reached the value again
     }
+
+    @Test(arguments: [Scope.singleton, .scoped])
+    func aValueMadeWhileATeardownIsAttachedAndTheKeeperClosesIsTornDownByIt(scope: Scope) async throws {
+        let closed = Collected<String>()
+        let factory = FirstRunWaits()
+        let app = DependencyInjector()
+        let registered = app.register(Handle.self, scope: scope) { _ in factory.make("made") }
+        let keeper = scope == .scoped ? app.openScope() : app
+
+        let made = await factory.resolve({ try? keeper.resolve(Handle.self) }) {
+            registered.teardown { closed.append($0.id) }
+            try? keeper.close()  // before the factory returns: nobody keeps its value
+        }
+
+        #expect(made == nil)  // its resolve hears `closed`
+        #expect(closed.values == ["made"])  // closed as the registration says now
+    }
 }
