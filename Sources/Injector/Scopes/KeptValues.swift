@@ -186,9 +186,10 @@ struct KeptValues {
         }
 
         /// This value closed as `later` says, when it is a later version of its registration
-        /// (modified in place since: `.teardown` attached after the value was made); `nil` otherwise. A new `Kept`, which
-        /// replaces this one under the keeper's lock, rather than a `var`: every read of a
-        /// class's `var` is checked for exclusive access (300 instructions a request).
+        /// (modified in place since: `.teardown` attached after the value was made); `nil`
+        /// otherwise. A new `Kept`, which replaces this one under the keeper's lock, rather than
+        /// a `var`: every read of a class's `var` is checked for exclusive access (300
+        /// instructions a request).
         func adopted(by later: Registration) -> Kept? {
             later.revision > registration.revision ? Kept(self, closedAs: later) : nil
         }
@@ -283,9 +284,9 @@ struct KeptValues {
         return values[index].value
     }
 
-    /// Whether a value is kept for `registration`: asked by diagnostics, which change nothing.
-    func keepsValue(of registration: Registration) -> Bool {
-        valueIndex(of: registration).map { values[$0].value != nil } ?? false
+    /// The value kept for `registration`, for diagnostics, which change nothing.
+    func valueAsIs(of registration: Registration) -> Any? {
+        valueIndex(of: registration).flatMap { values[$0].value }
     }
 
     /// What a resolve finds for `registration`'s value.
@@ -783,9 +784,10 @@ extension DependencyInjector {
         keptValues?.withLock { $0.resolvedValue(of: registration) }
     }
 
-    /// Whether this injector keeps a value of `registration`, asked by diagnostics.
+    /// Whether this injector keeps a value of `registration`, asked by diagnostics. The value
+    /// (a weak one may be its last reference) is released after the lock.
     func keepsValue(of registration: Registration) -> Bool {
-        keptValues?.withLock { $0.keepsValue(of: registration) } ?? false
+        keptValues?.withLock { $0.valueAsIs(of: registration) } != nil
     }
 
     /// What this injector keeps for `registration` in its store of kept values, for a creation
