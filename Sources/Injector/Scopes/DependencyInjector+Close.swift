@@ -171,16 +171,9 @@ extension DependencyInjector {
     /// its key (a `.teardown` attached while its factory ran, say), or `registration` itself
     /// when another registration replaced it: what closes a value it made that nobody keeps.
     func latestVersion(of registration: Registration) -> Registration {
-        var next: DependencyInjector? = self
-        while let injector = next {
-            let stored = injector.registry.withLock { registry -> Registration? in
-                guard case .factory(let current, _)? = registry[registration.key] else { return nil }
-                return current
-            }
-            if let stored { return stored.isModification(of: registration) ? stored : registration }
-            next = injector.parent
-        }
-        return registration
+        guard case .factory(let stored, _)? = lookup(registration.key)?.entry, stored.isModification(of: registration)
+        else { return registration }
+        return stored
     }
 
     /// Runs `teardowns`, what an opened scope under this injector kept when it was released
