@@ -16,18 +16,8 @@ class Registration: @unchecked Sendable {
     let factory: Factory
     /// Where the `register` call was, and the module being installed, if any.
     let site: RegistrationSite
-    /// What runs on each value once the factory has made it (`Registered.initCompleted`).
-    let completion: Completion?
-    /// The key whose registration this one forwards to (``Registered/implements(_:)``).
-    let forwardedTo: DependencyKey?
-    /// What a test scope below its injector makes of it (see `TestScope`); `nil`: a strict
-    /// scope refuses it.
-    let inTests: InTests?
-    /// What a preview scope below its injector uses in its place (``Registered/inPreviews(fileID:line:_:)``):
-    /// a registration of the same key and scope; `nil`: it is used as it is.
-    let inPreviews: Registration?
-    /// What closes each value the injector keeps for it (``Registered/teardown(_:)``).
-    let teardown: Teardown?
+    /// What few registrations carry (see `Rare`); `nil` for one that carries none of it.
+    fileprivate let rare: Rare?
     /// Whether later requests in the same resolve share each value it makes: a `.graph`
     /// value, or one whose completion may resolve what refers back to it.
     let sharesValues: Bool
@@ -49,23 +39,62 @@ class Registration: @unchecked Sendable {
     @usableFromInline let isAsyncFactory: Bool
     /// The type a `.plain` factory makes; `nil` for other factories.
     let plainValueType: ObjectIdentifier?
-    /// How a factory that takes run-time arguments keeps its values, one per argument tuple
-    /// (`register(_:caching:…)`, a transient whose factory keeps them); `nil` for the rest.
-    let caching: ArgumentCaching?
-    /// Whether its factory or completion runs only on the main actor (`DependencyInjector.mainActor`,
-    /// `initCompleted(mainActor:)`, the `mainActor:` stand-ins), which the sync face runs in
-    /// place and the actor face awaits there.
-    let runsOnMainActor: Bool
-    /// The registration this one modifies in place (`Registered.teardown`, `inTests`, …; see
-    /// `modified(_:)`), the first of them; `nil` for one registered as itself.
-    let origin: Registration?
-    /// `origin`'s identity (see `lineage`); `nil` for one registered as itself. Stored:
-    /// `lineage` is read on every scoped resolve, and reading it through `origin` retained and
-    /// released the origin each time.
+    /// The identity of the first version, when this one modifies it in place (see `lineage`,
+    /// `Rare.origin`); `nil` for one registered as itself. Stored:
+    /// `lineage` is read on every scoped resolve, and reading it through the origin retained
+    /// and released the origin each time.
     private let lineageID: ObjectIdentifier?
     /// How many times the registration was modified in place before this one: 0 for one
     /// registered as itself. Of two versions of one lineage, the later says how its values are closed.
     let revision: Int
+
+    /// What a registration carries besides its key, scope, factory and site, which most
+    /// carry none of: in one object of its own, allocated only for those that carry some, so
+    /// that registering (and releasing) a plain factory initialises and destroys none of it.
+    fileprivate final class Rare: Sendable {
+        let extras: Extras
+        let forwardedTo: DependencyKey?
+        let caching: ArgumentCaching?
+        /// The registration this one modifies in place (`Registered.teardown`, `inTests`, …;
+        /// see `modified(_:)`), the first of them, which lives as long as any later version.
+        let origin: Registration?
+
+        /// What carries these, `nil` when they are all empty (asked before the object is made:
+        /// a failable class initialiser allocates before its first statement).
+        static func carrying(
+            _ extras: Extras, forwardedTo: DependencyKey?, caching: ArgumentCaching?, origin: Registration?
+        ) -> Rare? {
+            guard !extras.isEmpty || forwardedTo != nil || caching != nil || origin != nil else { return nil }
+            return Rare(extras: extras, forwardedTo: forwardedTo, caching: caching, origin: origin)
+        }
+
+        private init(extras: Extras, forwardedTo: DependencyKey?, caching: ArgumentCaching?, origin: Registration?) {
+            self.extras = extras
+            self.forwardedTo = forwardedTo
+            self.caching = caching
+            self.origin = origin
+        }
+    }
+
+    /// What runs on each value once the factory has made it (`Registered.initCompleted`).
+    final var completion: Completion? { rare?.extras.completion }
+    /// The key whose registration this one forwards to (``Registered/implements(_:)``).
+    final var forwardedTo: DependencyKey? { rare?.forwardedTo }
+    /// What a test scope below its injector makes of it (see `TestScope`); `nil`: a strict
+    /// scope refuses it.
+    final var inTests: InTests? { rare?.extras.inTests }
+    /// What a preview scope below its injector uses in its place (``Registered/inPreviews(fileID:line:_:)``):
+    /// a registration of the same key and scope; `nil`: it is used as it is.
+    final var inPreviews: Registration? { rare?.extras.inPreviews }
+    /// What closes each value the injector keeps for it (``Registered/teardown(_:)``).
+    final var teardown: Teardown? { rare?.extras.teardown }
+    /// How a factory that takes run-time arguments keeps its values, one per argument tuple
+    /// (`register(_:caching:…)`, a transient whose factory keeps them); `nil` for the rest.
+    final var caching: ArgumentCaching? { rare?.caching }
+    /// Whether its factory or completion runs only on the main actor (`DependencyInjector.mainActor`,
+    /// `initCompleted(mainActor:)`, the `mainActor:` stand-ins), which the sync face runs in
+    /// place and the actor face awaits there.
+    final var runsOnMainActor: Bool { rare?.extras.runsOnMainActor ?? false }
 
     /// What every version of the registration shares (`.teardown`, `.initCompleted`,
     /// `.inTests`, … attached after `register` returned): a value made by one is the value of
@@ -135,12 +164,17 @@ class Registration: @unchecked Sendable {
     }
 
     /// What a registration carries besides its factory, changed together by `modified(_:)`.
-    struct Extras {
+    struct Extras: Sendable {
         var completion: Completion?
         var inTests: InTests?
         var inPreviews: Registration?
         var teardown: Teardown?
         var runsOnMainActor = false
+
+        /// Whether it carries nothing.
+        var isEmpty: Bool {
+            completion == nil && inTests == nil && inPreviews == nil && teardown == nil && !runsOnMainActor
+        }
 
         /// Sets the teardown, of the registration and of the stand-ins that make its values in
         /// its place (a test double, a preview stand-in), whichever was added first.
@@ -217,42 +251,35 @@ class Registration: @unchecked Sendable {
         caching: ArgumentCaching? = nil
     ) {
         self.init(
-            key: key, scope: scope, factory: factory, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: nil, caching: caching)
+            key: key, scope: scope, factory: factory, site: site, plainValueType: nil,
+            rare: Rare.carrying(
+                Extras(completion: completion, inTests: inTests, inPreviews: inPreviews, teardown: teardown),
+                forwardedTo: forwardedTo, caching: caching, origin: nil))
     }
 
     /// Private to this file, so that only `TypedRegistration` gives a `plainValueType`, which
-    /// `typed(making:)` relies on to downcast.
+    /// `typed(making:)` relies on to downcast. `rare`: what it carries besides (`nil` for a
+    /// plain registration, which builds no `Extras` to find that out); `modified`: the version
+    /// it modifies in place, if any.
     fileprivate init(
         key: DependencyKey,
         scope: Scope,
         factory: Factory,
         site: RegistrationSite,
-        completion: Completion?,
-        forwardedTo: DependencyKey?,
-        inTests: InTests?,
-        inPreviews: Registration?,
-        teardown: Teardown?,
         plainValueType: ObjectIdentifier?,
-        caching: ArgumentCaching? = nil,
-        runsOnMainActor: Bool = false,
+        rare: Rare?,
         modifying modified: Registration? = nil
     ) {
-        origin = modified.map { $0.origin ?? $0 }
         lineageID = modified.map(\.lineage)
         revision = modified.map { $0.revision + 1 } ?? 0
-        self.caching = caching
-        self.runsOnMainActor = runsOnMainActor
-        self.teardown = teardown
+        self.rare = rare
+        let completion = rare?.extras.completion
+        let caching = rare?.caching
         self.plainValueType = plainValueType
         self.key = key
         self.scope = scope
         self.factory = factory
         self.site = site
-        self.completion = completion
-        self.forwardedTo = forwardedTo
-        self.inTests = inTests
-        self.inPreviews = inPreviews
         sharesValues = completion != nil || scope == .graph
         isTransient = scope == .transient
         isScoped = scope == .scoped
@@ -283,11 +310,7 @@ class Registration: @unchecked Sendable {
     final var keptLifetime: Scope { caching?.lifetime ?? scope }
 
     /// What the registration carries besides its factory.
-    final var extras: Extras {
-        Extras(
-            completion: completion, inTests: inTests, inPreviews: inPreviews, teardown: teardown,
-            runsOnMainActor: runsOnMainActor)
-    }
+    final var extras: Extras { rare?.extras ?? Extras() }
 
     /// This registration with its extras (completion, test double, teardown) as `change` makes them.
     final func modified(_ change: (inout Extras) -> Void) -> Registration {
@@ -299,10 +322,13 @@ class Registration: @unchecked Sendable {
     /// This registration with `extras`.
     func modified(_ extras: Extras) -> Registration {
         Registration(
-            key: key, scope: scope, factory: factory, site: site, completion: extras.completion,
-            forwardedTo: forwardedTo, inTests: extras.inTests, inPreviews: extras.inPreviews,
-            teardown: extras.teardown, plainValueType: nil, caching: caching, runsOnMainActor: extras.runsOnMainActor,
+            key: key, scope: scope, factory: factory, site: site, plainValueType: nil, rare: rare(with: extras),
             modifying: self)
+    }
+
+    /// What a version of this registration modified in place to carry `extras` carries.
+    fileprivate final func rare(with extras: Extras) -> Rare? {
+        Rare.carrying(extras, forwardedTo: forwardedTo, caching: caching, origin: rare?.origin ?? self)
     }
 
     /// Whether `self` is (a version of) `stored`, the registration stored under its key, or
@@ -408,10 +434,10 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         scope: Scope,
         site: RegistrationSite
     ) {
-        self.init(make, key: key, scope: scope, site: site, completion: nil)
+        self.init(make, key: key, scope: scope, site: site, rare: nil)
     }
 
-    init(
+    convenience init(
         _ make: @escaping @Sendable (DependencyInjector) throws -> Value,
         key: DependencyKey,
         scope: Scope,
@@ -419,23 +445,31 @@ final class TypedRegistration<Value>: Registration, @unchecked Sendable {
         completion: Completion?,
         forwardedTo: DependencyKey? = nil,
         inTests: InTests? = nil,
-        inPreviews: Registration? = nil,
-        teardown: Teardown? = nil,
-        runsOnMainActor: Bool = false,
+        runsOnMainActor: Bool = false
+    ) {
+        self.init(
+            make, key: key, scope: scope, site: site,
+            rare: Rare.carrying(
+                Extras(completion: completion, inTests: inTests, runsOnMainActor: runsOnMainActor),
+                forwardedTo: forwardedTo, caching: nil, origin: nil))
+    }
+
+    private init(
+        _ make: @escaping @Sendable (DependencyInjector) throws -> Value,
+        key: DependencyKey,
+        scope: Scope,
+        site: RegistrationSite,
+        rare: Rare?,
         modifying modified: Registration? = nil
     ) {
         self.make = make
         super.init(
-            key: key, scope: scope, factory: .plain, site: site, completion: completion, forwardedTo: forwardedTo,
-            inTests: inTests, inPreviews: inPreviews, teardown: teardown, plainValueType: ObjectIdentifier(Value.self),
-            runsOnMainActor: runsOnMainActor, modifying: modified)
+            key: key, scope: scope, factory: .plain, site: site, plainValueType: ObjectIdentifier(Value.self),
+            rare: rare, modifying: modified)
     }
 
     override func modified(_ extras: Extras) -> Registration {
-        TypedRegistration(
-            make, key: key, scope: scope, site: site, completion: extras.completion, forwardedTo: forwardedTo,
-            inTests: extras.inTests, inPreviews: extras.inPreviews, teardown: extras.teardown,
-            runsOnMainActor: extras.runsOnMainActor, modifying: self)
+        TypedRegistration(make, key: key, scope: scope, site: site, rare: rare(with: extras), modifying: self)
     }
 
     override func makeAny(with injector: DependencyInjector) throws -> Any {
