@@ -179,6 +179,23 @@ extension FaceInjector {
     }
 
     @Test(arguments: Face.allCases)
+    func aDecoratorAddedToAnAncestorAfterDecoratedResolvesWrapsWhatItsDescendantsMakeNext(face: Face) async throws {
+        let app = face.makeInjector()
+        await app.registerGreeter(scope: .transient)
+        await app.decorate("retrying")
+        let (plain, spied) = (app.child(), app.child())
+        await spied.decorate("spy")
+        #expect(try await plain.resolve((any Salutation).self).layers == ["retrying", "base"])
+        #expect(try await spied.resolve((any Salutation).self).layers == ["spy", "retrying", "base"])
+
+        await app.decorate("logging")
+
+        #expect(try await app.resolve((any Salutation).self).layers == ["logging", "retrying", "base"])
+        #expect(try await plain.resolve((any Salutation).self).layers == ["logging", "retrying", "base"])
+        #expect(try await spied.resolve((any Salutation).self).layers == ["spy", "logging", "retrying", "base"])
+    }
+
+    @Test(arguments: Face.allCases)
     func aFailingDecoratorFailsTheResolveAndNothingIsKept(face: Face) async throws {
         let injector = face.makeInjector()
         let factoryRuns = Runs()
