@@ -393,12 +393,11 @@ class Registration: @unchecked Sendable {
         value is T
     }
 
-    /// `typed(making:)` when `injector` has no decorators for the key (a load per injector of
-    /// its chain): the transient fast path, which runs the factory in place. A decorated one
-    /// takes `DependencyInjector.makeDecorated(_:)`.
-    final func typed<T>(making type: T.Type, undecoratedBy injector: DependencyInjector) -> TypedRegistration<T>? {
-        guard isTransient, let typed = typed(making: type), !injector.mayDecorate(key) else { return nil }
-        return typed
+    /// `typed(making:)` of a transient: the fast path, which runs the factory in place
+    /// (`DependencyInjector.make(_:)`), decorated there if its key may be.
+    final func typedTransient<T>(making type: T.Type) -> TypedRegistration<T>? {
+        guard isTransient else { return nil }
+        return typed(making: type)
     }
 
     /// This registration as the `TypedRegistration` of a `T`, when its factory makes a `T`

@@ -1,7 +1,8 @@
 extension DependencyInjector {
-    /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`,
-    /// and which has no decorators here (`Registration.typed(making:undecoratedBy:)`).
+    /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`
+    /// (`Registration.typedTransient(making:)`), wrapped by its decorators if it has any here.
     func make<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
+        if mayDecorate(type: registration.key.typeID) { return try makeDecorated(registration) }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let value = try run(registration, in: context, registration.make)
@@ -10,14 +11,29 @@ extension DependencyInjector {
     }
 
     /// `make(_:)` for a transient whose key may have decorators here: they wrap the value in
-    /// the factory's run (a decorator's failure is the factory's), each called with the `T`
-    /// as it is when it decorates `T`s. Apart, so that an undecorated run holds none of it.
+    /// the factory's run (a decorator's failure is the factory's), called with the `T` as it
+    /// is. When one injector of the chain decorates the key, its decorators, composed, make
+    /// the value the caller gets, as the factory would: nothing more is copied. Apart, so that
+    /// an undecorated run holds none of it.
     @inline(never)
     func makeDecorated<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
+        let wrapping = wrapping(of: registration.key)
         let value = try run(registration, in: context) { injector in
-            try injector.decorated(registration.make(injector), key: registration.key, in: context, isCurrent: true)
+            guard case .composed(let decorator) = wrapping else {
+                var value = try registration.make(injector)
+                try injector.wrap(
+                    &value, key: registration.key, bits: TypeFilter.bits(of: registration.key.typeID),
+                    madeBy: injector, in: context)
+                return value
+            }
+            let made = try registration.make(injector)
+            try context.throwCapturedFailure(building: made)  // only whole values are decorated
+            // Alive while the injector that holds it is, this one or an ancestor.
+            return try decorator._withUnsafeGuaranteedRef { decorator in
+                try decorator.decorate(made, madeBy: injector, key: registration.key)
+            }
         }
         try context.throwFailureOfLeftBuilder(building: value)
         return value

@@ -76,7 +76,7 @@ extension DependencyInjector {
 
         // A factory of this injector's own runs without the walk.
         if case .pending(let registration) = miss {
-            if let typed = registration.typed(making: T.self, undecoratedBy: self) {
+            if let typed = registration.typedTransient(making: T.self) {
                 return try make(typed)
             }
             if !registration.isTransient, !registration.isScoped {
@@ -110,7 +110,7 @@ extension DependencyInjector {
             case .refused(let key, let site):
                 throw Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
             case .pending(let registration, let holder, let keeper):
-                if let typed = registration.typed(making: T.self, undecoratedBy: self) {
+                if let typed = registration.typedTransient(making: T.self) {
                     return try make(typed)
                 }
                 if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
@@ -470,13 +470,12 @@ extension DependencyInjector {
         as type: T.Type,
         name: String?
     ) throws(InjectionError) -> T {
-        guard let transient,
-            let registration = transient.takeUnretainedValue().typed(making: T.self, undecoratedBy: self)
-        else {
+        guard let transient, let registration = transient.takeUnretainedValue().typedTransient(making: T.self) else {
             return try resolve(
                 found: slot, transient: transient, hazard: hazard, as: type, key: DependencyKey(type, name: name))
         }
         Hazards.withdraw(hazard)
+        if mayDecorate(type: registration.key.typeID) { return try makeDecorated(registration) }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let value = try run(registration, in: context, registration.make)
@@ -502,9 +501,7 @@ extension DependencyInjector {
         let registration = transient.takeUnretainedValue()
         Hazards.withdraw(hazard)
         if registration.isScoped { return try scopedValue(found: registration, as: T.self, key: key) }
-        if let typed = registration.typed(making: T.self) {
-            return try mayDecorate(key) ? makeDecorated(typed) : make(typed)
-        }
+        if let typed = registration.typed(making: T.self) { return try make(typed) }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         return try Self.cast(run(registration, in: context), to: T.self, key: key)

@@ -38,44 +38,37 @@ struct Registry {
     var initializerParameters = [DependencyKey: [DependencyKey]]()
 
     /// The decorators added here, by key, each key's in the order they were added (see
-    /// `Decorators/`): they wrap what this injector and its descendants make for the key. A
-    /// short list searched in place, not a dictionary: an injector decorates a handful of keys,
-    /// and hashing a key cost a decorated resolve more than the rest of the lookup.
-    private var decorators: [(key: DependencyKey, decorators: [Decorator])] = []
+    /// `Decorators/`): they wrap what this injector and its descendants make for the key.
+    /// Published for factory runs as a `DecoratorList` (see `decoratorList()`).
+    private var decorators = Decorators()
     /// The filter of the keys of `decorators` (see `TypeFilter`), published for resolves
     /// that take no lock (`PublishedTable.decoratedTypes`).
     private(set) var decoratedTypes: UInt64 = 0
 
-    /// The decorators added here for `key`, in the order they were added.
-    func decorators(of key: DependencyKey) -> [Decorator]? {
-        var index = decorators.startIndex
-        while index < decorators.endIndex {
-            if decorators[index].key == key { return decorators[index].decorators }
-            index += 1
-        }
-        return nil
+    /// The list of the decorators added here, as published (see `DecoratorList`): the one
+    /// published since they last changed, or a new one, published now. Unretained: the table
+    /// keeps every list it publishes as long as the injector lives.
+    func decoratorList() -> Unmanaged<DecoratorList> {
+        ready.decoratorList(of: decorators)
     }
 
-    /// Stores `decorator` as the last of `key`'s, noted in the filter first.
+    /// Stores `decorator` as the last of `key`'s, noted in the filter first; the published
+    /// list, which lacks it, is withdrawn.
     mutating func add(_ decorator: Decorator, for key: DependencyKey) {
         let bits = TypeFilter.bits(of: key.typeID)
         decoratedTypes |= bits
         ready.noteDecorated(bits)
-        if let index = decorators.firstIndex(where: { $0.key == key }) {
-            decorators[index].decorators.append(decorator)
-        } else {
-            decorators.append((key, [decorator]))
-        }
+        decorators.append(decorator, for: key)
+        ready.withdrawDecoratorList()
     }
 
     /// Takes out the decorators of `key` that `installation` added, and returns them (the
-    /// filter keeps their bits: a false "maybe" finds no decorator).
+    /// filter keeps their bits: a false "maybe" finds no decorator); the published list,
+    /// which holds them, is withdrawn (and kept: a run may be applying it).
     mutating func removeDecorators(of key: DependencyKey, addedBy installation: ObjectIdentifier) -> [Decorator] {
-        guard let index = decorators.firstIndex(where: { $0.key == key }) else { return [] }
-        let all = decorators[index].decorators
-        let kept = all.filter { $0.installation != installation }
-        if kept.isEmpty { decorators.remove(at: index) } else { decorators[index].decorators = kept }
-        return all.filter { $0.installation == installation }
+        let removed = decorators.remove(of: key, addedBy: installation)
+        if !removed.isEmpty { ready.withdrawDecoratorList() }
+        return removed
     }
 
     /// The observation hook and the recorded edges (see `Diagnostics/`).

@@ -65,6 +65,7 @@ final class PublishedTable: @unchecked Sendable {
             decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             instrumentedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
             closedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+            decoratorListCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
         }
     }
 
@@ -172,6 +173,51 @@ final class PublishedTable: @unchecked Sendable {
     func noteDecorated(_ bits: UInt64) {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         decoratedCell.assumingMemoryBound(to: Atomic<UInt64>.self).pointee.bitwiseOr(bits, ordering: .relaxed)
+    }
+
+    /// Where the published `DecoratorList` is kept: its address, or 0 while none is current.
+    private var decoratorListCell: UnsafeMutableRawPointer { cell + 32 }
+
+    /// Every `DecoratorList` published, the current one last, under the registry lock: each
+    /// lives as long as the injector, for a factory run may be applying one, unretained, when
+    /// a `decorate` call replaces it (an injector decorated at start-up publishes one).
+    @exclusivity(unchecked) private var decoratorLists: [DecoratorList] = []
+    /// Whether the last of `decoratorLists` holds the registry's decorators as they are now.
+    @exclusivity(unchecked) private var decoratorListIsCurrent = false
+
+    /// The injector's decorators as published (see `DecoratorList`), read with no lock by
+    /// factory runs of keys its filter may decorate (acquiring: a list published by another
+    /// thread is seen whole; one published before a `decorate` call is withdrawn by it, so a
+    /// run that follows the call never reads it). Unretained: valid while the injector lives.
+    /// `nil` while none is current, and always before `Synchronization`: the caller asks the
+    /// registry, under its lock (`Registry.decoratorList()`).
+    @inline(__always)
+    var decoratorList: Unmanaged<DecoratorList>? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        let address = decoratorListCell.assumingMemoryBound(to: Atomic<UInt>.self).pointee.load(ordering: .acquiring)
+        return UnsafeRawPointer(bitPattern: address).map { Unmanaged<DecoratorList>.fromOpaque($0) }
+    }
+
+    /// Under the registry lock: the list of `decorators`, the registry's, published (the
+    /// current one, else a new one, kept with the others).
+    func decoratorList(of decorators: Decorators) -> Unmanaged<DecoratorList> {
+        if decoratorListIsCurrent, let current = decoratorLists.last { return .passUnretained(current) }
+        let list = DecoratorList(decorators)
+        decoratorLists.append(list)
+        decoratorListIsCurrent = true
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            decoratorListCell.assumingMemoryBound(to: Atomic<UInt>.self).pointee.store(
+                UInt(bitPattern: Unmanaged.passUnretained(list).toOpaque()), ordering: .releasing)
+        }
+        return .passUnretained(list)
+    }
+
+    /// Under the registry lock, as its decorators change: the published list is no longer
+    /// current (it stays alive: a run may be applying it), and the next run's read publishes one.
+    func withdrawDecoratorList() {
+        decoratorListIsCurrent = false
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        decoratorListCell.assumingMemoryBound(to: Atomic<UInt>.self).pointee.store(0, ordering: .releasing)
     }
 
     deinit {

@@ -245,13 +245,13 @@ extension DependencyInjector {
     }
 
     /// The element at `index` of `level`, made by this injector: its transient run in place,
-    /// as a resolve of its key here would run it, when the level has it and no decorator may
-    /// wrap it; else resolved by its key.
+    /// as a resolve of its key here would run it (decorated by this injector's chain), when the
+    /// level has it; else resolved by its key.
     private func element<T>(_ index: Int, of level: CollectionContents.Gathered, as type: T.Type)
         throws(InjectionError) -> T
     {
         if index < level.transients.count,
-            let transient = level.transients[index]?.typed(making: T.self, undecoratedBy: self)
+            let transient = level.transients[index]?.typedTransient(making: T.self)
         {
             return try make(transient)
         }

@@ -84,7 +84,14 @@ extension DependencyInjector {
     /// of the chain (see `TypeFilter`). This injector's inlined, for every factory run asks.
     @inline(__always)
     func mayDecorate(_ key: DependencyKey) -> Bool {
-        let bits = TypeFilter.bits(of: key.typeID)
+        mayDecorate(type: key.typeID)
+    }
+
+    /// `mayDecorate(_:)` of a key of `type`, for a caller that has the key in a registration:
+    /// the type alone is read out of it, where the key would be copied, its name retained.
+    @inline(__always)
+    func mayDecorate(type: ObjectIdentifier) -> Bool {
+        let bits = TypeFilter.bits(of: type)
         return TypeFilter.mayHold(bits, in: decoratedTypes) || parent?.mayDecorate(bits: bits) == true
     }
 
@@ -101,7 +108,7 @@ extension DependencyInjector {
 
     /// The decorators that wrap a value of `key` this injector makes, innermost first: its
     /// ancestors', then its own, each injector's in the order they were added. Only the
-    /// injectors whose filter may hold the key are looked at under their locks.
+    /// injectors whose filter may hold the key are looked at, in their published lists.
     func decorators(of key: DependencyKey) -> [Decorator] {
         let bits = TypeFilter.bits(of: key.typeID)
         var found: [Decorator] = []
@@ -109,18 +116,92 @@ extension DependencyInjector {
         while let injector = next {
             next = injector.parent
             guard TypeFilter.mayHold(bits, in: injector.decoratedTypes),
-                let own = injector.registry.withLock({ $0.decorators(of: key) })
+                let own = injector.decoratorList._withUnsafeGuaranteedRef({ $0.decorators[key] })
             else { continue }
             found = found.isEmpty ? own : own + found
         }
         return found
     }
 
+    /// This injector's decorators, as published (see `DecoratorList`): read with no lock but
+    /// just after a change. Unretained: the list lives as long as this injector.
+    @inline(__always)
+    private var decoratorList: Unmanaged<DecoratorList> {
+        ready.decoratorList ?? publishedDecoratorList()
+    }
+
+    /// `decoratorList` published under the lock; apart, off the path of every later run.
+    @inline(never)
+    private func publishedDecoratorList() -> Unmanaged<DecoratorList> {
+        registry.withLock { $0.decoratorList() }
+    }
+
+    /// How a value of `key` this injector makes is decorated (see `makeDecorated(_:)`).
+    enum Wrapping {
+        /// By no decorator (the filters said "maybe" for another type).
+        case none
+        /// By one injector's decorators, composed into this one, unretained: that injector
+        /// (this one or an ancestor) keeps it while it lives.
+        case composed(Unmanaged<SyncDecorator>)
+        /// By several injectors' decorators, or one that is async: `wrap`.
+        case chain
+    }
+
+    /// How a value of `key` this injector makes is decorated: a load per injector of the
+    /// chain, and a look in the published list of each whose filter may hold the key.
+    @inline(__always)
+    func wrapping(of key: DependencyKey) -> Wrapping {
+        let bits = TypeFilter.bits(of: key.typeID)
+        var found = Wrapping.none
+        // Unretained: each injector is kept alive by the one below it, and this one by the caller.
+        var next: Unmanaged<DependencyInjector>? = .passUnretained(self)
+        while let injector = next {
+            let decoration: DecoratorList.Decoration? = injector._withUnsafeGuaranteedRef { injector in
+                next = injector.parent.map(Unmanaged.passUnretained)
+                guard TypeFilter.mayHold(bits, in: injector.decoratedTypes) else { return nil }
+                return injector.decoratorList._withUnsafeGuaranteedRef { $0.decoration(of: key) }
+            }
+            switch decoration {
+            case nil, .none?: continue
+            case .sync(let composed)?:
+                guard case .none = found else { return .chain }
+                found = .composed(composed)
+            case .async?: return .chain
+            }
+        }
+        return found
+    }
+
+    /// Wraps `value`, made by `maker` (this injector or a descendant, `current`) for `key`, in
+    /// the decorators of `key` of this injector's ancestors, then in its own (each injector's
+    /// composed into one, see `DecoratorList`): the innermost first. Only a whole value is
+    /// decorated: a wrapper that failed before a decorator runs fails it; the caller checks
+    /// after the last. `bits`: the key's in the filters.
+    func wrap<Value>(
+        _ value: inout Value,
+        key: DependencyKey,
+        bits: UInt64,
+        madeBy maker: DependencyInjector,
+        in context: ResolutionContext
+    ) throws {
+        if let parent { try parent.wrap(&value, key: key, bits: bits, madeBy: maker, in: context) }
+        guard TypeFilter.mayHold(bits, in: decoratedTypes) else { return }
+        let decorator: Unmanaged<SyncDecorator>
+        switch decoratorList._withUnsafeGuaranteedRef({ $0.decoration(of: key) }) {
+        case .none: return
+        case .sync(let composed): decorator = composed
+        case .async(let site): throw AsyncDecoratorOnSynchronousValue(site: site)
+        }
+        try context.throwCapturedFailure(building: value)
+        // Alive while this injector is (see `DecoratorList`).
+        value = try decorator.takeUnretainedValue().decorate(value, madeBy: maker, key: key)
+    }
+
     /// `value`, made by this injector for `registration`, as its decorators make it (itself when
     /// it has none: a load per injector of the chain). One call in each factory run, whose
     /// frame is on the stack for every level of a chain (see `DeepGraphTests`). The transient
-    /// fast path, which runs a `TypedRegistration`'s factory in place, is not taken for a key
-    /// that may be decorated (see `Registration.typed(making:undecoratedBy:)`). A registration
+    /// fast path, which runs a `TypedRegistration`'s factory in place, decorates in its own
+    /// run (see `makeDecorated(_:)`). A registration
     /// whose factory decorates its own values (`decoratesOwnValues`) is not decorated again.
     /// Consumed: the undecorated value is handed back as it came, not copied.
     @inline(__always)
@@ -140,9 +221,7 @@ extension DependencyInjector {
 
     /// `value`, which this injector has just made for `key`, wrapped by the decorators of the
     /// key (as `current`, so that wrappers in what they build resolve from here; `isCurrent`:
-    /// it is already); a wrapper that fails meanwhile fails it. A decorator of `Value`s is
-    /// called with the value as it is, so that a typed transient (`makeDecorated(_:)`) boxes
-    /// nothing. Apart, for the stack.
+    /// it is already); a wrapper that fails meanwhile fails it. Apart, for the stack.
     @inline(never)
     func decorated<Value>(
         _ value: Value,
@@ -150,33 +229,15 @@ extension DependencyInjector {
         in context: ResolutionContext,
         isCurrent: Bool = false
     ) throws -> Value {
-        let decorators = decorators(of: key)
-        if decorators.isEmpty { return value }
-        try context.throwCapturedFailure(building: value)  // only whole values are decorated
-        if isCurrent || Self.current === self { return try apply(decorators, to: value, key: key, in: context) }
-        return try Self.$current.withValue(self) { try apply(decorators, to: value, key: key, in: context) }
-    }
-
-    /// `value` wrapped by `decorators` of `key`, with this injector `current`.
-    private func apply<Value>(
-        _ decorators: [Decorator],
-        to value: Value,
-        key: DependencyKey,
-        in context: ResolutionContext
-    ) throws -> Value {
+        if case .none = wrapping(of: key) { return value }  // the filters' "maybe" was for another type
         var value = value
-        // By index: a `Decorator` copied out of the array retains its site's strings too.
-        for index in decorators.indices {
-            guard case .sync(let decorate) = decorators[index].body else {
-                throw AsyncDecoratorOnSynchronousValue(site: decorators[index].site)
-            }
-            if let typed = decorate.typed(Value.self) {
-                value = try typed.decorateValue(self, value)
-            } else {
-                value = try Self.cast(decorate.decorate(self, value), to: Value.self, key: key)
-            }
-            try context.throwCapturedFailure(building: value)
+        let bits = TypeFilter.bits(of: key.typeID)
+        if isCurrent || Self.current === self {
+            try wrap(&value, key: key, bits: bits, madeBy: self, in: context)
+        } else {
+            try Self.$current.withValue(self) { try wrap(&value, key: key, bits: bits, madeBy: self, in: context) }
         }
+        try context.throwCapturedFailure(building: value)
         return value
     }
 }
