@@ -462,6 +462,9 @@ struct KeptValues {
         /// last reference to what their factories capture), whose teardowns the caller takes.
         fileprivate var tuples: [Tuples] = []
 
+        /// Whether it holds no value: nothing to tear down or release.
+        var isEmpty: Bool { values.isEmpty && tuples.isEmpty }
+
         /// The teardowns of the values kept per argument tuple, in creation order.
         var tupleTeardowns: [PendingTeardown] { Tuples.teardowns(of: tuples) }
 
