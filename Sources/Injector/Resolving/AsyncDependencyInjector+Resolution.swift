@@ -467,13 +467,13 @@ extension AsyncDependencyInjector {
             if unbound {
                 value = try await make(resolver)
             } else {
-                let face = AsyncResolutionContext.bound.face  // read only by a run that binds
+                let bound = AsyncResolutionContext.bound  // read only by a run that binds
                 value =
-                    Self.isCurrent(self, running: face)
-                    ? try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: face)) {
+                    Self.isCurrent(self, running: bound.face)
+                    ? try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: bound.face)) {
                         try await make(resolver)
                     }
-                    : try await Self.running(self, frames: frames) { try await make(resolver) }
+                    : try await Self.running(self, frames: frames, bound: bound) { try await make(resolver) }
             }
             // Before the completion runs: it is for whole values only.
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
@@ -569,15 +569,17 @@ extension AsyncDependencyInjector {
 
     /// `asCurrent(_:)` for `face`, in the caller's isolation (`withScope`'s body keeps its
     /// actor), with `frames` bound for a run (`nil`: the frames bound stay), in the one binding
-    /// that says which face's factory runs.
+    /// that says which face's factory runs. `bound`: what the task binds now, if the caller
+    /// has read it (a run has: it is not read twice).
     static func running<Value>(
         _ face: AsyncDependencyInjector,
         frames: AsyncResolutionContext.Frames? = nil,
+        bound: AsyncResolutionContext.Bound? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
         let core = face.core
-        let (bound, boundCore) = (AsyncResolutionContext.bound, DependencyInjector.current)
+        let (bound, boundCore) = (bound ?? AsyncResolutionContext.bound, DependencyInjector.current)
         if isCurrent(face, running: bound.face) {
             guard let frames else { return try await body() }
             return try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: bound.face)) {
