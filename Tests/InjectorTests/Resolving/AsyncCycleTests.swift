@@ -58,6 +58,33 @@ import Testing
                 == ["NodeA", "Service", "Service"])
     }
 
+    /// A scoped value's run binds its path for the tasks its factory starts, also when it is
+    /// asked for through another run's resolver: a task that resolves the value through the
+    /// injector the factory captured, while the factory awaits it, is a cycle. (A run that
+    /// bound nothing there, as a transient's asked through a resolver does, left that task
+    /// waiting for the very creation that waits for it.)
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1))) func aScopedFactoryThatAwaitsATaskResolvingItsOwnKeyThroughTheInjectorIsACycle()
+        async
+    {
+        let injector = AsyncDependencyInjector()
+        await injector.register(Service.self, scope: .scoped) { r in
+            let captured = r.injector
+            return try await Task { try await captured.resolve(Service.self) }.value
+        }
+        await injector.register(NodeA.self, scope: .scoped) { r in
+            _ = try await r.resolve(Service.self)
+            return NodeA()
+        }
+        let request = injector.openScope()
+
+        #expect(
+            cycleNames(await injectionError { try await request.resolve(NodeA.self) })
+                == ["NodeA", "Service", "Service"])
+        #expect(cycleNames(await injectionError { try await request.resolve(Service.self) }) == ["Service", "Service"])
+        try? await request.close()
+    }
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
     @Test(.timeLimit(.minutes(1))) func threeKeysOfMixedScopesReportTheExactPath() async {
         let injector = AsyncDependencyInjector()
