@@ -534,7 +534,7 @@ public struct AsyncRegistered<Value>: Sendable {
         let registration = base.registration
         let site = RegistrationSite(fileID: fileID, line: line, module: registration.site.module)
         return Registration(
-            key: registration.key, scope: registration.scope, factory: .async { try await make($0) }, site: site)
+            key: registration.key, scope: registration.scope, factory: .async(make), site: site)
     }
 
     /// Lets strict test scopes use this registration as it is; see
