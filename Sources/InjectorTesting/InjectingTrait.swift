@@ -68,9 +68,16 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         let isOneCore = asyncInjector.synchronous === injector
         if let strictMode {
             injector = injector.child()
-            try strictMode.app(injector)
             asyncInjector = isOneCore ? asyncInjector.face(ofChild: injector) : asyncInjector.child()
-            try await strictMode.asyncApp(asyncInjector)
+            do {
+                try strictMode.app(injector)
+                try await strictMode.asyncApp(asyncInjector)
+            } catch {
+                // What the app made before it threw (an install's eager singleton) is torn down
+                // as it is when the test ends: the test never runs, and nothing else closes it.
+                await closeStrictApp(injector, asyncInjector, isOneCore: isOneCore)
+                throw error
+            }
         }
         let isStrict = strictMode != nil
         let allowed = strictMode?.allowed ?? []

@@ -138,6 +138,46 @@ func theAsyncConfigurationRunsInsideTheTestsSyncScope() {}
     }
 }
 
+/// A strict mode's app that throws after making a value (an `install` that fails after an
+/// eager singleton): the test does not run, and what the app made is torn down all the same.
+@Suite struct TraitStrictAppFailureTeardownTests {
+    final class Pool: Sendable {}
+    struct AppFailure: Error {}
+
+    @Test(arguments: [false, true], [false, true])
+    func whatAFailingStrictAppMadeIsTornDown(oneCore: Bool, asyncAppThrows: Bool) async throws {
+        let made = Counter()
+        let tornDown = Counter()
+        let ran = Counter()
+        let register: @Sendable (DependencyInjector) throws -> Void = { app in
+            app.register(Pool.self, scope: .singleton) { _ in
+                made.increment()
+                return Pool()
+            }
+            .teardown { _ in tornDown.increment() }
+            _ = try app.resolve(Pool.self)  // made in the app, as an install's eager singleton is
+            if !asyncAppThrows { throw AppFailure() }
+        }
+        let asyncApp: @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in
+            if asyncAppThrows { throw AppFailure() }
+        }
+        let trait: InjectingTrait = .injecting(.strict(app: register, asyncApp: asyncApp, allowing: [Pool.self]))
+        let test = try #require(Test.current)
+        let root = DependencyInjector()
+        let asyncRoot = oneCore ? AsyncDependencyInjector.shared.face(ofChild: root) : AsyncDependencyInjector()
+        await #expect(throws: AppFailure.self) {
+            try await DependencyInjector.$current.withValue(root) {
+                try await AsyncDependencyInjector.$current.withValue(asyncRoot) {
+                    try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.increment() }
+                }
+            }
+        }
+        #expect(ran.value == 0)
+        #expect(made.value == 1)
+        #expect(tornDown.value == 1)
+    }
+}
+
 /// The trait's scopes keep their own singletons: an app's singleton is built afresh in each
 /// test, with the test's overrides, and the app's own copy is never created.
 @Suite struct TraitSingletonTests {
