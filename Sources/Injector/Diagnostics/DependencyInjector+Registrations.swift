@@ -41,7 +41,9 @@ extension DependencyInjector {
                 case .instance:
                     kind = .instance
                 case .factory(let registration, _):
-                    kind = .factory(registration.scope)
+                    // A factory that caches by argument is stored as a transient, but keeps its
+                    // values as long as its cache says: listed (and drawn) with that lifetime.
+                    kind = .factory(registration.caching?.lifetime ?? registration.scope)
                     forwardedTo = registration.forwardedTo
                     // What answers, as the walk of a resolve screens it (what a test scope holds
                     // is a test's own).

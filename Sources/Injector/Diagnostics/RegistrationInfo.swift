@@ -19,6 +19,10 @@ public struct RegistrationInfo: Sendable, Equatable, CustomStringConvertible {
         /// A factory with its scope, registered with
         /// ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, or an async factory
         /// registered with the `register(_:name:scope:fileID:line:factory:)` of an ``AsyncDependencyInjector``.
+        /// A factory with run-time arguments is ``Scope/transient``, unless it caches its values
+        /// (``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``): then its
+        /// scope is the cache's lifetime, a named scope spelled as written, `caching: .strong(limit: 50)`,
+        /// as ``InjectionError/captiveDependency(_:path:holder:holderScope:)`` names it.
         case factory(Scope)
 
         /// `instance`, or the factory's scope (`transient`, `singleton`, …): `"\(info.kind)"`.

@@ -39,3 +39,37 @@ import Testing
             ])
     }
 }
+
+/// A factory that caches its values by argument keeps them: `registrations` and `graph()` list it
+/// with its cache's lifetime, as a captive dependency names it, not as the transient it is
+/// stored as (which said that nothing was kept). One without `caching:` is a transient.
+@Suite struct CachedRegistrationListingTests {
+    @Test(arguments: Face.allCases)
+    func aFactoryThatCachesByArgumentIsListedWithItsCachesLifetime(face: Face) async throws {
+        let injector = face.makeInjector()
+        switch injector.base {
+        case .sync(let injector):
+            injector.register(Service.self, caching: .strong(limit: 2)) { (_, label: String) in Service(label: label) }
+            injector.register(Int.self) { (_, value: Int) in value }
+        case .async(let injector):
+            await injector.register(Service.self, caching: .strong(limit: 2)) { (_, label: String) in
+                Service(label: label)
+            }
+            await injector.register(Int.self) { (_, value: Int) in value }
+        }
+        let listed = await injector.registrations
+        #expect(
+            listed.map(\.description) == [
+                "InjectorTests.Service (caching: .strong(limit: 2))", "Swift.Int (transient)",
+            ])
+        #expect(listed.first?.kind == .factory(.named("caching: .strong(limit: 2)")))
+        let graph: DependencyGraph =
+            switch injector.base {
+            case .sync(let injector): injector.graph()
+            case .async(let injector): await injector.graph()
+            }
+        #expect(
+            graph.dot.contains(#""InjectorTests.Service" [label="InjectorTests.Service\ncaching: .strong(limit: 2)"];"#)
+        )
+    }
+}
