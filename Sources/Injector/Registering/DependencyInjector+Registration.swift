@@ -219,7 +219,8 @@ extension DependencyInjector {
     /// The teardowns of the values kept for `entry`, replaced or removed for good, which this
     /// lets go of: its registry's; for an opened scope's own scoped registration, the one kept
     /// with its copies; for a registration that caches by argument, every tuple's (see
-    /// `KeptValues`). A creation running now hands its value to its resolves alone.
+    /// `KeptValues`). A creation running now hands its value to its resolves alone. The value of
+    /// a plain child's scoped registration, which the scope above it keeps, the scope tears down.
     func teardowns(ofReplaced entry: Entry?) -> [PendingTeardown] {
         let kept = entry?.teardown.map { [$0] } ?? []
         guard case .factory(let replaced, _)? = entry else { return kept }
@@ -228,6 +229,15 @@ extension DependencyInjector {
             return kept + KeptValues.Tuples.teardowns(of: tuples.map { [$0] } ?? [])
         }
         guard replaced.isScoped else { return kept }
+        guard opensScope else {
+            // A plain child's own: its value is kept by the opened scope above it, which lets go
+            // of it now, as of its own, and tears it down itself (its `close()` awaits that and
+            // throws its failure; nothing closes the child). It stayed until the scope ended.
+            if let scope = enclosingScope, let dropped = scope.keptValues?.withLock({ $0.dropValue(of: replaced) }) {
+                scope.tearDown(dropped.teardown.map { [$0] } ?? [])
+            }
+            return kept
+        }
         return kept + (keptValues?.withLock { $0.dropValue(of: replaced) }?.teardown.map { [$0] } ?? [])
     }
 

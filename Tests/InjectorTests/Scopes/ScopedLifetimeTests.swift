@@ -585,6 +585,61 @@ import Testing
         try await request.close()
     }
 
+    /// A child below a scope whose own scoped registration's value the scope keeps: a decorator
+    /// the child adds lets go of that value (torn down), so the next resolve is decorated, and
+    /// registering the key again or unregistering it lets go of it then, as they do for the
+    /// scope's own registration (the value stayed, undecorated, until the scope closed).
+    @Test func aChildBelowAScopeLetsGoOfItsOwnScopedValueOnDecorateReplaceAndUnregister() throws {
+        let request = DependencyInjector().openScope()
+        let child = request.child()
+        let closed = Collected<Int>()
+        let made = Collected<Int>()
+        let register = { (base: Int) in
+            _ = child.register(Transaction.self, scope: .scoped) { _ in
+                made.append(base + made.values.count + 1)
+                return Transaction(request: made.values.last ?? 0)
+            }.teardown { closed.append($0.request) }
+        }
+        register(0)
+        #expect(try child.resolve(Transaction.self).request == 1)
+
+        child.decorate(Transaction.self) { _, transaction in Transaction(request: transaction.request + 100) }
+        #expect(closed.values == [1])
+        #expect(try child.resolve(Transaction.self).request == 102)
+        register(10)
+        #expect(closed.values == [1, 102])
+        #expect(try child.resolve(Transaction.self).request == 113)
+        child.unregister(Transaction.self)
+        #expect(closed.values == [1, 102, 113])
+        try request.close()
+        #expect(closed.values == [1, 102, 113])
+    }
+
+    /// The same on the actor face, whose asynchronous teardowns run in the scope's tasks, which its
+    /// `close()` awaits.
+    @Test func aChildBelowAScopeOfTheActorFaceLetsGoOfItsOwnScopedValueOnDecorateReplaceAndUnregister() async throws {
+        let request = AsyncDependencyInjector().openScope()
+        let child = request.child()
+        let closed = Collected<Int>()
+        let made = Collected<Int>()
+        let register = { (base: Int) in
+            _ = await child.register(Transaction.self, scope: .scoped) { _ in
+                made.append(base + made.values.count + 1)
+                return Transaction(request: made.values.last ?? 0)
+            }.teardown { closed.append($0.request) }
+        }
+        await register(0)
+        #expect(try await child.resolve(Transaction.self).request == 1)
+
+        await child.decorate(Transaction.self) { _, transaction in Transaction(request: transaction.request + 100) }
+        #expect(try await child.resolve(Transaction.self).request == 102)
+        await register(10)
+        #expect(try await child.resolve(Transaction.self).request == 113)
+        await child.unregister(Transaction.self)
+        try await request.close()
+        #expect(closed.values.sorted() == [1, 102, 113])
+    }
+
     /// A child below a scope that goes away while the scope keeps its override's value: the
     /// value is let go (and torn down) when the scope keeps the app's value of the key, since
     /// no injector stores its registration any more. The scope does not keep the child alive.

@@ -36,11 +36,12 @@ extension DependencyInjector {
     /// (``register(_:name:caching:teardown:fileID:line:factory:)``) is decorated once, before the
     /// cache keeps it.
     ///
-    /// A value this injector already keeps for the key (its own, or its copy of an ancestor's
-    /// in a test scope or an opened scope) is let go (and torn down), so that the next resolve
-    /// is decorated; what scopes below it (opened, test) keep already stays undecorated until
-    /// they end. Add decorators at start-up: a value whose decorators are running when
-    /// another is added may be kept without the new one. A failed `install` takes its
+    /// A value this injector already keeps for the key (its own, kept by the opened scope above
+    /// it for a plain child's scoped registration, or its copy of an ancestor's in a test scope
+    /// or an opened scope) is let go (and torn down), so that the next resolve is decorated;
+    /// what scopes below it (opened, test) keep already stays undecorated until they end. Add
+    /// decorators at start-up: a value whose decorators are running when another is added may
+    /// be kept without the new one. A failed `install` takes its
     /// decorators back and lets go of the values kept for the keys it decorated. A decorator
     /// that throws fails the resolve like a failing factory; ``verify()`` runs decorators with
     /// the factories (and builds a registration made from an initializer that has some), and
@@ -78,6 +79,14 @@ extension DependencyInjector {
         var letGo = dropValues(of: key, heldBy: self)
         if let parent { letGo += dropValues(of: key, heldBy: parent) }
         tearDown(letGo)
+        // A plain child's own scoped registration: the opened scope above it keeps the value the
+        // child made, undecorated (every resolve through the child got it until the scope ended);
+        // the scope lets go of it and tears it down, as it does its own.
+        if !opensScope, case .factory(let own, _)? = registry.withLock({ $0[key] }), own.isScoped,
+            let scope = enclosingScope
+        {
+            scope.tearDown(scope.keptValues?.withLock { $0.dropValues(madeFor: own) }.teardowns ?? [])
+        }
     }
 
     /// Whether this injector or an ancestor may have decorators for `key`: a load per injector
