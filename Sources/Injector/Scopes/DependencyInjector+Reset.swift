@@ -66,28 +66,32 @@ extension DependencyInjector {
     ///
     /// A key that forwards to another (``Registered/implements(_:)``) keeps nothing itself: its
     /// reset drops the value of the registration it forwards to, which every key it answers shares.
+    /// Nor does a collection (`register(into:)`), gathered on each resolve: its reset drops the
+    /// values its elements keep, those a resolve of it through this injector gathers (a transient
+    /// element keeps none), so that the next resolve makes them again.
     ///
     /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
     ///   registered for the key; ``InjectionError/notResettable(_:scope:)`` when its
-    ///   registration keeps no value (a registered instance, a transient).
+    ///   registration keeps no value (a registered instance, a transient, a collection none of
+    ///   whose elements keeps one).
     public func reset<T>(_ type: T.Type, name: String? = nil) throws(InjectionError) {
         _ = try dropValue(of: type, name: name)
     }
 
-    /// `reset(_:name:)`, which returns the injector that tore the value down: the actor face
-    /// awaits its asynchronous teardown.
-    func dropValue<T>(of type: T.Type, name: String?) throws(InjectionError) -> DependencyInjector {
+    /// `reset(_:name:)`, which returns the injectors that tore the values down (one, but for a
+    /// collection's elements): the actor face awaits their asynchronous teardowns.
+    func dropValue<T>(of type: T.Type, name: String?) throws(InjectionError) -> [DependencyInjector] {
         let key = DependencyKey(type, name: name)
-        guard let keeper = try dropValue(of: key, forwardedFrom: []) else {
+        guard let keepers = try dropValue(of: key, forwardedFrom: []) else {
             throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
         }
-        return keeper
+        return keepers
     }
 
     /// `dropValue(of:name:)` of `key`, reached through the forwards of `forwards` (the keys
     /// whose forwards led here); `nil` when nothing is registered for it.
     private func dropValue(of key: DependencyKey, forwardedFrom forwards: [DependencyKey]) throws(InjectionError)
-        -> DependencyInjector?
+        -> [DependencyInjector]?
     {
         // The keepers a resolve's walk would pass (see `locate(_:after:)`).
         var keepers = Keepers()
@@ -101,7 +105,7 @@ extension DependencyInjector {
                 // none kept yet, there is nothing to drop.
                 if registration.caching != nil {
                     keeper.tearDown(keeper.droppedTuples(of: key))
-                    return keeper
+                    return [keeper]
                 }
                 guard registration.scope.isKept else {
                     // A forward keeps nothing itself: the value is its implementation's.
@@ -110,10 +114,19 @@ extension DependencyInjector {
                         // forwards to it): a cycle, as a resolve of the key reports it.
                         let path = forwards + [key, target]
                         if forwards.contains(target) { throw .circularDependency(path: path) }
-                        guard let keeper = try dropValue(of: target, forwardedFrom: forwards + [key]) else {
+                        guard let keepers = try dropValue(of: target, forwardedFrom: forwards + [key]) else {
                             throw .notRegistered(target, path: path, suggestions: [])
                         }
-                        return keeper
+                        return keepers
+                    }
+                    // A collection keeps nothing itself either: its elements' values are dropped.
+                    // (Its notResettable advised registering it with a scope that keeps a value,
+                    // which replaces the collection by hand.)
+                    if holder.registry.withLock({ $0.collections[key]?.currentGathering(in: $0) })?.registration
+                        === registration,
+                        let keepers = try dropElementValues(ofCollection: key, forwardedFrom: forwards)
+                    {
+                        return keepers
                     }
                     throw .notResettable(key, scope: registration.scope)
                 }
@@ -124,7 +137,7 @@ extension DependencyInjector {
                 // …or the test double or preview stand-in a test or preview scope made in its place.
                 letGo += keeper.keptValues?.withLock { $0.dropValues(madeFor: registration) }.teardowns ?? []
                 keeper.tearDown(letGo)
-                return keeper
+                return [keeper]
             case .instance?:
                 throw .notResettable(key, scope: nil)
             case nil:
@@ -132,6 +145,33 @@ extension DependencyInjector {
             }
         }
         return nil
+    }
+
+    /// Drops the values that the elements of the collection `key` keep, as a reset of each
+    /// element's key through this injector would (the elements a resolve of the collection here
+    /// gathers: in a map, the one under each map key that wins); returns their keepers, or `nil`
+    /// when none of them keeps a value (every element transient, or none). An ancestor's
+    /// registration of the collection by hand, whose value comes first, is not an element.
+    private func dropElementValues(ofCollection key: DependencyKey, forwardedFrom forwards: [DependencyKey])
+        throws(InjectionError) -> [DependencyInjector]?
+    {
+        let levels = collectionElements(key).levels
+        var keys: [DependencyKey] = []
+        var mapKeys: Set<AnyHashable> = []
+        // Innermost first, as a map's gathering lets a descendant's element replace an ancestor's.
+        for element in levels.reversed().joined() {
+            if let mapKey = element.mapKey, !mapKeys.insert(mapKey).inserted { continue }
+            keys.append(element.key)
+        }
+        var keepers: [DependencyInjector] = []
+        for elementKey in keys {
+            do {
+                keepers += try dropValue(of: elementKey, forwardedFrom: forwards + [key]) ?? []
+            } catch .notResettable {
+                continue  // a transient element (or an instance): nothing of it is kept
+            }
+        }
+        return keepers.isEmpty ? nil : keepers
     }
 
     /// Drops what this injector keeps for `key` held by `holder`: its own value when it is the
@@ -187,7 +227,7 @@ extension AsyncDependencyInjector {
     /// try await server.reset(FeatureFlags.self)
     /// ```
     public func reset<T>(_ type: T.Type, name: String? = nil) async throws(InjectionError) {
-        try await core.dropValue(of: type, name: name).teardownsFinished()
+        for keeper in try core.dropValue(of: type, name: name) { await keeper.teardownsFinished() }
     }
 }
 

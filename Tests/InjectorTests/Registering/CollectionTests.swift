@@ -690,3 +690,66 @@ extension FaceInjector {
         }
     }
 }
+
+/// `reset` of a collection, which keeps nothing itself (it is gathered on each resolve), drops
+/// what its elements keep, as a reset of a forward drops its target's value: through a test
+/// scope, the test's copies only; a collection whose elements keep nothing is still not
+/// resettable. (It threw `notResettable`, advising to register the collection with a scope that
+/// keeps a value: a registration by hand, which replaces the collection.)
+@Suite struct CollectionResetTests {
+    final class Sink: Middleware {
+        let label: String
+        init(_ label: String) { self.label = label }
+    }
+
+    @Test(arguments: Face.allCases)
+    func resettingACollectionDropsWhatItsElementsKeep(face: Face) async throws {
+        let closed = Collected<String>()
+        let made = Counter()
+        let injector = face.makeInjector()
+        switch injector.base {
+        case .sync(let app):
+            app.register(into: [Sink].self, scope: .singleton) { _ in
+                made.increment()
+                return Sink("kept \(made.value)")
+            }.teardown { closed.append($0.label) }
+            app.register(into: [Sink].self) { _ in Sink("transient") }
+            app.register(into: [String: Sink].self, key: "a", scope: .singleton) { _ in Sink("map") }
+                .teardown { closed.append($0.label) }
+            app.register(into: [Labelled].self) { _ in Labelled(label: "transient") }
+        case .async(let app):
+            await app.register(into: [Sink].self, scope: .singleton) { _ in
+                made.increment()
+                return Sink("kept \(made.value)")
+            }.teardown { closed.append($0.label) }
+            await app.register(into: [Sink].self) { _ in Sink("transient") }
+            await app.register(into: [String: Sink].self, key: "a", scope: .singleton) { _ in Sink("map") }
+                .teardown { closed.append($0.label) }
+            await app.register(into: [Labelled].self) { _ in Labelled(label: "transient") }
+        }
+        #expect(try await injector.resolve([Sink].self).map(\.label) == ["kept 1", "transient"])
+        _ = try await injector.resolve([String: Sink].self)
+
+        try await injector.reset([Sink].self)
+        #expect(closed.values == ["kept 1"])
+        #expect(try await injector.resolve([Sink].self).map(\.label) == ["kept 2", "transient"])
+        try await injector.reset([String: Sink].self)
+        #expect(closed.values == ["kept 1", "map"])
+
+        // A test scope's reset drops its own copies, never the app's.
+        try await injector.withOverrides({ _ in }) {
+            let test = injector.face.currentInjector
+            #expect(try await test.resolve([Sink].self).map(\.label) == ["kept 3", "transient"])
+            try await test.reset([Sink].self)
+            #expect(closed.values == ["kept 1", "map", "kept 3"])
+        }
+        #expect(try await injector.resolve([Sink].self).map(\.label) == ["kept 2", "transient"])
+
+        let error = await injector.resetError([Labelled].self)
+        guard case .notResettable(let key, .transient)? = error else {
+            Issue.record("a collection of transients is not resettable, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey([Labelled].self))
+    }
+}
