@@ -163,7 +163,9 @@ extension InjectionError: CustomStringConvertible {
             lines += Self.pathLine(path)
             lines.append(
                 "To fix: register it in the scope when you open it: "
-                    + "`let request = injector.openScope(); request.register(value as \(key.typeName)\(key.nameArgument))`."
+                    + "`let request = injector.openScope(); request.register(value as \(key.typeName)\(key.nameArgument))`; "
+                    + "in a test, in the test's scope (`$0.register(value as \(key.typeName)\(key.nameArgument))` "
+                    + "in its `.injecting` closure, or in `withOverrides`)."
             )
         case .argumentMismatch(let key, let path, let expected, let given):
             let takes =

@@ -155,6 +155,10 @@ import Testing
         #expect(path == [DependencyKey(Handler.self), DependencyKey(Transaction.self), key])
         #expect(site.fileID == "InjectorTests/Faces+Scoped.swift")
         #expect(error?.description.contains("request.register(value as ") == true)
+        // In a test, the scope that provides it is the test's.
+        let inTest =
+            "`$0.register(value as InjectorTests.ScopedLifetimeTests.RequestContext)` in its `.injecting` closure"
+        #expect(error?.description.contains(inTest) == true)
     }
 
     @Test(arguments: Face.allCases)
