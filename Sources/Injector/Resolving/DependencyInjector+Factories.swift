@@ -2,7 +2,8 @@ extension DependencyInjector {
     /// `produce` and `run` for a transient whose factory makes a `T`, never boxed in an `Any`
     /// (`Registration.typedTransient(making:)`), wrapped by its decorators if it has any here.
     func make<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
-        if mayDecorate(type: registration.key.typeID) { return try makeDecorated(registration) }
+        let bits = TypeFilter.bits(of: registration.key.typeID)
+        if mayDecorate(bits: bits) { return try makeDecorated(registration, bits: bits) }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let value = try run(registration, in: context, registration.make)
@@ -14,28 +15,90 @@ extension DependencyInjector {
     /// the factory's run (a decorator's failure is the factory's), called with the `T` as it
     /// is. When one injector of the chain decorates the key, its decorators, composed, make
     /// the value the caller gets, as the factory would: nothing more is copied. Apart, so that
-    /// an undecorated run holds none of it.
+    /// an undecorated run holds none of it. `bits`: the key's in the filters, as the caller
+    /// found them.
     @inline(never)
-    func makeDecorated<T>(_ registration: TypedRegistration<T>) throws(InjectionError) -> T {
+    func makeDecorated<T>(_ registration: TypedRegistration<T>, bits: UInt64) throws(InjectionError) -> T {
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
-        let wrapping = wrapping(of: registration.key)
-        let value = try run(registration, in: context) { injector in
-            guard case .composed(let decorator) = wrapping else {
-                var value = try registration.make(injector)
-                try injector.wrap(
-                    &value, key: registration.key, bits: TypeFilter.bits(of: registration.key.typeID),
-                    madeBy: injector, in: context)
-                return value
-            }
-            let made = try registration.make(injector)
-            try context.throwCapturedFailure(building: made)  // only whole values are decorated
-            // Alive while the injector that holds it is, this one or an ancestor.
-            return try decorator._withUnsafeGuaranteedRef { decorator in
-                try decorator.decorate(made, madeBy: injector, key: registration.key)
-            }
-        }
+        let wrapping = wrapping(of: registration.key, bits: bits)
+        let value = try runDecorated(registration, wrapping, in: context)
         try context.throwFailureOfLeftBuilder(building: value)
+        return value
+    }
+
+    /// `run(_:in:_:)` of `makeDecorated(_:bits:)`. A run that binds this injector as `current`
+    /// calls the factory and the decorators in the binding's own closure
+    /// (`madeDecoratedAsCurrent`), a frame fewer than a closure handed to `runAsCurrent(_:)`.
+    @inline(__always)
+    private func runDecorated<T>(
+        _ registration: TypedRegistration<T>,
+        _ wrapping: Wrapping,
+        in context: ResolutionContext
+    ) throws(InjectionError) -> T {
+        noteFactoryRun(of: registration, in: context)
+        try context.enter(registration)
+        defer { context.leave() }
+        do {
+            if Self.current === self { return try madeDecoratedInPlace(registration, wrapping, in: context) }
+            return try madeDecoratedAsCurrent(registration, wrapping, in: context)
+        } catch {
+            throw Self.failure(error, of: registration, in: context)
+        }
+    }
+
+    /// `madeDecorated(_:_:in:)` with this injector bound as `current`; apart, as
+    /// `runAsCurrent(_:)` is.
+    @inline(never)
+    private func madeDecoratedAsCurrent<T>(
+        _ registration: TypedRegistration<T>,
+        _ wrapping: Wrapping,
+        in context: ResolutionContext
+    ) throws -> T {
+        try Self.$current.withValue(self) { try madeDecorated(registration, wrapping, in: context) }
+    }
+
+    /// `madeDecorated(_:_:in:)` in a run that finds this injector `current` (a dependency of
+    /// another of its factories). Apart: inlined into `makeDecorated(_:bits:)`, its buffer for
+    /// the undecorated value (sized at run time: `T` is generic there) was made by every run,
+    /// also one that binds `current`.
+    @inline(never)
+    private func madeDecoratedInPlace<T>(
+        _ registration: TypedRegistration<T>,
+        _ wrapping: Wrapping,
+        in context: ResolutionContext
+    ) throws -> T {
+        try madeDecorated(registration, wrapping, in: context)
+    }
+
+    /// A value of `registration`, made by this injector, as `wrapping` decorates it: by one
+    /// injector's decorators composed, called with the value as the factory made it, or else
+    /// by `makeWrapped(_:in:)`.
+    @inline(__always)
+    private func madeDecorated<T>(
+        _ registration: TypedRegistration<T>,
+        _ wrapping: Wrapping,
+        in context: ResolutionContext
+    ) throws -> T {
+        guard case .composed(let decorator) = wrapping else { return try makeWrapped(registration, in: context) }
+        let made = try registration.make(self)
+        try context.throwCapturedFailure(building: made)  // only whole values are decorated
+        // Alive while the injector that holds it is, this one or an ancestor.
+        return try decorator._withUnsafeGuaranteedRef { decorator in
+            try decorator.decorate(made, madeBy: self, key: registration.key)
+        }
+    }
+
+    /// The value of `registration`, made by this injector in `makeDecorated(_:bits:)`'s run,
+    /// when several injectors' decorators wrap the key, or one that is async, or none (the
+    /// filters' "maybe" was for another type): `wrap`, ancestors' first. Apart, so that the
+    /// run of one injector's decorators holds none of it.
+    @inline(never)
+    private func makeWrapped<T>(_ registration: TypedRegistration<T>, in context: ResolutionContext) throws -> T {
+        var value = try registration.make(self)
+        try wrap(
+            &value, key: registration.key, bits: TypeFilter.bits(of: registration.key.typeID), madeBy: self,
+            in: context)
         return value
     }
 

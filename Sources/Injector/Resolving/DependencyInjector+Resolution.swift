@@ -475,7 +475,8 @@ extension DependencyInjector {
                 found: slot, transient: transient, hazard: hazard, as: type, key: DependencyKey(type, name: name))
         }
         Hazards.withdraw(hazard)
-        if mayDecorate(type: registration.key.typeID) { return try makeDecorated(registration) }
+        let bits = TypeFilter.bits(of: registration.key.typeID)
+        if mayDecorate(bits: bits) { return try makeDecorated(registration, bits: bits) }
         let context = ResolutionContext.current
         try context.checkNotResolving(registration)
         let value = try run(registration, in: context, registration.make)

@@ -134,11 +134,22 @@ class SyncDecorator: @unchecked Sendable {
         key: @autoclosure () -> DependencyKey
     ) throws -> Value {
         guard valueType == ObjectIdentifier(Value.self) else {
-            return try DependencyInjector.cast(decorate(maker, value), to: Value.self, key: key())
+            return try decorateBoxed(value, madeBy: maker, key: key)
         }
         // Safe: only a `TypedSyncDecorator` is made (the initialiser is private to this file),
         // with its own value type, just checked to be `Value`.
         return try unsafeDowncast(self, to: TypedSyncDecorator<Value>.self).decorateValue(maker, value)
+    }
+
+    /// `decorate(_:madeBy:key:)` of a value of another type than this decorator's, boxed and
+    /// cast back. Apart: the typed call inlined into a factory run stays a few instructions.
+    @inline(never)
+    private final func decorateBoxed<Value>(
+        _ value: Value,
+        madeBy maker: DependencyInjector,
+        key: () -> DependencyKey
+    ) throws -> Value {
+        try DependencyInjector.cast(decorate(maker, value), to: Value.self, key: key())
     }
 
     /// One decorator that runs this one, then `outer` on what it made, for `key`'s values: a

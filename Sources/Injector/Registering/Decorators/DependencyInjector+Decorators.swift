@@ -100,12 +100,19 @@ extension DependencyInjector {
     /// the type alone is read out of it, where the key would be copied, its name retained.
     @inline(__always)
     func mayDecorate(type: ObjectIdentifier) -> Bool {
-        let bits = TypeFilter.bits(of: type)
-        return TypeFilter.mayHold(bits, in: decoratedTypes) || parent?.mayDecorate(bits: bits) == true
+        mayDecorate(bits: TypeFilter.bits(of: type))
     }
 
-    private func mayDecorate(bits: UInt64) -> Bool {
-        TypeFilter.mayHold(bits, in: decoratedTypes) || parent?.mayDecorate(bits: bits) == true
+    /// `mayDecorate(_:)` of a key whose bits in the filters (`TypeFilter.bits(of:)`) are
+    /// `bits`, for a caller that hands them on to `makeDecorated(_:bits:)`.
+    @inline(__always)
+    func mayDecorate(bits: UInt64) -> Bool {
+        TypeFilter.mayHold(bits, in: decoratedTypes) || parent?.ancestorMayDecorate(bits: bits) == true
+    }
+
+    /// `mayDecorate(bits:)` of an ancestor, not inlined.
+    private func ancestorMayDecorate(bits: UInt64) -> Bool {
+        TypeFilter.mayHold(bits, in: decoratedTypes) || parent?.ancestorMayDecorate(bits: bits) == true
     }
 
     /// The filter of the types this injector has decorators for: published, or under the
@@ -145,7 +152,7 @@ extension DependencyInjector {
         registry.withLock { $0.decoratorList() }
     }
 
-    /// How a value of `key` this injector makes is decorated (see `makeDecorated(_:)`).
+    /// How a value of `key` this injector makes is decorated (see `makeDecorated(_:bits:)`).
     enum Wrapping {
         /// By no decorator (the filters said "maybe" for another type).
         case none
@@ -160,7 +167,12 @@ extension DependencyInjector {
     /// chain, and a look in the published list of each whose filter may hold the key.
     @inline(__always)
     func wrapping(of key: DependencyKey) -> Wrapping {
-        let bits = TypeFilter.bits(of: key.typeID)
+        wrapping(of: key, bits: TypeFilter.bits(of: key.typeID))
+    }
+
+    /// `wrapping(of:)` of `key`, whose bits in the filters are `bits`.
+    @inline(__always)
+    func wrapping(of key: DependencyKey, bits: UInt64) -> Wrapping {
         var found = Wrapping.none
         // Unretained: each injector is kept alive by the one below it, and this one by the caller.
         var next: Unmanaged<DependencyInjector>? = .passUnretained(self)
@@ -210,7 +222,7 @@ extension DependencyInjector {
     /// it has none: a load per injector of the chain). One call in each factory run, whose
     /// frame is on the stack for every level of a chain (see `DeepGraphTests`). The transient
     /// fast path, which runs a `TypedRegistration`'s factory in place, decorates in its own
-    /// run (see `makeDecorated(_:)`). A registration
+    /// run (see `makeDecorated(_:bits:)`). A registration
     /// whose factory decorates its own values (`decoratesOwnValues`) is not decorated again.
     /// Consumed: the undecorated value is handed back as it came, not copied.
     @inline(__always)
