@@ -170,12 +170,20 @@ extension DependencyInjector {
         wrapping(of: key, bits: TypeFilter.bits(of: key.typeID))
     }
 
-    /// `wrapping(of:)` of `key`, whose bits in the filters are `bits`.
+    /// `wrapping(of:)` of `key`, whose bits in the filters are `bits`. This injector's own
+    /// decorators are looked at first, out of the walk: a root injector has no other.
     @inline(__always)
     func wrapping(of key: DependencyKey, bits: UInt64) -> Wrapping {
         var found = Wrapping.none
+        if TypeFilter.mayHold(bits, in: decoratedTypes) {
+            switch decoratorList._withUnsafeGuaranteedRef({ $0.decoration(of: key) }) {
+            case .none: break
+            case .sync(let composed): found = .composed(composed)
+            case .async: return .chain
+            }
+        }
         // Unretained: each injector is kept alive by the one below it, and this one by the caller.
-        var next: Unmanaged<DependencyInjector>? = .passUnretained(self)
+        var next = parent.map(Unmanaged.passUnretained)
         while let injector = next {
             let decoration: DecoratorList.Decoration? = injector._withUnsafeGuaranteedRef { injector in
                 next = injector.parent.map(Unmanaged.passUnretained)
