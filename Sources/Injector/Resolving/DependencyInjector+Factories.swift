@@ -47,9 +47,12 @@ extension DependencyInjector {
         }
     }
 
-    /// `madeDecorated(_:_:in:)` with this injector bound as `current`; apart, as
-    /// `runAsCurrent(_:)` is.
-    @inline(never)
+    /// `madeDecorated(_:_:in:)` with this injector bound as `current`. Inlined into
+    /// `makeDecorated(_:bits:)`, unlike `runAsCurrent(_:)`: a frame fewer for a decorated
+    /// resolve from outside any factory (35 instructions of 2,274), for 64 bytes more of
+    /// `makeDecorated`'s frame at each decorated level of a chain (a 512 KB thread resolves a
+    /// chain of decorated transients 709 levels deep apart, 644 inlined).
+    @inline(__always)
     private func madeDecoratedAsCurrent<T>(
         _ registration: TypedRegistration<T>,
         _ wrapping: Wrapping,
