@@ -5,42 +5,100 @@
 struct Registry {
     private var unnamed = [ObjectIdentifier: Slot]()
     private var named = [ObjectIdentifier: [String: Slot]]()
-    /// The module types installed, or being installed, into this injector: installing one
-    /// again is a no-op, or waits for the installation in progress.
-    var modules = [ObjectIdentifier: ModuleState]()
-    /// Which installation each waiting installation waits for (see `Installation.claim(_:)`).
-    /// A key outlives no waiter: the installation that `claim` names waits at once, in a call
-    /// on itself, which removes the entry before it returns.
-    var installationWaits = [ObjectIdentifier: Installation]()
     /// Whether registrations are refused (see `DependencyInjector.seal()`).
     var isSealed = false
     /// Whether `close()` has begun: nothing is kept from then on (see `DependencyInjector.close()`).
     var isClosed = false
-    /// The teardowns of values made for a registration that was replaced or removed while
-    /// its factory ran: handed to their resolves, kept by nobody, torn down by `close()`.
-    var orphanTeardowns: [PendingTeardown] = []
-    /// Teardowns that failed outside `close()` (on a replacement, an unregistration or a
-    /// reset), for the next `close()` to throw.
-    var teardownFailures: [TeardownError.Failure] = []
-    /// The tasks running asynchronous teardowns of values let go outside `close()`, which
-    /// `close()` awaits; each removes itself when done, so a long-lived server keeps none.
-    var teardownTasks = [UInt64: Task<Void, Never>]()
-    /// Numbers `teardownTasks`.
-    var teardownTasksStarted: UInt64 = 0
     /// While the actor face's close runs (`DependencyInjector.beginClose()`), the closes that
-    /// wait for it to end; `nil` while none runs.
+    /// wait for it to end; `nil` while none runs. Not `Seldom`'s: every such close writes it.
     var closesWaiting: [CheckedContinuation<Void, Never>]?
-    /// The collections this injector declares or contributes to, by the collection's key
-    /// (`[T]`, `[K: T]`): their elements, each a registration of its own (see `Collections/`).
-    var collections = [DependencyKey: CollectionContents]()
-    /// The parameter keys of the initializers registered here (`register(_:initializer:)`), by
-    /// the registration's key, for `graph()`: edges known before any resolve.
-    var initializerParameters = [DependencyKey: [DependencyKey]]()
+    /// What few registries write (see `Seldom`), `nil` until the first write of any of it.
+    private var seldom: Seldom?
 
-    /// The decorators added here, by key, each key's in the order they were added (see
-    /// `Decorators/`): they wrap what this injector and its descendants make for the key.
-    /// Published for factory runs as a `DecoratorList` (see `decoratorList()`).
-    private var decorators = Decorators()
+    /// `seldom`, made by the first write.
+    private var seldomMade: Seldom {
+        get { seldom ?? Seldom() }
+        _modify {
+            // Moved out and back: changed in place, not copied.
+            var made = seldom.take() ?? Seldom()
+            defer { seldom = made }
+            yield &made
+        }
+    }
+
+    /// The module types installed, or being installed, into this injector (see `Seldom`).
+    var modules: [ObjectIdentifier: ModuleState] {
+        get { seldom?.modules ?? .init() }
+        _modify { yield &seldomMade.modules }
+    }
+
+    /// Which installation each waiting installation waits for (see `Seldom`).
+    var installationWaits: [ObjectIdentifier: Installation] {
+        get { seldom?.installationWaits ?? .init() }
+        _modify { yield &seldomMade.installationWaits }
+    }
+
+    /// The teardowns of values made for registrations replaced while their factories ran (see `Seldom`).
+    var orphanTeardowns: [PendingTeardown] {
+        get { seldom?.orphanTeardowns ?? [] }
+        _modify { yield &seldomMade.orphanTeardowns }
+    }
+
+    /// Teardowns that failed outside `close()`, for the next `close()` to throw (see `Seldom`).
+    var teardownFailures: [TeardownError.Failure] {
+        get { seldom?.teardownFailures ?? [] }
+        _modify { yield &seldomMade.teardownFailures }
+    }
+
+    /// The tasks running asynchronous teardowns of values let go outside `close()` (see `Seldom`).
+    var teardownTasks: [UInt64: Task<Void, Never>] {
+        get { seldom?.teardownTasks ?? .init() }
+        _modify { yield &seldomMade.teardownTasks }
+    }
+
+    /// Numbers `teardownTasks`.
+    var teardownTasksStarted: UInt64 {
+        get { seldom?.teardownTasksStarted ?? 0 }
+        _modify { yield &seldomMade.teardownTasksStarted }
+    }
+
+    /// The collections this injector declares or contributes to (see `Seldom`).
+    var collections: [DependencyKey: CollectionContents] {
+        get { seldom?.collections ?? .init() }
+        _modify { yield &seldomMade.collections }
+    }
+
+    /// The parameter keys of the initializers registered here (see `Seldom`).
+    var initializerParameters: [DependencyKey: [DependencyKey]] {
+        get { seldom?.initializerParameters ?? .init() }
+        _modify { yield &seldomMade.initializerParameters }
+    }
+
+    /// The decorators added here, by key (see `Seldom`).
+    private var decorators: Decorators {
+        get { seldom?.decorators ?? Decorators() }
+        _modify { yield &seldomMade.decorators }
+    }
+
+    /// What `close()` takes out besides the kept values: the orphans' teardowns, the teardown
+    /// tasks, and, when `failures`, the failures noted so far. Nothing is made for a registry
+    /// that has none of them (most opened scopes).
+    mutating func takeAtClose(failures: Bool) -> (
+        orphans: [PendingTeardown], tasks: [UInt64: Task<Void, Never>], failures: [TeardownError.Failure]
+    ) {
+        guard seldom != nil else { return ([], .init(), []) }
+        return (
+            exchange(&seldomMade.orphanTeardowns, with: []), exchange(&seldomMade.teardownTasks, with: .init()),
+            failures ? exchange(&seldomMade.teardownFailures, with: []) : []
+        )
+    }
+
+    /// The teardown failures noted outside `close()`, taken out; nothing made for none.
+    mutating func takeTeardownFailures() -> [TeardownError.Failure] {
+        guard seldom != nil else { return [] }
+        return exchange(&seldomMade.teardownFailures, with: [])
+    }
+
     /// The filter of the keys of `decorators` (see `TypeFilter`), published for resolves
     /// that take no lock (`PublishedTable.decoratedTypes`).
     private(set) var decoratedTypes: UInt64 = 0
@@ -248,6 +306,44 @@ struct Registry {
             for slot in table.values { found.append((slot.key, slot.entry)) }
         }
         return found
+    }
+}
+
+extension Registry {
+    /// What few registries write: modules, installations, teardowns let go outside `close()`,
+    /// collections, initializer parameters, decorators. Apart, `nil`
+    /// in most registries (an opened scope's, a child's), made by the first write of any of it:
+    /// inline, each empty collection was released with every registry, some 20 of a request's
+    /// 19,200 instructions apiece.
+    struct Seldom {
+        /// The module types installed, or being installed, into this injector: installing one
+        /// again is a no-op, or waits for the installation in progress.
+        var modules = [ObjectIdentifier: ModuleState]()
+        /// Which installation each waiting installation waits for (see `Installation.claim(_:)`).
+        /// A key outlives no waiter: the installation that `claim` names waits at once, in a call
+        /// on itself, which removes the entry before it returns.
+        var installationWaits = [ObjectIdentifier: Installation]()
+        /// The teardowns of values made for a registration that was replaced or removed while
+        /// its factory ran: handed to their resolves, kept by nobody, torn down by `close()`.
+        var orphanTeardowns: [PendingTeardown] = []
+        /// Teardowns that failed outside `close()` (on a replacement, an unregistration or a
+        /// reset), for the next `close()` to throw.
+        var teardownFailures: [TeardownError.Failure] = []
+        /// The tasks running asynchronous teardowns of values let go outside `close()`, which
+        /// `close()` awaits; each removes itself when done, so a long-lived server keeps none.
+        var teardownTasks = [UInt64: Task<Void, Never>]()
+        /// Numbers `teardownTasks`.
+        var teardownTasksStarted: UInt64 = 0
+        /// The collections this injector declares or contributes to, by the collection's key
+        /// (`[T]`, `[K: T]`): their elements, each a registration of its own (see `Collections/`).
+        var collections = [DependencyKey: CollectionContents]()
+        /// The parameter keys of the initializers registered here (`register(_:initializer:)`), by
+        /// the registration's key, for `graph()`: edges known before any resolve.
+        var initializerParameters = [DependencyKey: [DependencyKey]]()
+        /// The decorators added here, by key, each key's in the order they were added (see
+        /// `Decorators/`): they wrap what this injector and its descendants make for the key.
+        /// Published for factory runs as a `DecoratorList` (see `decoratorList()`).
+        var decorators = Decorators()
     }
 }
 

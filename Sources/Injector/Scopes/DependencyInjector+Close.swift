@@ -78,14 +78,12 @@ extension DependencyInjector {
     ) {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
-        let (dropped, orphans, tasks, kept) = registry.updateReturning { registry in
+        let (dropped, taken, kept) = registry.updateReturning { registry in
             registry.isClosed = true
             registry.ready.noteClosed()  // a scope opened under it from now on is closed from the start
-            return (
-                registry.dropValues { $0.isKept }, exchange(&registry.orphanTeardowns, with: []),
-                exchange(&registry.teardownTasks, with: .init()), registry.kept.close()
-            )
+            return (registry.dropValues { $0.isKept }, registry.takeAtClose(failures: false), registry.kept.close())
         }
+        let (orphans, tasks) = (taken.orphans, taken.tasks)
         // The values kept per argument tuple (`register(_:caching:teardown:…)`) too, released here.
         var teardowns = orphans
         // Added only when there are some: adding even an empty array makes a new buffer (an
@@ -110,7 +108,7 @@ extension DependencyInjector {
 
     /// The teardown failures noted outside `close()`, taken out.
     func takeTeardownFailures() -> [TeardownError.Failure] {
-        registry.withLock { exchange(&$0.teardownFailures, with: []) }
+        registry.withLock { $0.takeTeardownFailures() }
     }
 
     /// Tears down values this injector let go outside `close()` (replaced, unregistered,

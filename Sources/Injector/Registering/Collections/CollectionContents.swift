@@ -100,7 +100,8 @@ struct CollectionContents {
                 }
                 return registration
             })
-        registry.collections[key]?.gathered = (registry.slotWrites, gathered)
+        let slotWrites = registry.slotWrites  // read apart: `collections` is a computed property
+        registry.collections[key]?.gathered = (slotWrites, gathered)
         return gathered
     }
 
