@@ -135,7 +135,8 @@ public final class DependencyInjector: Sendable {
     deinit {
         // An opened scope released without `close()`: all it keeps (its scoped values, its own
         // singletons, …) is torn down, and it is reported (principle 14), never leaked in silence.
-        if opensScope, let parent, !registry.withLock({ $0.isClosed }) {
+        // Closed (the common case) known without the lock where the OS has the atomics for it.
+        if opensScope, let parent, !ready.isKnownClosed, !registry.withLock({ $0.isClosed }) {
             let (teardowns, kept, _) = closeKeeping()  // no task of its own runs: each holds it
             parent.tearDown(
                 releasedScopeKeeping: teardowns + (kept?.teardowns ?? []),

@@ -65,6 +65,7 @@ final class PublishedTable: @unchecked Sendable {
             decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             instrumentedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
             closedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+            failuresNotedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
             decoratorListCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
         }
     }
@@ -85,6 +86,31 @@ final class PublishedTable: @unchecked Sendable {
     func noteClosed() {
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(true, ordering: .releasing)
+    }
+
+    /// Whether the injector's `close()` has begun, known without its lock: `false` where the
+    /// OS has no atomics for it (ask its registry). A closed scope's release takes no lock for it.
+    var isKnownClosed: Bool {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return false }
+        return closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
+    }
+
+    /// Whether a teardown failure was ever noted outside `close()`, published for
+    /// `mayHaveNotedFailures`.
+    private var failuresNotedCell: UnsafeMutableRawPointer { cell + 26 }
+
+    /// Whether the registry may hold teardown failures noted outside `close()`, known without
+    /// its lock: `false` only while none was ever noted (`true` where the OS has no atomics for
+    /// it: ask its registry). A close takes the lock for them only then.
+    var mayHaveNotedFailures: Bool {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return true }
+        return failuresNotedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
+    }
+
+    /// Under the registry lock, as a teardown failure is noted: publishes it for `mayHaveNotedFailures`.
+    func noteFailuresNoted() {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        failuresNotedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(true, ordering: .releasing)
     }
 
     /// Whether `instrumentation` is set (resolves observed or verified), published for
