@@ -227,6 +227,10 @@ struct KeptValues {
     /// The kept values, in the order they were kept, which is creation order: a close runs
     /// their teardowns from the last back, with no sort. One per registration.
     private var values: [Kept] = []
+    /// A filter of the types of the keys whose values were kept here (see `TypeFilter`): an
+    /// unset bit means none was, and `keep` looks for another registration's value of the key
+    /// only when it may. Bits are only added.
+    private var keptTypes: UInt64 = 0
     /// The creations running now, one per registration. Apart from the values, so that keeping
     /// a value appends it and moves nothing. A claim's registration lives while it does: the
     /// resolve that claimed it keeps it, so its identity names one registration.
@@ -381,7 +385,11 @@ struct KeptValues {
         if let index = valueIndex(of: registration) { keeping.replaced = values.remove(at: index) }
         if values.capacity == 0 { values.reserveCapacity(4) }  // a request's few, without a growth
         values.append(kept)
-        keeping.sharesKey = sharesKey(with: registration)
+        // Searched only when a value of the key's type may be kept already (a request keeps
+        // values of as many types: one search a value cost it 180 instructions).
+        let bits = TypeFilter.bits(of: registration.key.typeID)
+        keeping.sharesKey = TypeFilter.mayHold(bits, in: keptTypes) && sharesKey(with: registration)
+        keptTypes |= bits
         return keeping
     }
 
