@@ -136,7 +136,7 @@ public final class DependencyInjector: Sendable {
         // An opened scope released without `close()`: all it keeps (its scoped values, its own
         // singletons, …) is torn down, and it is reported (principle 14), never leaked in silence.
         // Closed (the common case) known without the lock where the OS has the atomics for it.
-        if opensScope, let parent, !ready.isKnownClosed, !registry.withLock({ $0.isClosed }) {
+        if opensScope, !ready.isKnownClosed, let parent, !registry.withLock({ $0.isClosed }) {
             let (teardowns, kept, _) = closeKeeping()  // no task of its own runs: each holds it
             parent.tearDown(
                 releasedScopeKeeping: teardowns + (kept?.teardowns ?? []),
