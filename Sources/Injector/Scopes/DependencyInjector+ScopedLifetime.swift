@@ -47,12 +47,22 @@ extension DependencyInjector {
         keptBy keeper: DependencyInjector,
         in context: ResolutionContext = .current
     ) throws(InjectionError) -> LockedKeptValues {
-        // The task's frames only while it builds something (most resolves: no async builder
-        // runs in the process, and the task-locals are not read).
-        let holder =
-            context.innermostKept
-            ?? (AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.frames.innermostKept : nil)
-        return try checkScoped(registration, keptBy: keeper, insideValueOf: holder)
+        return try checkScoped(registration, keptBy: keeper, insideValueOf: innermostKept(in: context))
+    }
+
+    /// The innermost value being built that a scope keeps, for `checkScoped`: the thread's, else
+    /// the task's frames' only while it builds something (most resolves: no async builder runs
+    /// in the process, and the task-locals are not read).
+    @inline(__always)
+    private func innermostKept(in context: ResolutionContext) -> Registration? {
+        context.innermostKept ?? (AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.frames.innermostKept : nil)
+    }
+
+    /// `checkScoped(_:keptBy:in:)` for a resolve of this opened scope's own kept value, whose
+    /// store (its own registry's lock) the caller reaches itself: nothing is returned, nor
+    /// retained and released for it.
+    private func checkScopedHere(_ registration: Registration, in context: ResolutionContext) throws(InjectionError) {
+        try checkNotCaptive(registration, keptBy: self, insideValueOf: innermostKept(in: context))
     }
 
     /// `checkScoped(_:keptBy:in:)` once the innermost value being built that its scope keeps,
@@ -63,16 +73,27 @@ extension DependencyInjector {
         keptBy keeper: DependencyInjector,
         insideValueOf holder: Registration?
     ) throws(InjectionError) -> LockedKeptValues {
+        try checkNotCaptive(registration, keptBy: keeper, insideValueOf: holder)
+        guard keeper.opensScope, let scoped = keeper.keptValues else {
+            throw .outsideScope(registration.key, path: Self.runningPath(endingAt: registration.key))
+        }
+        return scoped
+    }
+
+    /// Throws `captiveDependency` when `holder`, the innermost value being built that a scope
+    /// keeps, outlives the scope `keeper` that keeps `registration`'s value.
+    @inline(__always)
+    private func checkNotCaptive(
+        _ registration: Registration,
+        keptBy keeper: DependencyInjector,
+        insideValueOf holder: Registration?
+    ) throws(InjectionError) {
         // An argument cache (`register(_:caching:)`) keeps its values past the request too.
         if let holder, holder.isKeptPastOpenedScopes, !isRegistered(holder, within: keeper) {
             throw .captiveDependency(
                 registration.key, path: Self.runningPath(endingAt: registration.key), holder: holder.key,
                 holderScope: holder.keptLifetime)
         }
-        guard keeper.opensScope, let scoped = keeper.keptValues else {
-            throw .outsideScope(registration.key, path: Self.runningPath(endingAt: registration.key))
-        }
-        return scoped
     }
 
     /// Whether `registration` is stored in this injector or an ancestor up to the opened scope
@@ -199,7 +220,8 @@ extension DependencyInjector {
     {
         let context = ResolutionContext.current
         if opensScope, !context.isSharing {
-            let scoped = try checkScoped(registration, keptBy: self, in: context)
+            try checkScopedHere(registration, in: context)
+            let scoped = LockedKeptValues(registry: registry)  // this scope keeps its values
             if let value = try scopedValue(of: registration, heldBy: nil, in: scoped, context: context) {
                 return try Self.cast(value, to: T.self, key: key)
             }
