@@ -29,6 +29,11 @@ class Registration: @unchecked Sendable {
     /// Whether the injector keeps what its factory makes: its scope says so, or its argument
     /// cache does. Stored: a scoped resolve's captive check reads it for every running factory.
     let isKept: Bool
+    /// Whether what the injector keeps for it outlives opened scopes, so that a value it asks
+    /// for that is ``Scope/scoped`` is a captive (see `DependencyInjector.checkScoped`).
+    /// Stored: a scoped resolve inside another kept value's factory asks, and a `Scope` is
+    /// copied to be asked otherwise.
+    let isKeptPastOpenedScopes: Bool
     /// Whether a published table hands out this registration's factory, to be run by the
     /// resolving injector as the locked path would: a transient or a `.scoped` registration
     /// that needs only the injector and shares nothing with the resolve (see `PublishedTable`;
@@ -286,6 +291,7 @@ class Registration: @unchecked Sendable {
         isTransient = scope == .transient
         isScoped = scope == .scoped
         isKept = scope.isKept || caching != nil
+        isKeptPastOpenedScopes = scope.outlivesOpenedScopes || caching != nil
         switch factory {
         case .plain:
             isAsyncFactory = false
@@ -302,10 +308,6 @@ class Registration: @unchecked Sendable {
     /// Whether its factory applies the decorators itself, before the value is kept (a factory
     /// that caches by argument), so that a run does not apply them again.
     final var decoratesOwnValues: Bool { caching != nil }
-
-    /// Whether what the injector keeps for it outlives opened scopes, so that a value it asks
-    /// for that is ``Scope/scoped`` is a captive (see `DependencyInjector.checkScoped`).
-    final var isKeptPastOpenedScopes: Bool { scope.outlivesOpenedScopes || caching != nil }
 
     /// The lifetime of the values the injector keeps for it, as a captive dependency names it:
     /// its scope's, or its argument cache's (see `ArgumentCaching.lifetime`).

@@ -87,7 +87,12 @@ final class ResolutionContext: @unchecked Sendable {
     /// `DependencyInjector.checkScoped`), an argument cache's included; `nil` when only
     /// transients and graph values run.
     var innermostKept: Registration? {
-        running.last { $0.takeUnretainedValue().isKept }?.takeUnretainedValue()
+        innermostKeptUnretained?.takeUnretainedValue()
+    }
+
+    /// `innermostKept`, not retained: it runs, and so lives, while this thread's resolve does.
+    var innermostKeptUnretained: Unmanaged<Registration>? {
+        running.last { $0._withUnsafeGuaranteedRef { $0.isKept } }
     }
 
     /// The value `registration` made earlier in this resolve for its later requests, built by

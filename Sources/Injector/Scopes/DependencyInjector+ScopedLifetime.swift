@@ -62,7 +62,13 @@ extension DependencyInjector {
     /// store (its own registry's lock) the caller reaches itself: nothing is returned, nor
     /// retained and released for it.
     private func checkScopedHere(_ registration: Registration, in context: ResolutionContext) throws(InjectionError) {
-        try checkNotCaptive(registration, keptBy: self, insideValueOf: innermostKept(in: context))
+        // The common case, inside another value of the scope (or none): no holder retained to learn it.
+        if let holder = context.innermostKeptUnretained {
+            guard holder._withUnsafeGuaranteedRef({ $0.isKeptPastOpenedScopes }) else { return }
+            try checkNotCaptive(registration, keptBy: self, insideValueOf: holder.takeUnretainedValue())
+        } else if AsyncWrapperCapture.isBuilding {
+            try checkNotCaptive(registration, keptBy: self, insideValueOf: AsyncResolutionContext.frames.innermostKept)
+        }
     }
 
     /// `checkScoped(_:keptBy:in:)` once the innermost value being built that its scope keeps,
@@ -269,7 +275,8 @@ extension DependencyInjector {
         }
         if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
         // After the claim ends, so that no resolve waiting for the value waits for user code.
-        tearDown(letGo(by: keeping, of: registration))
+        // Most keep nothing in another's place: no list is made and released for them.
+        if keeping.letsGo { tearDown(letGo(by: keeping, of: registration)) }
         if keeping.isClosed { throw refusalAfterClose(of: value, producedBy: registration, path: context.path) }
         return consume value  // moved out: a copy and a destroy of an `Any` each otherwise
     }

@@ -403,6 +403,9 @@ struct KeptValues {
         var ended: Claim?
         /// Whether another registration's value is kept for the key: maybe one replaced since.
         var sharesKey = false
+
+        /// Whether it may have let go of something (see `DependencyInjector.letGo(by:of:)`).
+        var letsGo: Bool { replaced != nil || sharesKey }
     }
 
     /// Whether a registration other than `registration` has a value kept for its key.
