@@ -384,7 +384,7 @@ struct KeptValues {
         // Its earlier value (a weak one gone) is replaced; the new one goes last, in creation order.
         if let index = valueIndex(of: registration) { keeping.replaced = values.remove(at: index) }
         if values.capacity == 0 { values.reserveCapacity(4) }  // a request's few, without a growth
-        values.append(kept)
+        values.append(consume kept)  // moved in: a retain and a release otherwise
         // Searched only when a value of the key's type may be kept already (a request keeps
         // values of as many types: one search a value cost it 180 instructions).
         let bits = TypeFilter.bits(of: registration.key.typeID)
