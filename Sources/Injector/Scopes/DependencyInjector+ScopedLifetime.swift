@@ -197,7 +197,7 @@ extension DependencyInjector {
             case .running(let claim):
                 // A task's creation runs an async factory, which this thread could not run
                 // either: it is the actor face's to await.
-                guard claim.thread != nil else {
+                guard claim.isThread else {
                     throw .factoryFailed(
                         registration.key, path: context.path + [registration.key], underlying: RequiresAwait())
                 }

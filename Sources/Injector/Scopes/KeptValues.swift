@@ -38,15 +38,32 @@ struct KeptValues {
         /// Who creates a value: a thread (its context), or a task running an async factory,
         /// under its number in the wait graph; `awaited` is what the task's waiters await, made
         /// by the first of them (most creations have none), which the creator finishes.
+        ///
+        /// A thread's context is held unretained (a retain and a release a scoped value
+        /// otherwise): a claim lives only while its creator runs the creation, whose resolve
+        /// holds the context, and is ended by it (`keep`, `release`) before it returns. Outside
+        /// the lock, where the claim may have ended since, it is compared, never used (see
+        /// `isThread`, `awaitedCreator(of:)`).
         enum Creator {
-            case thread(ResolutionContext)
+            case thread(Unmanaged<ResolutionContext>)
             case task(number: AsyncSingletonCreation.Number, awaited: AsyncSingletonCreation?)
+
+            /// A thread's creator, for `context`'s resolve.
+            static func thread(_ context: ResolutionContext) -> Creator {
+                .thread(.passUnretained(context))
+            }
         }
 
-        /// The thread creating the value, if a thread is.
-        var thread: ResolutionContext? {
-            guard case .thread(let context) = creator else { return nil }
-            return context
+        /// Whether a thread creates the value (not a task).
+        var isThread: Bool {
+            guard case .thread = creator else { return false }
+            return true
+        }
+
+        /// Whether `context`'s thread creates the value.
+        func isCreated(by context: ResolutionContext) -> Bool {
+            guard case .thread(let creator) = creator else { return false }
+            return creator.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
         }
 
         /// What the waiters of a task's creation await, if any waits.
@@ -336,7 +353,7 @@ struct KeptValues {
             return .ready(value)
         }
         if let index = claimIndex(of: registration) {
-            if let thread, claims[index].thread === thread { return .cycle }
+            if let thread, claims[index].isCreated(by: thread) { return .cycle }
             if awaiting, case .task(let number, nil) = claims[index].creator {
                 let awaited = AsyncSingletonCreation(of: registration, number: number)
                 claims[index].creator = .task(number: number, awaited: awaited)
@@ -352,11 +369,12 @@ struct KeptValues {
     /// The thread creating the value `claim` names, if it still is, marked as awaited, so that
     /// it wakes its waiters when it is done.
     mutating func awaitedCreator(of claim: Claim) -> ResolutionContext? {
-        guard let creator = claim.thread, let index = claimIndex(of: claim.registration),
-            claims[index].thread === creator
+        guard case .thread(let creator) = claim.creator, let index = claimIndex(of: claim.registration),
+            case .thread(let current) = claims[index].creator, current.toOpaque() == creator.toOpaque()
         else { return nil }
         claims[index].isAwaited = true
-        return creator
+        // Alive: its claim is still here, so it still runs the creation. Retained from here on.
+        return current.takeUnretainedValue()
     }
 
     /// What the resolves waiting for a task's creation of `registration`'s value await, if any.
@@ -616,7 +634,7 @@ extension KeptValues {
         }
         let tupleID = ObjectIdentifier(tuple)
         if let index = claimIndex(of: tupleID) {
-            if let thread, claims[index].thread === thread {
+            if let thread, claims[index].isCreated(by: thread) {
                 return TupleClaim(claimed: .cycle, tuple: tuple, letGo: letGo)
             }
             if thread == nil, case .task(let number, let awaited) = claims[index].creator {

@@ -146,7 +146,7 @@ extension DependencyInjector {
                 throw InjectionError.closed(key, path: Self.runningPath(endingAt: key))
             case .running(let running):
                 // A task makes it, running an async factory, which this thread could not run either.
-                guard running.thread != nil else {
+                guard running.isThread else {
                     throw InjectionError.factoryFailed(key, path: context.path + [key], underlying: RequiresAwait())
                 }
                 let creation = SingletonCreation.Key(
