@@ -35,7 +35,9 @@ extension DependencyInjector {
 extension DependencyInjector {
     /// Calls `body` with `value` as the `T` it was kept as, and does nothing when it is not
     /// one. No `Optional<T>`: unspecialised, as a registration's teardown is, each use looks up
-    /// its metadata, which cost more than the rest of the teardown.
+    /// its metadata, which cost more than the rest of the teardown. Inlined, as the next one
+    /// is, into the teardown that calls it: two calls less a value in a close (37 instructions).
+    @inline(__always)
     static func call<T>(_ body: (T) throws -> Void, with value: Any) rethrows {
         try call(body, withOpened: value)
     }
@@ -47,6 +49,7 @@ extension DependencyInjector {
         try await call(body, withOpened: value)
     }
 
+    @inline(__always)
     private static func call<T, Value>(_ body: (T) throws -> Void, withOpened value: Value) rethrows {
         // Safe: `Value` and `T` were just checked to be the same type.
         if Value.self == T.self { return try body(unsafeBitCast(value, to: T.self)) }
