@@ -10,6 +10,7 @@ extension DependencyInjector {
 
     /// `value` as a `T`, straight into the result (no `Optional<T>`): the identity when its
     /// type is `T` (the common case), else a run-time cast (`T` is a protocol it conforms to).
+    @inline(__always)
     private static func opened<T, Value>(
         _ value: Value,
         as type: T.Type,
@@ -17,6 +18,16 @@ extension DependencyInjector {
     ) throws(InjectionError) -> T {
         // Safe: `Value` and `T` were just checked to be the same type.
         if Value.self == T.self { return unsafeBitCast(value, to: T.self) }
+        return try openedCasting(value, as: type, key: key)
+    }
+
+    /// The rest of `opened(_:as:key:)`, apart: a run-time cast, or the error.
+    @inline(never)
+    private static func openedCasting<T, Value>(
+        _ value: Value,
+        as type: T.Type,
+        key: () -> DependencyKey
+    ) throws(InjectionError) -> T {
         switch value {
         case let typed as T:
             return typed
