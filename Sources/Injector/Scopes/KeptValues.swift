@@ -265,6 +265,8 @@ struct KeptValues {
     }
 
     /// Where `registration`'s kept value is (made by any version of it), searched in place.
+    /// Inlined: called, it was handed a copy of the whole store, twice a scoped value.
+    @inline(__always)
     private func valueIndex(of registration: Registration) -> Int? {
         let lineage = registration.lineage
         var index = values.startIndex
@@ -280,7 +282,9 @@ struct KeptValues {
         claimIndex(of: registration.lineage)
     }
 
-    /// Where the creation that `claimed` names (a registration's, a tuple's) is.
+    /// Where the creation that `claimed` names (a registration's, a tuple's) is. Inlined, as
+    /// `valueIndex(of:)` is.
+    @inline(__always)
     private func claimIndex(of claimed: ObjectIdentifier) -> Int? {
         let registration = claimed
         var index = claims.startIndex
