@@ -450,7 +450,9 @@ struct KeptValues {
     /// Ends the claim on `registration`'s value, whose factory failed (or made it after the
     /// close began); returns the claim, whose waiters the creator wakes.
     mutating func release(claimOf registration: Registration) -> Claim? {
-        claimIndex(of: registration).map { claims.remove(at: $0) }
+        guard let index = claimIndex(of: registration) else { return nil }
+        // Most often the last: the innermost of the creations that nest on a thread.
+        return index == claims.count - 1 ? claims.popLast() : claims.remove(at: index)
     }
 
     /// Forgets the values kept for `key` (a reset of that key, a decorator added for it),
