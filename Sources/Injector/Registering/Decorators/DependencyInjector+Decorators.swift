@@ -39,7 +39,8 @@ extension DependencyInjector {
     /// A value this injector already keeps for the key (its own, kept by the opened scope above
     /// it for a plain child's scoped registration, or its copy of an ancestor's in a test scope
     /// or an opened scope) is let go (and torn down), so that the next resolve is decorated;
-    /// what scopes below it (opened, test) keep already stays undecorated until they end. Add
+    /// what injectors below it keep already (an opened or test scope's values, a plain child's
+    /// own singletons) stays undecorated, for as long as they keep it. Add
     /// decorators at start-up: a value whose decorators are running when another is added may
     /// be kept without the new one. A failed `install` takes its
     /// decorators back and lets go of the values kept for the keys it decorated. A decorator
