@@ -63,67 +63,64 @@ final class PublishedTable: @unchecked Sendable {
             cell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
             heldTypesCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
             decoratedCell.bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
-            instrumentedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
-            closedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
-            failuresNotedCell.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+            // The three flags' bytes follow one another (a range, where an array is an allocation).
+            for offset in Self.instrumentedOffset...Self.failuresNotedOffset {
+                (cell + offset).bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+            }
             decoratorListCell.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
         }
     }
 
-    /// Whether the injector's `close()` has begun, published for `mayBeClosed`.
-    private var closedCell: UnsafeMutableRawPointer { cell + 25 }
+    /// The flag at `cell + offset` (one of the three below), read without the registry's lock;
+    /// `nil` where the OS has no atomics for it: the caller assumes what asks the registry.
+    @inline(__always)
+    private func flag(at offset: Int) -> Bool? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        return (cell + offset).assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
+    }
+
+    /// Sets the flag at `cell + offset` to `value`, under the registry lock (or before anyone
+    /// can see the injector). Only `isInstrumented`'s is ever set back to `false`.
+    private func setFlag(at offset: Int, to value: Bool = true) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        (cell + offset).assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(value, ordering: .releasing)
+    }
+
+    /// Where the flag of each is: whether resolves are observed or verified (`isInstrumented`),
+    /// whether `close()` has begun (`mayBeClosed`), whether a teardown failure was ever noted
+    /// outside `close()` (`mayHaveNotedFailures`).
+    private static let instrumentedOffset = 24
+    private static let closedOffset = 25
+    private static let failuresNotedOffset = 26
 
     /// Whether the injector may be closed, known without its lock: `false` only while its
-    /// `close()` has not begun (`true` where the OS has no atomics for it: ask its registry).
-    /// A scope opened under it takes the lock to ask only then, not on every request.
-    var mayBeClosed: Bool {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return true }
-        return closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
-    }
+    /// `close()` has not begun. A scope opened under it takes the lock to ask only then, not
+    /// on every request.
+    var mayBeClosed: Bool { flag(at: Self.closedOffset) ?? true }
+
+    /// Whether the injector's `close()` has begun, known without its lock: `false` where it
+    /// cannot be known so. A closed scope's release takes no lock for it.
+    var isKnownClosed: Bool { flag(at: Self.closedOffset) ?? false }
 
     /// As `close()` begins, under the registry lock (or before anyone can see the injector: a
     /// scope closed from the start): publishes it for `mayBeClosed`.
     func noteClosed() {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-        closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(true, ordering: .releasing)
+        setFlag(at: Self.closedOffset)
     }
-
-    /// Whether the injector's `close()` has begun, known without its lock: `false` where the
-    /// OS has no atomics for it (ask its registry). A closed scope's release takes no lock for it.
-    var isKnownClosed: Bool {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return false }
-        return closedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
-    }
-
-    /// Whether a teardown failure was ever noted outside `close()`, published for
-    /// `mayHaveNotedFailures`.
-    private var failuresNotedCell: UnsafeMutableRawPointer { cell + 26 }
 
     /// Whether the registry may hold teardown failures noted outside `close()`, known without
-    /// its lock: `false` only while none was ever noted (`true` where the OS has no atomics for
-    /// it: ask its registry). A close takes the lock for them only then.
-    var mayHaveNotedFailures: Bool {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return true }
-        return failuresNotedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
-    }
+    /// its lock: `false` only while none was ever noted. A close takes the lock for them only then.
+    var mayHaveNotedFailures: Bool { flag(at: Self.failuresNotedOffset) ?? true }
 
     /// Under the registry lock, as a teardown failure is noted: publishes it for `mayHaveNotedFailures`.
     func noteFailuresNoted() {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-        failuresNotedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(true, ordering: .releasing)
+        setFlag(at: Self.failuresNotedOffset)
     }
-
-    /// Whether `instrumentation` is set (resolves observed or verified), published for
-    /// `isInstrumented`.
-    private var instrumentedCell: UnsafeMutableRawPointer { cell + 24 }
 
     /// Whether resolves through this injector may be observed or verified now, known without
-    /// its lock (`true` where the OS has no atomics for it): an injector opened under it (a
-    /// request's scope) takes the lock to inherit the hook only then, not on every request.
-    var isInstrumented: Bool {
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return true }
-        return instrumentedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.load(ordering: .acquiring)
-    }
+    /// its lock: an injector opened under it (a request's scope) takes the lock to inherit the
+    /// hook only then, not on every request.
+    var isInstrumented: Bool { flag(at: Self.instrumentedOffset) ?? true }
 
     /// A filter of the types this injector holds something of (a registration, a value, a
     /// collection's gathering; see `TypeFilter`), set under the registry lock by every write
@@ -378,8 +375,7 @@ final class PublishedTable: @unchecked Sendable {
         let current = table
         let replaced = atomic(cell).pointee.exchange(0, ordering: .sequentiallyConsistent)
         self.instrumentation = instrumentation
-        instrumentedCell.assumingMemoryBound(to: Atomic<Bool>.self).pointee.store(
-            instrumentation != nil, ordering: .releasing)
+        setFlag(at: Self.instrumentedOffset, to: instrumentation != nil)
         publishHeldTypes()
         if let current { publish(ReadyTable(copying: current, instrumentation: instrumentation)) }
         if let replaced = UnsafeRawPointer(bitPattern: replaced) { retire(Unmanaged<ReadyTable>.fromOpaque(replaced)) }
