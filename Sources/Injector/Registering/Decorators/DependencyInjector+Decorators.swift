@@ -43,7 +43,10 @@ extension DependencyInjector {
     /// own singletons) stays undecorated, for as long as they keep it. Add
     /// decorators at start-up: a value whose decorators are running when another is added may
     /// be kept without the new one. A failed `install` takes its
-    /// decorators back and lets go of the values kept for the keys it decorated. A decorator
+    /// decorators back and lets go of the values kept for the keys it decorated; a decorator
+    /// that a resolve applied before the failure is kept (with what its closure captures) until
+    /// the injector is released, as is each set of decorators replaced after resolves used it:
+    /// a resolve applies them without retaining them. A decorator
     /// that throws fails the resolve like a failing factory; ``verify()`` runs decorators with
     /// the factories (and builds a registration made from an initializer that has some), and
     /// ``registrations`` lists them with their sites (``RegistrationInfo/decorators``).

@@ -254,7 +254,8 @@ final class Installation: Sendable {
             )
         }
         // Released here, after the unlock: a decorator's closure or a displaced registration
-        // may hold the last reference to a value.
+        // may hold the last reference to a value. (A decorator that a published list holds,
+        // one a resolve applied before the failure, lives on with the list: see `DecoratorList`.)
         let (removedDecorators, decoratedTuples) = released
         withExtendedLifetime(removedDecorators) {}
         // What the installation created (eager singletons, scoped values of an opened scope's
