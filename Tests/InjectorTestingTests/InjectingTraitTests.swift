@@ -105,6 +105,21 @@ func aConfiguredTraitOnAFreeFunction() {
 @Test(.injecting(async: { _ in #expect(DependencyInjector.current !== DependencyInjector.shared) }))
 func theAsyncConfigurationRunsInsideTheTestsSyncScope() {}
 
+/// A strict mode's app that registers `Pool` as a singleton, counting what it makes and tears
+/// down, and makes one, as an install's eager singleton is made.
+private func appMakingAPool<Pool: AnyObject & Sendable>(
+    made: Counter, tornDown: Counter, _ make: @escaping @Sendable () -> Pool
+) -> @Sendable (DependencyInjector) throws -> Void {
+    { app in
+        app.register(Pool.self, scope: .singleton) { _ in
+            made.increment()
+            return make()
+        }
+        .teardown { _ in tornDown.increment() }
+        _ = try app.resolve(Pool.self)
+    }
+}
+
 /// A strict mode's app is the test's too: what its registrations made there (an eager
 /// singleton its `install` builds) is torn down when the test ends, as the test scope's copies are.
 @Suite struct TraitStrictAppTeardownTests {
@@ -114,14 +129,7 @@ func theAsyncConfigurationRunsInsideTheTestsSyncScope() {}
     func whatTheStrictAppMadeIsTornDownWithTheTest(oneCore: Bool) async throws {
         let made = Counter()
         let tornDown = Counter()
-        let register: @Sendable (DependencyInjector) throws -> Void = { app in
-            app.register(Pool.self, scope: .singleton) { _ in
-                made.increment()
-                return Pool()
-            }
-            .teardown { _ in tornDown.increment() }
-            _ = try app.resolve(Pool.self)  // made in the app, as an install's eager singleton is
-        }
+        let register = appMakingAPool(made: made, tornDown: tornDown) { Pool() }
         let trait: InjectingTrait = .injecting(.strict(app: register, allowing: [Pool.self]))
         let test = try #require(Test.current)
         let root = DependencyInjector()
@@ -149,13 +157,9 @@ func theAsyncConfigurationRunsInsideTheTestsSyncScope() {}
         let made = Counter()
         let tornDown = Counter()
         let ran = Counter()
+        let makePool = appMakingAPool(made: made, tornDown: tornDown) { Pool() }
         let register: @Sendable (DependencyInjector) throws -> Void = { app in
-            app.register(Pool.self, scope: .singleton) { _ in
-                made.increment()
-                return Pool()
-            }
-            .teardown { _ in tornDown.increment() }
-            _ = try app.resolve(Pool.self)  // made in the app, as an install's eager singleton is
+            try makePool(app)
             if !asyncAppThrows { throw AppFailure() }
         }
         let asyncApp: @Sendable (AsyncDependencyInjector) async throws -> Void = { _ in

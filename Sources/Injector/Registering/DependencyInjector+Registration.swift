@@ -230,15 +230,20 @@ extension DependencyInjector {
         }
         guard replaced.isScoped else { return kept }
         guard opensScope else {
-            // A plain child's own: its value is kept by the opened scope above it, which lets go
-            // of it now, as of its own, and tears it down itself (its `close()` awaits that and
-            // throws its failure; nothing closes the child). It stayed until the scope ended.
-            if let scope = enclosingScope, let dropped = scope.keptValues?.withLock({ $0.dropValue(of: replaced) }) {
-                scope.tearDown(dropped.teardown.map { [$0] } ?? [])
-            }
+            letEnclosingScopeGo(of: replaced)
             return kept
         }
         return kept + (keptValues?.withLock { $0.dropValue(of: replaced) }?.teardown.map { [$0] } ?? [])
+    }
+
+    /// Lets go of the values that the opened scope above this plain child keeps of
+    /// `registration`, the child's own `.scoped` one (or of its stand-ins), as the scope does for
+    /// its own on a replacement or a decorator: torn down by the scope, whose `close()` awaits
+    /// them and throws their failures (nothing closes a plain child). They stayed until the
+    /// scope ended, and every resolve through the child got the old value.
+    func letEnclosingScopeGo(of registration: Registration) {
+        guard !opensScope, registration.isScoped, let scope = enclosingScope else { return }
+        scope.tearDown(scope.keptValues?.withLock { $0.dropValues(madeFor: registration) }.teardowns ?? [])
     }
 
     /// The entry for `key` in this injector or the nearest ancestor that has one, and its owner.

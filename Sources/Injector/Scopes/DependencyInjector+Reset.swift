@@ -164,12 +164,11 @@ extension DependencyInjector {
             keys.append(element.key)
         }
         var keepers: [DependencyInjector] = []
+        // A transient element keeps nothing: passed over, not asked (its reset would throw
+        // `notResettable`, and a reset that succeeds throws and catches nothing).
         for elementKey in keys {
-            do {
-                keepers += try dropValue(of: elementKey, forwardedFrom: forwards + [key]) ?? []
-            } catch .notResettable {
-                continue  // a transient element (or an instance): nothing of it is kept
-            }
+            guard case .factory(let element, _)? = lookup(elementKey)?.entry, element.isKept else { continue }
+            keepers += try dropValue(of: elementKey, forwardedFrom: forwards + [key]) ?? []
         }
         return keepers.isEmpty ? nil : keepers
     }

@@ -83,14 +83,8 @@ extension DependencyInjector {
         var letGo = dropValues(of: key, heldBy: self)
         if let parent { letGo += dropValues(of: key, heldBy: parent) }
         tearDown(letGo)
-        // A plain child's own scoped registration: the opened scope above it keeps the value the
-        // child made, undecorated (every resolve through the child got it until the scope ended);
-        // the scope lets go of it and tears it down, as it does its own.
-        if !opensScope, case .factory(let own, _)? = registry.withLock({ $0[key] }), own.isScoped,
-            let scope = enclosingScope
-        {
-            scope.tearDown(scope.keptValues?.withLock { $0.dropValues(madeFor: own) }.teardowns ?? [])
-        }
+        // A plain child's own scoped registration: the value the scope above keeps, undecorated.
+        if case .factory(let own, _)? = registry.withLock({ $0[key] }) { letEnclosingScopeGo(of: own) }
     }
 
     /// Whether this injector or an ancestor may have decorators for `key`: a load per injector
