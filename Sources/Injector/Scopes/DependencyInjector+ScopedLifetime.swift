@@ -15,7 +15,9 @@ extension DependencyInjector {
     /// ```
     ///
     /// A scope that does not register one makes its resolves throw
-    /// ``InjectionError/notProvidedByScope(_:path:declaredAt:)``.
+    /// ``InjectionError/notProvidedByScope(_:path:declaredAt:)``; so does a strict test scope,
+    /// which is the scope that provides it and does not refuse the declaration as it refuses
+    /// the app's registrations.
     @discardableResult
     public func declareScoped<T>(
         _ type: T.Type,
@@ -25,10 +27,12 @@ extension DependencyInjector {
     ) -> Registered<T> {
         let key = DependencyKey(type, name: name)
         let registration = store(scope: .scoped, fileID: fileID, line: line) { scope, site in
+            // Allowed in tests: a strict test scope has no value of the app's to keep out, and
+            // is itself the scope that provides one; its resolve says so (`notProvidedByScope`).
             TypedRegistration<T>(
                 { _ throws(InjectionError) in
                     throw .notProvidedByScope(key, path: Self.runningPath(endingAt: key), declaredAt: site)
-                }, key: key, scope: scope, site: site)
+                }, key: key, scope: scope, site: site, completion: nil, inTests: .allowed)
         }
         return Registered(injector: self, registration: registration)
     }

@@ -103,6 +103,32 @@ extension FaceInjector {
                 """)
     }
 
+    /// What each opened scope provides (`declareScoped`), a strict test scope provides too:
+    /// it does not refuse the declaration (which suggested allowing it in tests, which only led
+    /// to `notProvidedByScope`), it says that the test's scope did not provide one, and uses
+    /// the one the test registers.
+    @Test(arguments: Face.allCases)
+    func aStrictScopeSaysTheTestProvidesADeclaredScopedValue(face: Face) async throws {
+        struct RequestID: Sendable { let value: Int }
+        let app = face.makeInjector()
+        await app.declareScoped(RequestID.self)
+
+        let error = await app.withOverrides(strict: true) { await $0.resolveError(RequestID.self) }
+        let provided = try await app.withOverrides(strict: true) { scope in
+            await scope.register(RequestID(value: 7))
+        } operation: {
+            try await $0.resolve(RequestID.self).value
+        }
+
+        guard case .notProvidedByScope(let key, _, _)? = error else {
+            Issue.record("expected notProvidedByScope, got \(String(describing: error))")
+            return
+        }
+        #expect(key == DependencyKey(RequestID.self))
+        #expect(error?.description.contains("in a test, in the test's scope") == true)
+        #expect(provided == 7)
+    }
+
     @Test func theRefusalNamesTheRegistrationsLineAndThePath() throws {
         let app = DependencyInjector()
         let line = #line + 1
