@@ -169,7 +169,15 @@ extension AsyncResolutionContext {
         /// Whether `registration`'s factory (of any version of its lineage) is running in one of
         /// these frames.
         func contains(_ registration: Registration) -> Bool {
-            runs(registration) { _ in true }
+            // The set has every level's registration, ended runs too: a miss is certain, a hit
+            // is checked by the walk.
+            if let registrations = innermost?.registrations, !registrations.contains(registration) { return false }
+            var found = false
+            walk { frame in
+                found = frame.registration.lineage == registration.lineage && isRunning(frame)
+                return !found
+            }
+            return found
         }
 
         /// Whether one of these frames runs `creation` (its factory has not returned). A run of
@@ -190,19 +198,6 @@ extension AsyncResolutionContext {
                     found = unnumberedRun && number == creation.number
                     unnumberedRun = false
                 }
-                return !found
-            }
-            return found
-        }
-
-        /// Whether a frame whose run is in progress runs `registration` and `matches`.
-        private func runs(_ registration: Registration, where matches: (Frame) -> Bool) -> Bool {
-            // The set has every level's registration, ended runs too: a miss is certain, a hit
-            // is checked by the walk.
-            if let registrations = innermost?.registrations, !registrations.contains(registration) { return false }
-            var found = false
-            walk { frame in
-                found = frame.registration.lineage == registration.lineage && matches(frame) && isRunning(frame)
                 return !found
             }
             return found
