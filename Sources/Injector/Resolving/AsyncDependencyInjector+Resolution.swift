@@ -557,20 +557,17 @@ extension AsyncDependencyInjector {
         (error as? InjectionError) ?? .factoryFailed(registration.key, path: frames.keys, underlying: error)
     }
 
-    /// `body` (a factory run) with this face as both faces' `current`: the wrappers (`@Inject`,
+    /// `body` (a factory run) with `face` as both faces' `current`: the wrappers (`@Inject`,
     /// …) of what a factory builds read `DependencyInjector.current`, and resolve from this
     /// face, then from the `DependencyInjector.current` bound outside (see `ActorFaceCurrent`).
     /// Inside a factory this face runs, they are bound already (unless the factory bound
     /// others): no new bindings, which cost more than the rest of a run's bookkeeping, and the
     /// injector bound outside the outermost factory stays the one wrappers fall back to.
-    nonisolated func asCurrent<Value>(_ body: () async throws -> Value) async throws -> Value {
-        try await Self.running(self, body)
-    }
-
-    /// `asCurrent(_:)` for `face`, in the caller's isolation (`withScope`'s body keeps its
-    /// actor), with `frames` bound for a run (`nil`: the frames bound stay), in the one binding
-    /// that says which face's factory runs. `bound`: what the task binds now, if the caller
-    /// has read it (a run has: it is not read twice).
+    ///
+    /// In the caller's isolation (`withScope`'s body keeps its actor), with `frames` bound for
+    /// a run (`nil`: the frames bound stay), in the one binding that says which face's factory
+    /// runs. `bound`: what the task binds now, if the caller has read it (a run has: it is not
+    /// read twice).
     static func running<Value>(
         _ face: AsyncDependencyInjector,
         frames: AsyncResolutionContext.Frames? = nil,
@@ -597,7 +594,7 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// Whether `face` is both faces' `current` already (see `asCurrent(_:)`), `running` being
+    /// Whether `face` is both faces' `current` already (see `running(_:frames:bound:isolation:_:)`), `running` being
     /// the actor face's run bound in this task: a run of one of its factories is in progress
     /// in this task, and the factory bound no other.
     static func isCurrent(_ face: AsyncDependencyInjector, running: ActorFaceCurrent?) -> Bool {

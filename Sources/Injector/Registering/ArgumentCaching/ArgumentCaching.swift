@@ -328,7 +328,8 @@ extension AsyncResolver {
                 return try await create(claim.tuple, of: registration, keptBy: keeper, teardown: teardown) {
                     // Made with the keeper's face as `current`, as a singleton is (see the sync face).
                     let value =
-                        try await face === injector ? make(resolver) : face.asCurrent { try await make(resolver) }
+                        try await face === injector
+                        ? make(resolver) : AsyncDependencyInjector.running(face) { try await make(resolver) }
                     return try await face.decoratedIfAny(value, key: key, after: frames)
                 }
             }
