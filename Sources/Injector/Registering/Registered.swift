@@ -431,13 +431,9 @@ public struct AsyncRegistered<Value>: Sendable {
     public var key: DependencyKey { base.key }
 
     /// Runs `complete` on each value the factory makes, before the resolve that asked for it
-    /// gets it; the rules are those of ``Registered/initCompleted(_:)``, several hooks
-    /// included. Only the actor runs it: a sync resolve of the key throws.
-    ///
-    /// ```swift
-    /// await server.register(Router.self, scope: .singleton) { _ in Router() }
-    ///     .initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }
-    /// ```
+    /// gets it, as ``Registered/initCompleted(_:)`` does (several hooks included); it may await:
+    /// `.initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }`.
+    /// Only the actor runs it: a sync resolve of the key throws.
     @discardableResult
     public func initCompleted(
         _ complete: @escaping @Sendable (AsyncResolver, Value) async throws -> Void
@@ -451,13 +447,8 @@ public struct AsyncRegistered<Value>: Sendable {
     }
 
     /// Closes each value the injector keeps for this registration when the injector lets it
-    /// go; the rules are ``Registered/teardown(_:)``'s, and ``AsyncDependencyInjector/close()``
-    /// awaits it.
-    ///
-    /// ```swift
-    /// await server.register(ConnectionPool.self, scope: .singleton) { _ in try await ConnectionPool.open() }
-    ///     .teardown { pool in await pool.drain() }
-    /// ```
+    /// go, as ``Registered/teardown(_:)`` does; it may await, and ``AsyncDependencyInjector/close()``
+    /// awaits it: `.teardown { pool in await pool.drain() }`.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) async throws -> Void) -> AsyncRegistered<Value>
     where Value: Sendable {
@@ -477,11 +468,6 @@ public struct AsyncRegistered<Value>: Sendable {
 
     /// Makes the registration answer `types` under `name` (`nil`: unnamed), with the value it
     /// makes; see ``Registered/implements(_:name:)``.
-    ///
-    /// ```swift
-    /// await server.register(Stripe.self, name: "stripe", scope: .singleton) { _ in Stripe() }
-    ///     .implements(PaymentService.self, name: "primary")
-    /// ```
     @discardableResult
     public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type, name: String?)
         -> AsyncRegistered<Value>
@@ -490,13 +476,8 @@ public struct AsyncRegistered<Value>: Sendable {
         return self
     }
 
-    /// Makes test scopes use `double` in place of this registration's factory; the rules are
-    /// those of ``Registered/inTests(fileID:line:_:)``.
-    ///
-    /// ```swift
-    /// await server.register(Mailer.self, scope: .singleton) { _ in try await SMTPMailer.connect() }
-    ///     .inTests { _ in RecordingMailer() }
-    /// ```
+    /// Makes test scopes use `double`, which may await, in place of this registration's
+    /// factory, as ``Registered/inTests(fileID:line:_:)`` does: `.inTests { _ in RecordingMailer() }`.
     @discardableResult
     public func inTests(
         fileID: StaticString = #fileID,
@@ -507,13 +488,8 @@ public struct AsyncRegistered<Value>: Sendable {
         return AsyncRegistered(base: base.replaced { $0.setDouble(stand) })
     }
 
-    /// Makes preview scopes use `standIn` in place of this registration's factory; the rules
-    /// are those of ``Registered/inPreviews(fileID:line:_:)``.
-    ///
-    /// ```swift
-    /// await server.register((any OrdersAPI).self) { _ in try await LiveOrdersAPI.connect() }
-    ///     .inPreviews { _ in SampleOrdersAPI() }
-    /// ```
+    /// Makes preview scopes use `standIn`, which may await, in place of this registration's
+    /// factory, as ``Registered/inPreviews(fileID:line:_:)`` does: `.inPreviews { _ in SampleOrdersAPI() }`.
     @discardableResult
     public func inPreviews(
         fileID: StaticString = #fileID,
@@ -537,12 +513,7 @@ public struct AsyncRegistered<Value>: Sendable {
             key: registration.key, scope: registration.scope, factory: .async(make), site: site)
     }
 
-    /// Lets strict test scopes use this registration as it is; see
-    /// ``Registered/allowedInTests()``.
-    ///
-    /// ```swift
-    /// await server.register(Clock.self) { _ in SystemClock() }.allowedInTests()
-    /// ```
+    /// Lets strict test scopes use this registration as it is; see ``Registered/allowedInTests()``.
     @discardableResult
     public func allowedInTests() -> AsyncRegistered<Value> {
         AsyncRegistered(base: base.allowedInTests())

@@ -209,11 +209,8 @@ extension DependencyInjector {
 }
 
 extension AsyncDependencyInjector {
-    /// Drops the values this injector keeps for `scope`; see ``DependencyInjector/reset(_:)``.
-    ///
-    /// ```swift
-    /// try await server.reset(.session)
-    /// ```
+    /// Drops the values this injector keeps for `scope`, as ``DependencyInjector/reset(_:)`` does:
+    /// `try await server.reset(.session)`.
     public func reset(_ scope: Scope) async throws(InjectionError) {
         // Every level's, latest first, awaited before it returns.
         await core.tearDownAwaiting(try core.dropValues(ofScope: scope))
@@ -221,10 +218,6 @@ extension AsyncDependencyInjector {
 
     /// Drops the value this injector keeps for `type` (under `name`), and only that one; see
     /// ``DependencyInjector/reset(_:name:)``.
-    ///
-    /// ```swift
-    /// try await server.reset(FeatureFlags.self)
-    /// ```
     public func reset<T>(_ type: T.Type, name: String? = nil) async throws(InjectionError) {
         for keeper in try core.dropValue(of: type, name: name) { await keeper.teardownsFinished() }
     }
