@@ -24,36 +24,24 @@ final class AsyncWrapperCapture: Sendable {
         self.depth = depth
     }
 
-    /// How many async builders run in the process (`beginBuilder`, `endBuilder`): while none
+    /// How many async builders run in the process, each counted while it runs: while none
     /// does, no task has one, and `isBuilding` skips its two task-local reads, which cost more
     /// than the rest of a `@LazyInject` owner's initialisation.
-    private static let running = AtomicCount()
+    static let builders = AtomicCount()
 
     /// How many bodies of the actor face's `withScope` run in the process: apart from
-    /// `running`, so that a server's scopes cost `isBuilding` nothing.
+    /// `builders`, so that a server's scopes cost `isBuilding` nothing.
     static let scopeBodies = AtomicCount()
 
     /// Whether the actor face may be bound as `current` in this task (an async builder or a
     /// `withScope` body runs in the process): two atomic loads, false while neither runs, when
     /// a wrapper need not read a task-local to look for the injector bound outside the face.
-    static var mayRun: Bool { !running.isZero || !scopeBodies.isZero }
-
-    /// Notes that an async builder starts (see `running`); `endBuilder()` when it returns.
-    @inline(__always)
-    static func beginBuilder() {
-        running.increment()
-    }
-
-    /// Notes that an async builder has returned.
-    @inline(__always)
-    static func endBuilder() {
-        running.decrement()
-    }
+    static var mayRun: Bool { !builders.isZero || !scopeBodies.isZero }
 
     /// Whether an async builder runs in this task, to capture a wrapper's failure; not
     /// whether it is still open (`capture` tells).
     static var isBuilding: Bool {
-        !running.isZero && (current != nil || AsyncResolutionContext.bound.frames.count > 0)
+        !builders.isZero && (current != nil || AsyncResolutionContext.bound.frames.count > 0)
     }
 
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is
@@ -92,8 +80,8 @@ final class AsyncWrapperCapture: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
-        beginBuilder()
-        defer { endBuilder() }
+        builders.increment()
+        defer { builders.decrement() }
         let capture = AsyncWrapperCapture(depth: AsyncResolutionContext.frames.count)
         let value: Value
         do {

@@ -455,8 +455,8 @@ extension AsyncDependencyInjector {
         guard let (make, valueType) = Self.asyncFactory(of: registration, arguments: arguments) else {
             throw .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait())
         }
-        AsyncWrapperCapture.beginBuilder()
-        defer { AsyncWrapperCapture.endBuilder() }
+        AsyncWrapperCapture.builders.increment()
+        defer { AsyncWrapperCapture.builders.decrement() }
         let unbound = task != nil
         let resolver = AsyncResolver(self, frames: frames, task: task ?? CurrentTask.address)
         do {
