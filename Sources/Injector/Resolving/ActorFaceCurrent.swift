@@ -32,7 +32,6 @@ extension DependencyInjector {
 
     /// `optionalResult(_:name:)` where this injector has nothing for `T`: in what the actor
     /// face's factory builds, what the injector bound outside it has; `nil` otherwise.
-    @usableFromInline
     func optionalResultOutsideActorFace<T>(_ type: T.Type, name: String?) -> Result<T?, InjectionError> {
         guard AsyncWrapperCapture.mayRun, let outside = outsideActorFace else { return .success(nil) }
         return outside.optionalResult(type, name: name)

@@ -3,7 +3,6 @@
 /// An async chain hops threads, so a per-thread stack (the sync face's) would lose it; a
 /// task-local follows it across `await`s, into child tasks, and into the task that creates a
 /// singleton (which copies its first requester's task-locals).
-@usableFromInline
 enum AsyncResolutionContext {
     /// One resolution in progress.
     struct Frame: Sendable {
@@ -56,7 +55,6 @@ extension AsyncResolutionContext {
     /// levels it works for (an array copied at each level cost 300 MB for 5,000 levels). Each
     /// level checks for a cycle by walking the nodes near the top; deeper, to keep the time
     /// linear, each node extends a persistent set of the chain's registrations.
-    @usableFromInline
     struct Frames: Sendable {
         /// The innermost level, or `nil` when nothing is being resolved.
         private let innermost: Node?

@@ -21,7 +21,7 @@ public struct AsyncResolver: Sendable {
     /// ``AsyncDependencyInjector/provider(for:name:)``, ``AsyncDependencyInjector/registrations``).
     public let injector: AsyncDependencyInjector
     /// The resolutions in progress around the run, the run's own innermost.
-    @usableFromInline let frames: AsyncResolutionContext.Frames
+    let frames: AsyncResolutionContext.Frames
     /// The task whose bindings (the frames bound, `current`) are the run's, where a transient
     /// asked for through this resolver need not bind its own; `nil`: none (always bind).
     let task: UInt?
