@@ -47,18 +47,18 @@ final class AsyncWrapperCapture: Sendable {
     /// Keeps `failure` for the innermost async builder of this task; `false` when there is
     /// none, or it has returned.
     static func capture(_ failure: WrapperFailure) -> Bool {
+        // The wrapper resolved through the thread's own (sync) path: its error's path begins
+        // with the key the property asked for (a run adds its keys before it).
+        let captured = CapturedWrapperFailure(failure: failure, pathIndex: 0)
         let frames = AsyncResolutionContext.frames
         if let construction = current, frames.count <= construction.depth {
-            return construction.capture(failure)
+            return construction.capture(captured)
         }
-        return frames.capture(failure)
+        return frames.capture(captured)
     }
 
-    private func capture(_ failure: WrapperFailure) -> Bool {
-        // The wrapper resolved through the thread's own (sync) path: its error's path begins
-        // with the key the property asked for.
-        let captured = CapturedWrapperFailure(failure: failure, pathIndex: 0)
-        return state.withLock { state in
+    private func capture(_ captured: CapturedWrapperFailure) -> Bool {
+        state.withLock { state in
             guard state.isOpen else { return false }
             if state.failure == nil { state.failure = captured }
             return true

@@ -123,11 +123,9 @@ extension AsyncResolutionContext {
         /// counterpart of `ResolutionContext.capture`, since an async factory hops threads.
         /// `false` when no run is in progress here, or the innermost has ended (a task that a
         /// factory started has outlived it).
-        func capture(_ failure: WrapperFailure) -> Bool {
+        func capture(_ failure: CapturedWrapperFailure) -> Bool {
             guard let frame = innermost?.frame else { return false }
-            // The wrapper resolved through the thread's own (sync) path: its error's path begins
-            // with the key the property asked for; the run adds its keys before it.
-            return frame.resolve.capture(CapturedWrapperFailure(failure: failure, pathIndex: 0), for: frame.run)
+            return frame.resolve.capture(failure, for: frame.run)
         }
 
         /// What the innermost run captured so far, taken out: thrown by the run, as the error of
