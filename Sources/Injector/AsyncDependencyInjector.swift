@@ -39,7 +39,7 @@ public actor AsyncDependencyInjector {
     /// await AsyncDependencyInjector.shared.register(Clock.self) { _ in SystemClock() }
     /// let clock = try DependencyInjector.shared.resolve(Clock.self)  // the same registration
     /// ```
-    public static let shared = AsyncDependencyInjector(face: DependencyInjector.shared)
+    public static let shared = AsyncDependencyInjector(parent: nil, core: DependencyInjector.shared)
 
     /// The async injector that code without one of its own should use: ``shared`` unless a
     /// task-local scope binds another one, which is how each test gets its own:
@@ -101,13 +101,9 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: child)
     }
 
-    /// The actor face of `core`, a root: what ``shared`` is of ``DependencyInjector/shared``.
-    private init(face core: DependencyInjector) {
-        parent = nil
-        self.core = core
-    }
-
-    private init(parent: AsyncDependencyInjector, core: DependencyInjector) {
+    /// The actor face of `core`, whose parent's face is `parent` (`nil`: a root, as ``shared``
+    /// is of ``DependencyInjector/shared``).
+    private init(parent: AsyncDependencyInjector?, core: DependencyInjector) {
         self.parent = parent
         self.core = core
     }
