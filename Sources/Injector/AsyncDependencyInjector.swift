@@ -42,22 +42,12 @@ public actor AsyncDependencyInjector {
     public static let shared = AsyncDependencyInjector(parent: nil, core: DependencyInjector.shared)
 
     /// The async injector that code without one of its own should use: ``shared`` unless a
-    /// task-local scope binds another one, which is how each test gets its own:
-    ///
-    /// ```swift
-    /// let injector = AsyncDependencyInjector.shared.child()
-    /// await injector.register(MockMailer() as any Mailer)
-    /// try await AsyncDependencyInjector.$current.withValue(injector) {
-    ///     try await SignUp().run()  // resolves from `injector`
-    /// }
-    /// ```
+    /// task-local scope binds another one, as for ``DependencyInjector/current``:
+    /// `try await AsyncDependencyInjector.$current.withValue(injector) { try await SignUp().run() }`.
     ///
     /// While an injector runs a factory, it is `current` for that factory's work, and its
     /// ``synchronous`` registry is ``DependencyInjector/current``, where the wrappers of what
     /// the factory builds resolve.
-    ///
-    /// > Important: Like every task-local value, the binding reaches `Task {}`, `async let` and
-    /// > task-group children, but not `Task.detached`.
     @TaskLocal public static var current: AsyncDependencyInjector = .shared
 
     /// The injector this one falls back to; see ``DependencyInjector/parent``.

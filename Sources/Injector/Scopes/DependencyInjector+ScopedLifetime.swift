@@ -150,14 +150,9 @@ extension DependencyInjector {
 }
 
 extension AsyncDependencyInjector {
-    /// Declares `type` (under `name`) as a value that each opened scope provides; see
-    /// ``DependencyInjector/declareScoped(_:name:fileID:line:)``.
-    ///
-    /// ```swift
-    /// await server.declareScoped(RequestContext.self)
-    /// let request = server.openScope()
-    /// await request.register(RequestContext(id: 42))
-    /// ```
+    /// Declares `type` (under `name`) as a value that each opened scope provides, as
+    /// ``DependencyInjector/declareScoped(_:name:fileID:line:)`` does:
+    /// `await server.declareScoped(RequestContext.self)`.
     @discardableResult
     public func declareScoped<T: Sendable>(
         _ type: T.Type,
