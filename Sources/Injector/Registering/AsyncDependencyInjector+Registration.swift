@@ -1,14 +1,6 @@
 extension AsyncDependencyInjector {
-    /// Registers an async factory that builds `type`, under `name`, for `scope`.
-    ///
-    /// ```swift
-    /// await injector.register(Database.self, scope: .singleton) { _ in
-    ///     try await Database.connect(to: "postgres://localhost/app")
-    /// }
-    /// await injector.register(UserRepository.self) { r in
-    ///     try await UserRepository(database: r.resolve())
-    /// }
-    /// ```
+    /// Registers an async factory that builds `type`, under `name`, for `scope`:
+    /// `await injector.register(UserRepository.self) { r in try await UserRepository(database: r.resolve()) }`.
     ///
     /// The factory gets an ``AsyncResolver`` of its run (`r`), which resolves as the injector
     /// building the value does; as with

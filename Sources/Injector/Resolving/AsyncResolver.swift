@@ -36,11 +36,8 @@ public struct AsyncResolver: Sendable {
     /// ``AsyncDependencyInjector/synchronous``.
     public var synchronous: DependencyInjector { injector.core }
 
-    /// The value registered for `type` under `name`; see ``AsyncDependencyInjector/resolve(_:name:)``.
-    ///
-    /// ```swift
-    /// await server.register(Checkout.self) { r in try await Checkout(cart: r.resolve(), payments: r.resolve()) }
-    /// ```
+    /// The value registered for `type` under `name`; see ``AsyncDependencyInjector/resolve(_:name:)``:
+    /// `{ r in try await Checkout(cart: r.resolve(), payments: r.resolve()) }`.
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type = T.self, name: String? = nil) async throws(InjectionError) -> T {
         // The injector's hot path, with the run's frames instead of a task-local read.
@@ -58,11 +55,8 @@ public struct AsyncResolver: Sendable {
     }
 
     /// Resolves a registration whose factory takes run-time arguments; see
-    /// ``AsyncDependencyInjector/resolve(_:name:arguments:_:)``.
-    ///
-    /// ```swift
-    /// let session = try await r.resolve(UserSession.self, arguments: userID)
-    /// ```
+    /// ``AsyncDependencyInjector/resolve(_:name:arguments:_:)``:
+    /// `try await r.resolve(UserSession.self, arguments: userID)`.
     public func resolve<T: Sendable, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -72,11 +66,8 @@ public struct AsyncResolver: Sendable {
         try await injector.resolve(type, name: name, after: frames, arguments: first, repeat each rest)
     }
 
-    /// The key-path dependency; see ``AsyncDependencyInjector/resolve(_:fileID:filePath:line:)``.
-    ///
-    /// ```swift
-    /// await server.register(Feed.self) { r in await Feed(network: r.resolve(\.networkProvider)) }
-    /// ```
+    /// The key-path dependency; see ``AsyncDependencyInjector/resolve(_:fileID:filePath:line:)``:
+    /// `{ r in await Feed(network: r.resolve(\.networkProvider)) }`.
     public func resolve<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         fileID: StaticString = #fileID,

@@ -212,17 +212,8 @@ extension DependencyInjector {
 
 extension AsyncDependencyInjector {
     /// Ends this injector's life: tears down every value it keeps, in reverse creation order,
-    /// awaiting asynchronous teardowns; the rules are ``DependencyInjector/close()``'s.
-    ///
-    /// ```swift
-    /// await server.register(Pool.self, scope: .singleton) { _ in try await Pool.open() }
-    ///     .teardown { try await $0.drain() }
-    ///
-    /// let request = server.openScope()
-    /// // … serve the request …
-    /// try await request.close()  // its scoped values
-    /// try await server.close()   // at shutdown: the pool
-    /// ```
+    /// awaiting asynchronous teardowns (`try await request.close()`); the rules are
+    /// ``DependencyInjector/close()``'s.
     ///
     /// It first awaits the teardowns still running for values let go earlier (replaced,
     /// unregistered, reset). A `close()` on another task while one runs returns once the

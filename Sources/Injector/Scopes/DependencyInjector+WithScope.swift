@@ -39,14 +39,8 @@ extension AsyncDependencyInjector {
     /// Opens a scope under this injector, runs `body` with it (as ``current`` too, on both
     /// faces, so that the wrappers of what the body makes resolve from it), and closes
     /// it on every path, awaiting its teardowns: what a `defer` cannot do, since it cannot
-    /// `await`. The rules are ``DependencyInjector/withScope(fileID:filePath:line:_:)``'s.
-    ///
-    /// ```swift
-    /// let response = try await server.withScope { request in
-    ///     await request.register(RequestContext(id: 42))
-    ///     return try await request.resolve(OrderHandler.self).handle()
-    /// }  // the scope's teardowns have run
-    /// ```
+    /// `await`. The rules are ``DependencyInjector/withScope(fileID:filePath:line:_:)``'s:
+    /// `try await server.withScope { request in try await request.resolve(OrderHandler.self).handle() }`.
     public func withScope<Result>(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
