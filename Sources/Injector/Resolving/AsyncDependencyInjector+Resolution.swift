@@ -25,7 +25,9 @@ extension AsyncDependencyInjector {
         // The sync face's hot path, inlined here too: no async call for a ready value.
         if let found = core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             // A transient with an async factory: run here, with no lock taken to find it.
-            if found.holdsAsyncFactory { return try await resolveLocked(type, name: name, found: found.asyncFactory()) }
+            if found.holdsAsyncFactory {
+                return try await resolveTransient(type, name: name, found: found.asyncFactory())
+            }
             do {
                 return try found.value(as: T.self, name: name, in: core)
             } catch {
@@ -81,31 +83,48 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// `resolve(_:name:)` where no published table has the value; or, `found` there, a
-    /// transient with an async factory, run as the lookup would run it, with no lookup.
-    /// `resolver`, one of this face's, has the path; without it, the task-local has it.
+    /// `resolve(_:name:)` where no published table has the value. `resolver`, one of this
+    /// face's, has the path; without it, the task-local has it. Apart from
+    /// `resolveTransient(_:name:found:in:)`, whose inlined run would leave this function too
+    /// large for the compiler to inline the lookup and walk into it: that async call of its
+    /// own cost each resolve a frame and an executor check (the actor-face request 56,714 →
+    /// 55,237 instructions).
     @usableFromInline
     nonisolated func resolveLocked<T: Sendable>(
         _ type: T.Type,
         name: String?,
-        found: Registration? = nil,
         in resolver: AsyncResolver? = nil
     ) async throws(InjectionError) -> T {
         let key = DependencyKey(type, name: name)
         let frames = resolver?.frames ?? AsyncResolutionContext.frames
-        if let found {
-            return try await DependencyInjector.cast(
-                runTransient(found, after: frames, resolverTask: resolver?.task), to: T.self, key: key)
-        }
         return try await resolve(key, as: T.self, observed: true, after: frames, resolverTask: resolver?.task) {
             key throws(InjectionError) in try await unregistered(key, as: T.self, after: frames)
         }
     }
 
+    /// `resolve(_:name:)` of `found`, a transient with an async factory that a published table
+    /// has: run as the lookup would run it, with no lookup (`nil`: looked up, as
+    /// `resolveLocked(_:name:in:)` does). `resolver` as for `resolveLocked(_:name:in:)`.
+    @usableFromInline
+    nonisolated func resolveTransient<T: Sendable>(
+        _ type: T.Type,
+        name: String?,
+        found: Registration?,
+        in resolver: AsyncResolver? = nil
+    ) async throws(InjectionError) -> T {
+        guard let found else { return try await resolveLocked(type, name: name, in: resolver) }
+        let frames = resolver?.frames ?? AsyncResolutionContext.frames
+        return try await DependencyInjector.cast(
+            runTransient(found, after: frames, resolverTask: resolver?.task), to: T.self,
+            key: DependencyKey(type, name: name))
+    }
+
     /// The async form of `DependencyInjector.resolve(_:as:after:instrumented:ifAbsent:)`: the
     /// same lookup, walk and caches; only an async factory is awaited. Nonisolated, so that
     /// concurrent resolves never queue on the actor. `resolverTask`: asked through the resolver
-    /// of a run, whose `frames` are these, the task that run binds for (see `run`).
+    /// of a run, whose `frames` are these, the task that run binds for (see `run`). Inlined
+    /// into `resolveLocked`: an async call of its own cost each resolve a frame.
+    @inline(__always)
     nonisolated func resolve<T: Sendable>(
         _ key: DependencyKey,
         as type: T.Type,
