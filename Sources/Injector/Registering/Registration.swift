@@ -208,37 +208,29 @@ class Registration: @unchecked Sendable {
         /// A factory that takes arguments of `argumentTypes`, as one `(First, (Rest...))`.
         case withArguments(argumentTypes: [any Any.Type], tupleType: ObjectIdentifier, make: ArgumentsFactory)
         /// ``AsyncDependencyInjector/register(_:name:scope:fileID:line:factory:)``: only the actor runs it.
-        /// `valueType` is the `Sendable` type it makes, which a synchronous decorator's `Any`
-        /// is cast back to (`Sendable` is a marker protocol: no cast can check it).
-        case async(
-            make: @Sendable (AsyncResolver) async throws -> any Sendable,
-            valueType: any Sendable.Type
-        )
+        case async(any AsyncMaking)
 
-        /// `make`, with the type it makes. Wrapped in a closure, not converted: the conversion's
+        /// `make`, with the type it makes. Kept in a conformance, not converted: the conversion's
         /// reabstraction thunk cost each run a frame more (a buffer for its `T`), 300
         /// instructions of the actor face's transient with three dependencies.
         static func async<T: Sendable>(
             _ make: @escaping @Sendable (AsyncResolver) async throws -> T
         ) -> Self {
-            .async(make: { r in try await make(r) }, valueType: T.self)
+            .async(AsyncMaker(body: make))
         }
     }
 
     /// The factory of a `.withArguments` registration, given the arguments as one value.
     enum ArgumentsFactory: Sendable {
         case sync(@Sendable (DependencyInjector, Any) throws -> Any)
-        /// Registered with the actor face, which alone can run it; `valueType` as for `Factory.async`.
-        case async(
-            make: @Sendable (AsyncResolver, Any) async throws -> any Sendable,
-            valueType: any Sendable.Type
-        )
+        /// Registered with the actor face, which alone can run it.
+        case async(any AsyncMaking)
 
-        /// `make`, with the type it makes; wrapped as `Factory.async(_:)` wraps its own.
+        /// `make`, with the type it makes; kept as `Factory.async(_:)` keeps its own.
         static func async<T: Sendable>(
             _ make: @escaping @Sendable (AsyncResolver, Any) async throws -> T
         ) -> Self {
-            .async(make: { r, arguments in try await make(r, arguments) }, valueType: T.self)
+            .async(AsyncArgumentsMaker(body: make))
         }
     }
 

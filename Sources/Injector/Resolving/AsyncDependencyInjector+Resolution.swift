@@ -476,7 +476,7 @@ extension AsyncDependencyInjector {
         unboundIn task: UInt? = nil,
         arguments: Any = ()
     ) async throws(InjectionError) -> any Sendable {
-        guard let (make, valueType) = Self.asyncFactory(of: registration, arguments: arguments) else {
+        guard let maker = Self.asyncFactory(of: registration) else {
             throw .factoryFailed(registration.key, path: frames.keys, underlying: RequiresAwait())
         }
         AsyncWrapperCapture.builders.increment()
@@ -489,15 +489,17 @@ extension AsyncDependencyInjector {
             // check and closure (two async calls per level of a chain of creations).
             let value: any Sendable
             if unbound {
-                value = try await make(resolver)
+                value = try await maker.make(resolver, arguments: arguments)
             } else {
                 let bound = AsyncResolutionContext.bound  // read only by a run that binds
                 value =
                     Self.isCurrent(self, running: bound.face)
                     ? try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: bound.face)) {
-                        try await make(resolver)
+                        try await maker.make(resolver, arguments: arguments)
                     }
-                    : try await Self.running(self, frames: frames, bound: bound) { try await make(resolver) }
+                    : try await Self.running(self, frames: frames, bound: bound) {
+                        try await maker.make(resolver, arguments: arguments)
+                    }
             }
             // Before the completion runs: it is for whole values only.
             if let failure = frames.takeCaptured() { throw failure.error(building: value, after: frames.keys) }
@@ -505,6 +507,7 @@ extension AsyncDependencyInjector {
             let decorates = !registration.decoratesOwnValues && core.mayDecorate(registration.key)
             guard shared != nil || decorates else { return value }
             // A completion or a decorator: user code again, bound as the factory was.
+            let valueType = maker.valueType
             let finish = { () async throws -> any Sendable in
                 try await self.finish(
                     value, as: valueType, madeBy: registration, sharingIn: shared, decorating: decorates, resolver)
@@ -556,17 +559,14 @@ extension AsyncDependencyInjector {
         return value
     }
 
-    /// `registration`'s async factory, to call with `arguments`, and the type of its values;
-    /// `nil` for a synchronous one. Apart from `run(_:frames:unboundIn:arguments:)`, and the failure
-    /// below too, so that the frame each level of a chain of creations keeps stays small.
+    /// `registration`'s async factory, to call with the run's arguments; `nil` for a synchronous
+    /// one. Apart from `run(_:frames:unboundIn:arguments:)`, and the failure below too, so that
+    /// the frame each level of a chain of creations keeps stays small.
     @inline(never)
-    private nonisolated static func asyncFactory(
-        of registration: Registration,
-        arguments: Any
-    ) -> (make: (AsyncResolver) async throws -> any Sendable, valueType: any Sendable.Type)? {
+    private nonisolated static func asyncFactory(of registration: Registration) -> (any AsyncMaking)? {
         switch registration.factory {
-        case .async(let factory, let type): (factory, type)
-        case .withArguments(_, _, .async(let factory, let type)): ({ try await factory($0, arguments) }, type)
+        case .async(let maker): maker
+        case .withArguments(_, _, .async(let maker)): maker
         case .plain, .withArguments(_, _, .sync): nil
         }
     }

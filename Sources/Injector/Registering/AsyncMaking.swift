@@ -1,0 +1,48 @@
+/// An async factory of the actor face, as a registration keeps it: it makes values of one
+/// `Sendable` type (`valueType`), handed back as `any Sendable`.
+///
+/// A conformance, not a closure that wraps the user's: such a closure, made in a generic
+/// function, is called through a partial-application thunk that unpacks its context (its
+/// `T`), and for an async closure that thunk is an async call of its own: a frame and an
+/// executor check more per run. A conformance's method is called directly. A class, so that
+/// a registration's factory stays two words, as the closure and its type were (a wider
+/// `Registration.Factory` cost the sync face's request 2% in copies).
+protocol AsyncMaking: AnyObject, Sendable {
+    /// The `Sendable` type of the values it makes, which a synchronous decorator's `Any` is
+    /// cast back to (`Sendable` is a marker protocol: no cast can check it).
+    var valueType: any Sendable.Type { get }
+
+    /// A value, made for the run that `resolver` belongs to, with the run's `arguments`
+    /// (`()` for a factory that takes none).
+    func make(_ resolver: AsyncResolver, arguments: Any) async throws -> any Sendable
+}
+
+/// `AsyncMaking` for a factory that takes no arguments.
+final class AsyncMaker<Value: Sendable>: AsyncMaking {
+    let body: @Sendable (AsyncResolver) async throws -> Value
+
+    init(body: @escaping @Sendable (AsyncResolver) async throws -> Value) {
+        self.body = body
+    }
+
+    var valueType: any Sendable.Type { Value.self }
+
+    func make(_ resolver: AsyncResolver, arguments: Any) async throws -> any Sendable {
+        try await body(resolver)
+    }
+}
+
+/// `AsyncMaking` for a factory that takes run-time arguments, as one value.
+final class AsyncArgumentsMaker<Value: Sendable>: AsyncMaking {
+    let body: @Sendable (AsyncResolver, Any) async throws -> Value
+
+    init(body: @escaping @Sendable (AsyncResolver, Any) async throws -> Value) {
+        self.body = body
+    }
+
+    var valueType: any Sendable.Type { Value.self }
+
+    func make(_ resolver: AsyncResolver, arguments: Any) async throws -> any Sendable {
+        try await body(resolver, arguments)
+    }
+}
