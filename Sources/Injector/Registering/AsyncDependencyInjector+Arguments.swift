@@ -20,10 +20,7 @@ extension AsyncDependencyInjector {
         factory: @escaping @Sendable (AsyncResolver, First, repeat each Rest) async throws -> T
     ) {
         let key = DependencyKey(type, name: name)
-        let close = teardown.map { close in
-            Registration.Teardown.async { value in try await close(DependencyInjector.cast(value, to: T.self, key: key))
-            }
-        }
+        let close = teardown.map { close in Registration.Teardown.async(AsyncCastingTeardown(close: close, key: key)) }
         core.store(
             key: key,
             scope: .transient,

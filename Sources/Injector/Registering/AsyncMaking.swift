@@ -4,7 +4,8 @@
 /// A conformance, not a closure that wraps the user's: such a closure, made in a generic
 /// function, is called through a partial-application thunk that unpacks its context (its
 /// `T`), and for an async closure that thunk is an async call of its own: a frame and an
-/// executor check more per run. A conformance's method is called directly. A class, so that
+/// executor check more per run. A conformance's method is inlined into the witness that the
+/// protocol calls (out of line, it would be one async call more). A class, so that
 /// a registration's factory stays two words, as the closure and its type were (a wider
 /// `Registration.Factory` cost the sync face's request 2% in copies).
 protocol AsyncMaking: AnyObject, Sendable {
@@ -27,6 +28,7 @@ final class AsyncMaker<Value: Sendable>: AsyncMaking {
 
     var valueType: any Sendable.Type { Value.self }
 
+    @inline(__always)
     func make(_ resolver: AsyncResolver, arguments: Any) async throws -> any Sendable {
         try await body(resolver)
     }
@@ -42,6 +44,7 @@ final class AsyncArgumentsMaker<Value: Sendable>: AsyncMaking {
 
     var valueType: any Sendable.Type { Value.self }
 
+    @inline(__always)
     func make(_ resolver: AsyncResolver, arguments: Any) async throws -> any Sendable {
         try await body(resolver, arguments)
     }

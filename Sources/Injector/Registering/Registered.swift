@@ -454,7 +454,7 @@ public struct AsyncRegistered<Value>: Sendable {
     where Value: Sendable {
         AsyncRegistered(
             base: base.replaced { extras in
-                extras.setTeardown(.async { value in try await DependencyInjector.call(close, with: value) })
+                extras.setTeardown(.async(AsyncTeardown(close: close)))
             })
     }
 

@@ -165,7 +165,7 @@ class Registration: @unchecked Sendable {
     enum Teardown: Sendable {
         case sync(@Sendable (Any) throws -> Void)
         /// Registered with the actor face, whose `close()` awaits it.
-        case async(@Sendable (Any) async throws -> Void)
+        case async(any AsyncTearingDown)
     }
 
     /// What a registration carries besides its factory, changed together by `modified(_:)`.

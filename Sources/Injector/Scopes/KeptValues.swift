@@ -535,7 +535,7 @@ struct KeptValues {
                 do {
                     switch teardown {
                     case .sync(let close): try close(value)
-                    case .async(let close): try await close(value)
+                    case .async(let close): try await close.tearDown(value)
                     }
                 } catch {
                     let registration = kept.registration

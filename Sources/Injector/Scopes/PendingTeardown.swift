@@ -63,7 +63,7 @@ final class PendingTeardown: @unchecked Sendable {
             do {
                 switch pending.teardown {
                 case .sync(let close): try close(pending.value)
-                case .async(let close): try await close(pending.value)
+                case .async(let close): try await close.tearDown(pending.value)
                 }
             } catch {
                 failures.append(TeardownError.Failure(key: pending.key, error: error, site: pending.site))
