@@ -622,7 +622,9 @@ extension AsyncDependencyInjector {
     /// the actor face's run bound in this task: a run of one of its factories is in progress
     /// in this task, and the factory bound no other.
     static func isCurrent(_ face: AsyncDependencyInjector, running: ActorFaceCurrent?) -> Bool {
-        guard let running, running.core === face.core else { return false }
+        // Compared in place: bound to a name, the face bound was copied (its two references
+        // retained and released) for one comparison.
+        guard running?.core === face.core else { return false }
         return DependencyInjector.current === face.core && current === face
     }
 
