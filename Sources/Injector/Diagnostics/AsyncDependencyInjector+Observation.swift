@@ -9,13 +9,13 @@ extension AsyncDependencyInjector {
         ifAbsent: (DependencyKey) async throws(InjectionError) -> T
     ) async throws(InjectionError) -> T {
         guard let observer = core.instrument(key, resolvedBy: frames.innermostKey) else {
-            return try await resolve(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
+            return try await resolveApart(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
         }
         let request = ObservedRequest()
         let start = DispatchTime.now().uptimeNanoseconds
         do {
             let value = try await request.observing { () async throws(InjectionError) -> T in
-                try await resolve(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
+                try await resolveApart(key, as: T.self, observed: false, after: frames, ifAbsent: ifAbsent)
             }
             core.notify(
                 observer, of: key, resolvers: frames.keys, outcome: request.madeValue ? .created : .cached,

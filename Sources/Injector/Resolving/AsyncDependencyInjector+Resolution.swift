@@ -166,6 +166,19 @@ extension AsyncDependencyInjector {
         return try await resolve(key, as: T.self, after: frames, resolverTask: resolverTask, locating: miss, ifAbsent)
     }
 
+    /// `resolve(_:as:observed:after:resolverTask:startingAt:ifAbsent:)` out of line, for the
+    /// callers off the hot path: inlined into each of them too, it cost 80 KB of code.
+    @inline(never)
+    nonisolated func resolveApart<T: Sendable>(
+        _ key: DependencyKey,
+        as type: T.Type,
+        observed: Bool,
+        after frames: AsyncResolutionContext.Frames,
+        ifAbsent: (DependencyKey) async throws(InjectionError) -> T
+    ) async throws(InjectionError) -> T {
+        try await resolve(key, as: T.self, observed: observed, after: frames, ifAbsent: ifAbsent)
+    }
+
     /// The walk and the factories of `resolve(_:as:observed:after:resolverTask:ifAbsent:)`,
     /// after `miss` (this injector's own lookup), or from `base` (see `DependencyInjector.locate`).
     /// Inlined into its caller: an async call of its own cost each resolve a frame.
@@ -211,7 +224,7 @@ extension AsyncDependencyInjector {
             isAbsent = true
             return ()
         }
-        let value = try await resolve(
+        let value = try await resolveApart(
             key, as: (any Sendable).self, observed: observed && core.observes(key), after: frames, ifAbsent: absent)
         return isAbsent ? nil : value
     }
