@@ -55,29 +55,36 @@ extension AsyncResolutionContext {
     /// levels it works for (an array copied at each level cost 300 MB for 5,000 levels). Each
     /// level checks for a cycle by walking the nodes near the top; deeper, to keep the time
     /// linear, each node extends a persistent set of the chain's registrations.
+    ///
+    /// One reference, the innermost node, whose frame names the top-level resolve: what a run
+    /// carries (in its resolver, its bindings, each task-local read of them) is retained once
+    /// per copy, not once per field.
     struct Frames: Sendable {
         /// The innermost level, or `nil` when nothing is being resolved.
         private let innermost: Node?
-        /// The top-level resolve these frames belong to, or `nil` when nothing is being resolved.
-        private let resolve: Resolve?
 
         init() {
             innermost = nil
-            resolve = nil
         }
 
-        fileprivate init(innermost: Node?, resolve: Resolve?) {
+        fileprivate init(innermost: Node?) {
             self.innermost = innermost
-            self.resolve = resolve
         }
+
+        /// The top-level resolve these frames belong to, or `nil` when nothing is being
+        /// resolved: the innermost frame's (a node's frame and the frames `appending` returns
+        /// with it always name the same resolve).
+        private var resolve: Resolve? { innermost?.frame.resolve }
 
         /// What the factories of this top-level resolve share, while it runs.
         var shared: Resolve? { resolve }
 
         /// These frames without the innermost: what a run waits from when it waits for
         /// another creation of its own registration (a value cached by argument, see
-        /// `AsyncResolver.cachedValue`), so that a cycle's path names the key once.
-        var outer: Frames { Frames(innermost: innermost?.parent, resolve: resolve) }
+        /// `AsyncResolver.cachedValue`), so that a cycle's path names the key once. For the
+        /// wait only (its path, its cycle check, which read each frame's own resolve): their
+        /// `shared` is the outer level's resolve, which may be an earlier one, or none.
+        var outer: Frames { Frames(innermost: innermost?.parent) }
 
         /// These frames with a run of `registration` (creation number `creation`, if any) inside the
         /// innermost, and the run's number, which the caller ends (`end(_:)`) when the factory
@@ -106,11 +113,11 @@ extension AsyncResolutionContext {
             }
             let parent = innermost
             let unbound = task.flatMap { task in task != 0 && task == CurrentTask.address ? task : nil }
-            let (resolve, run, node, isUnbound) = Resolve.begin(within: resolve, unboundIn: unbound) { resolve, run in
+            let (run, node, isUnbound) = Resolve.begin(within: resolve, unboundIn: unbound) { resolve, run in
                 let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
                 return Node(frame, parent: parent, depth: depth, registrations: registrations)
             }
-            return (Frames(innermost: node, resolve: resolve), run, isUnbound)
+            return (Frames(innermost: node), run, isUnbound)
         }
 
         /// Ends `run` (see `appending(_:creation:unboundIn:)`).
@@ -282,28 +289,28 @@ extension AsyncResolutionContext {
         /// `takeCaptured` takes no lock.
         private static let capturedCount = AtomicCount()
 
-        /// `resolve` with a new run, whose frames' innermost node `makeNode` makes; or, when
-        /// there is none or it has ended, a new resolve with its outermost run. A new run of
+        /// A new run of `resolve`, whose frames' innermost node `makeNode` makes (its frame names
+        /// the resolve); or, when there is none or it has ended, the outermost run of a new
+        /// resolve. A new run of
         /// `resolve` made in `task` (the current one) is kept as unbound for it (see `State.unbound`).
         fileprivate static func begin(
             within resolve: Resolve?,
             unboundIn task: UInt?,
             makeNode: (Resolve, Run) -> Node
-        ) -> (resolve: Resolve, run: Run, node: Node, isUnbound: Bool) {
+        ) -> (run: Run, node: Node, isUnbound: Bool) {
             if let resolve,
                 let (run, node) = resolve.state.withLock({ state -> (Run, Node)? in
                     guard state.inProgress > 0 else { return nil }
                     state.inProgress += 1
                     let run = state.running.begin()
                     let node = makeNode(resolve, run)
-                    if let task { state.unbound.append((run, task, Frames(innermost: node, resolve: resolve))) }
+                    if let task { state.unbound.append((run, task, Frames(innermost: node))) }
                     return (run, node)
                 })
             {
-                return (resolve, run, node, task != nil)
+                return (run, node, task != nil)
             }
-            let resolve = Resolve()
-            return (resolve, 0, makeNode(resolve, 0), false)
+            return (0, makeNode(Resolve(), 0), false)
         }
 
         /// Ends `run`; the last run in progress ends the resolve, whose shared values are
