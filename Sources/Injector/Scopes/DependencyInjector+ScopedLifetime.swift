@@ -165,6 +165,13 @@ extension AsyncDependencyInjector {
 }
 
 extension DependencyInjector {
+    /// This opened scope's own store of kept values (`keptValues`, known to be there), reached
+    /// through the registry at each use: a `LockedKeptValues` held across a call retained and
+    /// released the registry's lock for it, twice a scoped value.
+    private var ownKeptValues: LockedKeptValues {
+        LockedKeptValues(registry: registry)
+    }
+
     /// The value of `registration`, a `.scoped` one (an ancestor's, or this scope's own), that
     /// this opened scope keeps: created now by this thread if need be, once for the scope however many threads
     /// ask at once.
@@ -177,16 +184,15 @@ extension DependencyInjector {
     /// value: the caller looks the key up again. `holder` stores `registration`, when the
     /// resolve knows it (`nil` for one found in an ancestor's table), which the kept value
     /// remembers (see `KeptValues.Kept.isReplaced`). The actor face claims the same places (see
-    /// `AsyncDependencyInjector.scopedRequest`).
+    /// `AsyncDependencyInjector.scopedRequest`). The store is this scope's own (`ownKeptValues`).
     @inline(never)
     func scopedValue(
         of registration: Registration,
         heldBy holder: DependencyInjector?,
-        in scoped: LockedKeptValues,
         context: ResolutionContext
     ) throws(InjectionError) -> Any? {
         while true {
-            switch scoped.withLock({ $0.claim(registration, by: context) }) {
+            switch ownKeptValues.withLock({ $0.claim(registration, by: context) }) {
             case .ready(let value):
                 return value
             case .cycle:
@@ -204,12 +210,12 @@ extension DependencyInjector {
                     for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
                     of: registration.key, context: context
                 ) {
-                    scoped.withLock { $0.awaitedCreator(of: claim) }
+                    ownKeptValues.withLock { $0.awaitedCreator(of: claim) }
                 }
                 // Re-registered while we waited: the value just made may be the old one's.
                 guard holder?.stores(registration) ?? isStoredHereOrAbove(registration) else { return nil }
             case .claimed:
-                return try createScopedValue(of: registration, heldBy: holder, in: scoped, context: context)
+                return try createScopedValue(of: registration, heldBy: holder, context: context)
             }
         }
     }
@@ -226,8 +232,7 @@ extension DependencyInjector {
         let context = ResolutionContext.current
         if opensScope, !context.isSharing {
             try checkScopedHere(registration, in: context)
-            let scoped = LockedKeptValues(registry: registry)  // this scope keeps its values
-            if let value = try scopedValue(of: registration, heldBy: nil, in: scoped, context: context) {
+            if let value = try scopedValue(of: registration, heldBy: nil, context: context) {
                 return try Self.cast(value, to: T.self, key: key)
             }
         }
@@ -250,26 +255,31 @@ extension DependencyInjector {
         return self
     }
 
-    /// Runs the factory of `registration`, whose place this thread claimed in `scoped`, and
+    /// Runs the factory of `registration`, whose place this thread claimed in `ownKeptValues`, and
     /// keeps its value; wakes the threads that wait for it, succeeded or failed.
     private func createScopedValue(
         of registration: Registration,
         heldBy holder: DependencyInjector?,
-        in scoped: LockedKeptValues,
         context: ResolutionContext
     ) throws(InjectionError) -> Any {
         let creation = SingletonCreation.Key(registration, keptBy: self)
         let value: Any
         do {
-            value = try builder(of: holder).run(registration, in: context)
+            // This scope's own or an ancestor's registration (`holder` unknown or above): run
+            // here, with no builder retained and released for it.
+            if let holder, holder !== self {
+                value = try builder(of: holder).run(registration, in: context)
+            } else {
+                value = try run(registration, in: context)
+            }
         } catch {
-            if scoped.withLock({ $0.release(claimOf: registration) })?.isAwaited == true {
+            if ownKeptValues.withLock({ $0.release(claimOf: registration) })?.isAwaited == true {
                 SingletonCreation.shared.finish(creation)
             }
             throw error
         }
         // Closed meanwhile: nothing is kept, and the claim ends all the same.
-        let keeping = scoped.withLock {
+        let keeping = ownKeptValues.withLock {
             $0.keep(value, producedBy: registration, heldBy: holder, keptBy: self, claimed: true)
         }
         if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }

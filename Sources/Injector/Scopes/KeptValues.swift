@@ -21,7 +21,7 @@
 /// A claim lets the first resolve create a scoped value under this injector's lock alone,
 /// without the process-wide `SingletonCreation` lock; only a resolve that finds the value
 /// being created by another thread goes there, to wait and to take part in the cycle check
-/// (see `DependencyInjector.scopedValue(of:heldBy:in:context:)`); one that finds a task
+/// (see `DependencyInjector.scopedValue(of:heldBy:context:)`); one that finds a task
 /// creating it awaits what the claim hands it (`AsyncDependencyInjector.scopedRequest`). A singleton's copy is
 /// created through `SingletonCreation`, as the holder's own singleton is.
 struct KeptValues {
