@@ -396,6 +396,18 @@ class Registration: @unchecked Sendable {
         return typed(making: type)
     }
 
+    /// `typedTransient(making:)` of a registration read from a published slot, asked in place:
+    /// the reader's announcement keeps it alive until withdrawn, so it is not retained and
+    /// released for the question (a scoped one's answer is no). Apart, so that the closure
+    /// adds nothing to the frame of an unoptimised resolve (see `DeepGraphTests`), which
+    /// inlines nothing; an optimised one inlines it.
+    @inline(__always)
+    static func typedTransient<T>(_ registration: Unmanaged<Registration>, making type: T.Type)
+        -> TypedRegistration<T>?
+    {
+        registration._withUnsafeGuaranteedRef { $0.typedTransient(making: type) }
+    }
+
     /// This registration as the `TypedRegistration` of a `T`, when its factory makes a `T`
     /// from the injector alone, else `nil` (also when a completion runs on its values), whose
     /// value is never boxed in an `Any` and cast back.

@@ -471,7 +471,7 @@ extension DependencyInjector {
         as type: T.Type,
         name: String?
     ) throws(InjectionError) -> T {
-        guard let transient, let registration = transient.takeUnretainedValue().typedTransient(making: T.self) else {
+        guard let transient, let registration = Registration.typedTransient(transient, making: T.self) else {
             return try resolve(
                 found: slot, transient: transient, hazard: hazard, as: type, key: DependencyKey(type, name: name))
         }
