@@ -518,7 +518,10 @@ struct KeptValues {
             var index = values.endIndex
             while index > values.startIndex {
                 index -= 1
-                switch values[index].runTeardownIfSynchronous() {
+                // Not retained for the teardown's run: `values`, which no one changes, holds it.
+                switch Unmanaged.passUnretained(values[index])._withUnsafeGuaranteedRef({
+                    $0.runTeardownIfSynchronous()
+                }) {
                 case nil: break
                 case .failed(let failure)?: failures.append(failure)
                 case .asynchronous?: return (failures, values[...index].reversed().compactMap(\.teardown))
