@@ -159,12 +159,13 @@ struct KeptValues {
             } else {
                 return nil
             }
-            self.registration = registration
             lineage = registration.lineage
             // Numbered with or without a teardown: one attached later closes it in its place.
             order = CreationOrder.next()
             self.holder = Self.holder(holder, keptBy: keeper)
             superseded = nil
+            // Last, moved in: stored first, it was retained for the field and released at the end.
+            self.registration = registration
         }
 
         /// `kept` as `later`, a later version of its registration, says to close it.
