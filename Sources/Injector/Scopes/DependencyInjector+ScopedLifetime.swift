@@ -295,7 +295,7 @@ extension AsyncDependencyInjector {
     /// What a resolve of `registration`, a `.scoped` one, finds in the opened scope `keeper`,
     /// once checked (`checkScoped`, which throws outside one): the value, a creation for this
     /// task to run, or another task's to await. The place is claimed as the sync face claims
-    /// it (`DependencyInjector.scopedValue(of:in:context:)`), in the scope's one store (its own
+    /// it (`DependencyInjector.scopedValue(of:heldBy:context:)`), in the scope's one store (its own
     /// registrations' values too), under its lock alone: no process-wide rendezvous, and what
     /// waiters await is made only when one waits.
     nonisolated func scopedRequest(
