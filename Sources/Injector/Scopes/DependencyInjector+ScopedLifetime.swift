@@ -379,6 +379,6 @@ extension AsyncDependencyInjector {
         // After the waiters are woken, so that none waits for user code.
         let letGo = keeper.letGo(by: kept, of: registration)
         if !letGo.isEmpty { await keeper.tearDownAwaiting(letGo) }  // no suspension point for nothing
-        return value
+        return consume value  // moved out: a copy and a destroy of an `Any` each otherwise
     }
 }
