@@ -230,7 +230,10 @@ public indirect enum InjectionError: Error, Sendable {
 
 extension InjectionError {
     /// Whether a task's cancellation made the resolve fail: a factory (or a wait) that threw
-    /// `CancellationError`.
+    /// `CancellationError`. Not inlined: its size known only at run time (a resilient type),
+    /// the cast's `CancellationError` is a task allocation at each entry of an async function
+    /// that holds it (`AsyncDependencyInjector.produce`, where a wait's check is inlined).
+    @inline(never)
     var isCancellation: Bool {
         guard case .factoryFailed(_, _, let underlying) = self else { return false }
         return underlying is CancellationError
