@@ -1,31 +1,76 @@
-/// The package's one lock: state guarded by a heap-allocated, non-recursive mutex
-/// (`PlatformMutex`), and a condition for callers that wait for another thread. No user code runs under it, not
-/// even a released value's `deinit` (see `update(_:)`). The state lives behind a pointer: as
-/// a stored `var`, each `inout` access would pay an exclusivity check (a tenth of a resolve).
+/// The package's one lock: state guarded by a non-recursive mutex (`PlatformMutex`), and a
+/// condition for callers that wait for another thread, all in one object (`Storage`). No user
+/// code runs under it, not even a released value's `deinit` (see `update(_:)`). The state is
+/// reached through a pointer: as a stored `var`, each `inout` access would pay an exclusivity
+/// check (a tenth of a resolve).
 @usableFromInline
-final class Locked<State>: @unchecked Sendable {
-    // `@unchecked Sendable`: `state.pointee` is touched only while `mutex` is locked.
-    private let state: UnsafeMutablePointer<State>
-    private let mutex: PlatformMutex
+struct Locked<State>: @unchecked Sendable {
+    // `@unchecked Sendable`: the state is touched only while the mutex is locked.
+    /// The object that holds the state, the mutex and its condition: one allocation, which a
+    /// lock is made in for every opened scope (the state in a block of its own was one more).
+    let storage: Storage
 
-    /// The mutex, its condition and the state share one allocation (the mutex first): a lock
-    /// is made for every opened scope, where four allocations per lock were a third of the cost.
-    init(_ state: State) {
-        let stateOffset =
-            (PlatformMutex.byteCount + MemoryLayout<State>.alignment - 1) / MemoryLayout<State>.alignment
-            * MemoryLayout<State>.alignment
-        let block = RawMemory.allocate(
-            byteCount: stateOffset + MemoryLayout<State>.size,
-            alignment: max(PlatformMutex.alignment, MemoryLayout<State>.alignment))
-        mutex = PlatformMutex(at: block)
-        self.state = (block + stateOffset).bindMemory(to: State.self, capacity: 1)
-        self.state.initialize(to: state)
+    /// The mutex and its condition (the header, made zeroed, then set up in place) and the
+    /// state (the one tail element), where they never move. The state is a tail element, not
+    /// the header, so that it is moved in: `create` takes the header from a closure, which
+    /// copied the whole state (a registry: a retain and a release of each of its references).
+    /// Both are reached through their pointers, never as `header`: each access of a stored
+    /// `var` would pay an exclusivity check (a tenth of a resolve).
+    @usableFromInline
+    final class Storage: ManagedBuffer<PlatformMutex.Memory, State> {
+        /// The mutex and its condition, set up by `make(_:)` in the header.
+        @inline(__always)
+        var mutex: PlatformMutex {
+            PlatformMutex(in: withUnsafeMutablePointerToHeader { $0 })
+        }
+
+        /// The state, to be touched only while the mutex is locked.
+        @inline(__always)
+        var state: UnsafeMutablePointer<State> {
+            withUnsafeMutablePointerToElements { $0 }
+        }
+
+        /// A lock holding `state`.
+        static func make(_ state: consuming State) -> Storage {
+            let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in .init() }, to: Storage.self)
+            storage.mutex.setUp()
+            // Moved in, outside a closure, which would have copied it.
+            storage.state.initialize(to: state)
+            return storage
+        }
+
+        /// Unlocks what `Locked.lock()` locked, for a holder of this object alone (`LockedSlot`).
+        @inline(__always)
+        func unlock() {
+            mutex.unlock()
+        }
+
+        /// `Locked.withLock(_:)`, for a holder of this object alone (`PublishedValue`).
+        @inline(__always)
+        func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+            mutex.lock()
+            defer { mutex.unlock() }
+            return body(&state.pointee)
+        }
+
+        deinit {
+            state.deinitialize(count: 1)
+            mutex.destroy()
+        }
     }
 
-    deinit {
-        state.deinitialize(count: 1)
-        mutex.destroy()
-        RawMemory.deallocate(mutex.memory)
+    init(_ state: State) {
+        storage = Storage.make(state)
+    }
+
+    /// The mutex (see `Storage`).
+    private var mutex: PlatformMutex {
+        @inline(__always) get { storage.mutex }
+    }
+
+    /// The state (see `Storage`).
+    private var state: UnsafeMutablePointer<State> {
+        @inline(__always) get { storage.state }
     }
 
     /// Runs `body`, which must not call user code nor release a stored value, under the lock.

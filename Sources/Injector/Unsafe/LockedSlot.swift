@@ -3,11 +3,11 @@
 /// released once, by `value(as:key:)` or, if dropped unread, by `deinit`.
 struct LockedSlot: ~Copyable {
     private let slot: Unmanaged<Registry.ReadySlot>
-    private let lock: Unmanaged<Locked<Registry>>
+    private let lock: Unmanaged<Locked<Registry>.Storage>
 
     init(_ slot: Unmanaged<Registry.ReadySlot>, lockedIn lock: Locked<Registry>) {
         self.slot = slot
-        self.lock = .passUnretained(lock)
+        self.lock = .passUnretained(lock.storage)
     }
 
     /// The value as a `T`; unlocks.

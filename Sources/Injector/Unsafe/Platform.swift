@@ -10,39 +10,47 @@
 // thread-specific storage, yielding, and the bounds of a thread's stack. The rest of the
 // library calls these, never `pthread_*` itself.
 
-/// A non-recursive mutex and a condition, in memory its owner allocated (a `pthread_mutex_t`
-/// must not move while in use): what `Locked` is built on, in the one block it allocates for
-/// them and its state. Its owner calls `destroy()` once, last, then frees the block.
+/// A non-recursive mutex and a condition, in memory its owner keeps (a `pthread_mutex_t`
+/// must not move while in use): what `Locked` is built on, in the header of the one object it
+/// allocates for them and its state. Its owner calls `setUp()` once, first, and `destroy()`
+/// once, last.
+@usableFromInline
 struct PlatformMutex {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    /// The bytes, from an address aligned to `alignment`, that `init(at:)` takes.
-    static var byteCount: Int { conditionOffset + MemoryLayout<pthread_cond_t>.size }
-    static var alignment: Int { max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<pthread_cond_t>.alignment) }
+    /// The memory of a mutex and its condition, made zeroed, for `setUp()` to set up in place.
+    @usableFromInline
+    struct Memory {
+        private var mutex = pthread_mutex_t()
+        private var condition = pthread_cond_t()
+    }
+
+    /// Where the condition is in `Memory`: after the mutex, at the next multiple of its
+    /// alignment (a C type's size is a multiple of its own alignment, so its stride is its size).
     private static var conditionOffset: Int {
         let alignment = MemoryLayout<pthread_cond_t>.alignment
         return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
     }
 
-    /// A mutex and a condition made in the `byteCount` bytes at `memory`.
-    init(at memory: UnsafeMutableRawPointer) {
-        mutex = memory.bindMemory(to: pthread_mutex_t.self, capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
+    /// The mutex and condition in `memory`, which its owner keeps in place.
+    @inline(__always)
+    init(in memory: UnsafeMutablePointer<Memory>) {
+        let memory = UnsafeMutableRawPointer(memory)
+        mutex = memory.assumingMemoryBound(to: pthread_mutex_t.self)
+        condition = (memory + Self.conditionOffset).assumingMemoryBound(to: pthread_cond_t.self)
+    }
+
+    /// Sets up the mutex and condition of fresh memory, before any other use.
+    func setUp() {
         pthread_mutex_init(mutex, nil)
-        condition = (memory + Self.conditionOffset).bindMemory(to: pthread_cond_t.self, capacity: 1)
-        condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
     }
 
-    /// Where `init(at:)` made it, for its owner to free once it is destroyed.
-    var memory: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mutex) }
-
+    /// Destroys the mutex and condition, after every other use. Their memory stays its owner's.
     func destroy() {
         pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
         pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
     }
 
     @inline(__always)

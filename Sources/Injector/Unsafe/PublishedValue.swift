@@ -26,7 +26,7 @@ struct PublishedValue {
     /// Before `Synchronization`: the lock that guards the words; `nil` where atomics exist. The
     /// owner's, which outlives this value: not retained, so that each read of a kept value
     /// pays no reference counting for it.
-    unowned(unsafe) let lock: Locked<Void>?
+    unowned(unsafe) let lock: Locked<Void>.Storage?
 
     /// The word's bit that marks an assigned box.
     @usableFromInline static let assigned: UInt = 1
@@ -38,7 +38,7 @@ struct PublishedValue {
     @usableFromInline
     init(in owner: AnyObject, lock: Locked<Void>?) {
         self.word = _getUnsafePointerToStoredProperties(owner)
-        self.lock = lock
+        self.lock = lock?.storage
     }
 
     /// A lock for the words where atomics are not available (before `Synchronization`), else `nil`.
