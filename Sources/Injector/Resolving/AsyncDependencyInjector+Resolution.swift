@@ -450,7 +450,12 @@ extension AsyncDependencyInjector {
 
     /// Runs a transient's async factory in the current task, after `frames` (checked for a
     /// cycle); `resolverTask` as for `resolve(_:as:observed:after:resolverTask:ifAbsent:)`.
-    @inline(__always)
+    /// Always inlined, as `run` is (see there).
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     nonisolated func runTransient(
         _ registration: Registration,
         after frames: AsyncResolutionContext.Frames,
@@ -480,7 +485,19 @@ extension AsyncDependencyInjector {
     /// task, whose path travels in its own resolver, and whose resolve keeps its frames for
     /// this task (`Resolve.unboundFrames`); the bindings of the run it works for stand.
     /// Binding cost more than the rest of a run.
-    @inline(__always)
+    ///
+    /// `@inline(always)`, not `__always`: the optimiser took that for a hint and declined it
+    /// ("not profitable", cost 774), so each of its callers made an async call of it, and
+    /// `createScoped`, with it inlined, was too large to inline into `produce` itself: a frame
+    /// and an executor check per scoped value made (the actor-face request 51,276 → 49,926
+    /// instructions, the profiling binary's text +10 KB, all of it `createScoped`'s inlining:
+    /// `run` inlined everywhere took none, its out-of-line copies gone). `always` is Swift 6.3's
+    /// (SE-0496), an error before it: an older compiler keeps the hint.
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     nonisolated func run(
         _ registration: Registration,
         frames: AsyncResolutionContext.Frames,

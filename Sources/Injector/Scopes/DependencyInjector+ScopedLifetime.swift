@@ -342,7 +342,12 @@ extension AsyncDependencyInjector {
     /// resolves that await the creation, if any. A value made after the scope began to close
     /// is torn down, and `closed` thrown, as on the sync face. Inlined into `produce`, its one
     /// caller: an async call of its own cost each scoped value a frame and two executor checks.
-    @inline(__always)
+    /// `always`, not `__always`, a hint the optimiser declines once `run` is inlined here.
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     nonisolated func createScoped(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
