@@ -334,8 +334,7 @@ extension DependencyInjector {
             // Kept by the opened scope, its own registrations' values too: in its one store,
             // where a resolve that finds the registration in a published table keeps it (see
             // `KeptValues`).
-            // `keeper`'s store, which `scopedValue` reaches itself.
-            _ = try checkScoped(registration, keptBy: keeper, in: context)
+            try checkScoped(registration, keptBy: keeper, in: context)
             do {
                 return try keeper.scopedValue(of: registration, heldBy: holder, context: context)
             } catch {

@@ -45,13 +45,13 @@ extension DependencyInjector {
 
     /// Checks that this injector may hand out a value of `registration`, which is scoped, kept
     /// by `keeper`: no value that outlives the scope is asking for it, and the resolve runs in
-    /// an opened scope, whose store of kept values it returns. `context`: this thread's.
+    /// an opened scope (whose store `keeper.scopedValue` reaches itself). `context`: this thread's.
     func checkScoped(
         _ registration: Registration,
         keptBy keeper: DependencyInjector,
         in context: ResolutionContext = .current
-    ) throws(InjectionError) -> LockedKeptValues {
-        return try checkScoped(registration, keptBy: keeper, insideValueOf: innermostKept(in: context))
+    ) throws(InjectionError) {
+        _ = try checkScoped(registration, keptBy: keeper, insideValueOf: innermostKept(in: context))
     }
 
     /// The innermost value being built that a scope keeps, for `checkScoped`: the thread's, else
@@ -78,6 +78,7 @@ extension DependencyInjector {
     /// `checkScoped(_:keptBy:in:)` once the innermost value being built that its scope keeps,
     /// `holder`, is known: the actor face knows it from the frames it resolves after, and
     /// reads no task-local for it (nor takes a resolve's lock to find its unbound frames).
+    /// Returns the opened scope's store of kept values, which the actor face claims in.
     func checkScoped(
         _ registration: Registration,
         keptBy keeper: DependencyInjector,
