@@ -43,7 +43,10 @@ public final class DependencyInjector: Sendable {
     let registry: Locked<Registry>
 
     /// Its ready values, published for resolves that take no lock (kept by `registry`'s writes).
-    @usableFromInline let ready: PublishedTable
+    /// `nonisolated(unsafe)`: a `ManagedBuffer` (for its cell in its tail), which cannot be
+    /// `Sendable`; its words are touched only atomically, the rest under `registry`'s lock
+    /// (see `PublishedTable`).
+    @usableFromInline nonisolated(unsafe) let ready: PublishedTable
 
     /// The values it keeps apart from its registry's (see `KeptValues`), under its registry's
     /// lock: its own copies of its ancestors' singletons when `keepsOwnSingletons`, the values
@@ -83,7 +86,7 @@ public final class DependencyInjector: Sendable {
     ///
     /// - Parameter defaultScope: The scope of registrations that name none.
     public init(defaultScope: Scope = .transient) {
-        ready = PublishedTable()
+        ready = PublishedTable.make()
         registry = Locked(Registry(ready: ready))
         parent = nil
         keepsOwnSingletons = false
@@ -103,7 +106,7 @@ public final class DependencyInjector: Sendable {
         // (see `PublishedTable.slotPassingMissesUp`), unless the walk has more to do on the way: copies
         // to keep, a test scope's screen, scoped values its parent keeps.
         let passesMissesUp = singletons == .shared && testScope == nil && !parent.opensScope
-        ready = PublishedTable(above: passesMissesUp ? parent.ready : nil)
+        ready = PublishedTable.make(above: passesMissesUp ? parent.ready : nil)
         registry = Locked(Registry(ready: ready, scopeOpenedAt: site))
         self.parent = parent
         defaultScope = parent.defaultScope
