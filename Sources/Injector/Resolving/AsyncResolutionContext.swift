@@ -220,8 +220,9 @@ extension AsyncResolutionContext {
         /// argument cache) keeps.
         var innermostKept: Registration? {
             var kept: Registration?
-            walkRunning { frame in
-                if frame.registration.isKept { kept = frame.registration }
+            // Whether it is kept first, a stored flag: whether it runs takes the resolve's lock.
+            walk { frame in
+                if frame.registration.isKept, isRunning(frame) { kept = frame.registration }
                 return kept == nil
             }
             return kept
@@ -258,7 +259,12 @@ extension AsyncResolutionContext {
     /// hence the lock. A task that one of its factories starts copies its frames and may
     /// outlive it: what is running is kept here, not in the frames, so that such a task
     /// sees the runs that have ended as ended.
-    final class Resolve: Sendable {
+    ///
+    /// A struct around its lock, one object: a class holding the lock was an allocation more
+    /// per top-level resolve, and a pointer more to follow at each use (with `innermostKept`
+    /// asking whether a frame runs only of a kept one, the actor-face request 49,897 -> 49,796
+    /// instructions, its transient 20,119 -> 19,736).
+    struct Resolve: Sendable {
         /// A run's number within its resolve, in the order they began; the outermost's is 0.
         typealias Run = Int
 
@@ -284,7 +290,13 @@ extension AsyncResolutionContext {
         /// The values its runs share, and the `.graph` values being made.
         typealias Shared = SharedValues<any Sendable>
 
-        private let state = Locked(State())
+        private let state: Locked<State>
+
+        /// A resolve whose outermost run, 0, is in progress.
+        init() {
+            state = Locked(State())
+        }
+
         /// How many failures `capture` keeps in all resolves: while none, a run's
         /// `takeCaptured` takes no lock.
         private static let capturedCount = AtomicCount()
