@@ -247,9 +247,19 @@ extension AsyncResolutionContext {
         }
 
         /// Calls `body` with each frame, innermost first, while it returns `true`.
+        ///
+        /// The nodes are walked unretained: `innermost`, which these frames hold while the
+        /// walk runs, holds each node above it, and no node changes. Walked retained, each
+        /// level cost a retain and a release (the actor-face request 49,796 -> 49,337
+        /// instructions: its cycle checks and its scoped values' checks walk the frames).
         fileprivate func walk(_ body: (Frame) -> Bool) {
-            var node = innermost
-            while let current = node, body(current.frame) { node = current.parent }
+            guard let innermost else { return }
+            var node = Unmanaged.passUnretained(innermost)
+            while node._withUnsafeGuaranteedRef({ body($0.frame) }),
+                let parent = node._withUnsafeGuaranteedRef({ $0.parent.map { Unmanaged.passUnretained($0) } })
+            {
+                node = parent
+            }
         }
     }
 
