@@ -322,7 +322,9 @@ extension AsyncDependencyInjector {
                 return number
             }
         }
-        switch claimed {
+        // Consumed, as `produce` consumes the request this makes (the actor-face request
+        // 47,613 -> 47,279 instructions).
+        switch consume claimed {
         case .ready(let value):
             return .ready(value)
         case .claimed:
