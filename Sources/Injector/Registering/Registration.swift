@@ -38,7 +38,7 @@ class Registration: @unchecked Sendable {
     /// resolving injector as the locked path would: a transient or a `.scoped` registration
     /// that needs only the injector and shares nothing with the resolve (see `PublishedTable`;
     /// an opened scope below finds a scoped one there, see `DependencyInjector.scopedValue(found:as:key:)`).
-    /// An async one is run by the actor face (`AsyncDependencyInjector.resolve(published:as:name:)`).
+    /// An async one is run by the actor face (`AsyncDependencyInjector.resolvePublished(_:name:found:in:)`).
     let isPublishedFactory: Bool
     /// Whether its factory is async (and takes no run-time arguments): run by the actor face.
     @usableFromInline let isAsyncFactory: Bool
@@ -290,7 +290,7 @@ class Registration: @unchecked Sendable {
             isPublishedFactory = (isTransient || isScoped) && !sharesValues
         case .async:
             isAsyncFactory = true
-            isPublishedFactory = isTransient && !sharesValues
+            isPublishedFactory = (isTransient || isScoped) && !sharesValues
         case .withArguments:
             isAsyncFactory = false
             isPublishedFactory = false

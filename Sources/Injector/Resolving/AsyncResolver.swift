@@ -43,7 +43,7 @@ public struct AsyncResolver: Sendable {
         // The injector's hot path, with the run's frames instead of a task-local read.
         if let found = injector.core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             if found.holdsAsyncFactory {
-                return try await injector.resolveTransient(type, name: name, found: found.asyncFactory(), in: self)
+                return try await injector.resolvePublished(type, name: name, found: found.asyncFactory(), in: self)
             }
             do {
                 return try found.value(as: T.self, name: name, in: injector.core)

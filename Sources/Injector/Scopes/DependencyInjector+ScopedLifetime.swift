@@ -340,11 +340,13 @@ extension AsyncDependencyInjector {
     }
 
     /// Runs `registration`'s factory in this task, whose resolve claimed its place in the
-    /// opened scope `keeper` (in `scoped`) as the creation numbered `number`; keeps the value
+    /// opened scope `keeper` (in `scoped`) as the creation numbered `number`, `holder` storing
+    /// it (`nil`: found in a published table); keeps the value
     /// there, or lets go of the place when the factory fails, and hands the outcome to the
     /// resolves that await the creation, if any. A value made after the scope began to close
-    /// is torn down, and `closed` thrown, as on the sync face. Inlined into `produce`, its one
-    /// caller: an async call of its own cost each scoped value a frame and two executor checks.
+    /// is torn down, and `closed` thrown, as on the sync face. Inlined into its callers
+    /// (`produce`, and `scopedValue(found:after:)` for a value found without the walk): an
+    /// async call of its own cost each scoped value a frame and two executor checks.
     /// `always`, not `__always`, a hint the optimiser declines once `run` is inlined here.
     #if compiler(>=6.3)
         @inline(always)
@@ -353,7 +355,7 @@ extension AsyncDependencyInjector {
     #endif
     nonisolated func createScoped(
         _ registration: Registration,
-        heldBy holder: DependencyInjector,
+        heldBy holder: DependencyInjector?,
         as number: AsyncSingletonCreation.Number,
         in scoped: LockedKeptValues,
         keptBy keeper: DependencyInjector,

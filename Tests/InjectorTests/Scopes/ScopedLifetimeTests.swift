@@ -568,8 +568,8 @@ import Testing
         #expect(closed.values == [1, 2])
     }
 
-    /// The same on the actor face: a synchronous factory's registration read from the table,
-    /// then through the walk an observed scope takes; an async one's, which the walk finds.
+    /// The same on the actor face: a synchronous and an async factory's registrations, read
+    /// from the table, then through the walk an observed scope takes.
     @Test func aScopesOwnScopedRegistrationHasOneValueOnEveryPathOfTheActorFace() async throws {
         let server = AsyncDependencyInjector()
         let request = server.openScope()
@@ -587,6 +587,47 @@ import Testing
         #expect(try await request.resolve(Service.self) === service)
         #expect(made.values == [1])
         try await request.close()
+    }
+
+    /// The app's scoped registration with an async factory, which a request's resolve finds in
+    /// the app's published table, not by the walk: one value on every path (the table, a
+    /// dependency's factory, the walk of an observed scope), a cycle through it reported with
+    /// its path, its teardown run at the close, and nothing built once the scope is closed.
+    @Test func anAppsAsyncScopedRegistrationFoundWithoutTheWalkKeepsEveryScopedRule() async throws {
+        final class Loop: Sendable {}
+        let server = AsyncDependencyInjector()
+        let made = Collected<Int>()
+        let closed = Collected<Int>()
+        await server.register(Transaction.self, scope: .scoped) { _ in
+            made.append(1)
+            return Transaction(request: made.values.count)
+        }.teardown { closed.append($0.request) }
+        await server.register(Handler.self) { r in try await Handler(transaction: r.resolve()) }
+        await server.register(Loop.self, scope: .scoped) { r in try await r.resolve(Loop.self) }
+        let request = server.openScope()
+
+        let transaction = try await request.resolve(Transaction.self)
+        #expect(try await request.resolve(Handler.self).transaction === transaction)
+        await request.observe { _ in }  // an observed scope's resolves take the walk
+        #expect(try await request.resolve(Transaction.self) === transaction)
+        #expect(made.values == [1])
+        let cycle = await #expect(throws: InjectionError.self) { try await request.resolve(Loop.self) }
+        guard case .circularDependency(let path)? = cycle else {
+            Issue.record("expected circularDependency, got \(String(describing: cycle))")
+            return
+        }
+        #expect(path == [DependencyKey(Loop.self), DependencyKey(Loop.self)])
+
+        try await request.close()
+        #expect(closed.values == [1])
+        let closedScope = server.openScope()
+        try await closedScope.close()
+        let refusal = await #expect(throws: InjectionError.self) { try await closedScope.resolve(Transaction.self) }
+        guard case .closed? = refusal else {
+            Issue.record("expected closed, got \(String(describing: refusal))")
+            return
+        }
+        #expect(made.values == [1])
     }
 
     /// A child below a scope whose own scoped registration's value the scope keeps: a decorator
