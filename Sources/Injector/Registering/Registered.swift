@@ -447,6 +447,15 @@ public struct AsyncRegistered<Value>: Sendable {
     }
 
     /// Closes each value the injector keeps for this registration when the injector lets it
+    /// go, as ``Registered/teardown(_:)`` does, without awaiting: `.teardown { $0.rollBack() }`.
+    /// Chosen for a closure that does not await; it runs in ``AsyncDependencyInjector/close()``
+    /// as it would in the sync face's, with no async call of its own.
+    @discardableResult
+    public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> AsyncRegistered<Value> {
+        AsyncRegistered(base: base.teardown(close))
+    }
+
+    /// Closes each value the injector keeps for this registration when the injector lets it
     /// go, as ``Registered/teardown(_:)`` does; it may await, and ``AsyncDependencyInjector/close()``
     /// awaits it: `.teardown { pool in await pool.drain() }`.
     @discardableResult

@@ -363,6 +363,32 @@ import Testing
         #expect(order == ["log", "transaction", "pool"])
     }
 
+    /// An actor-face registration's teardown that does not await is a synchronous one: a close
+    /// on the sync face runs it in place, before it returns, with the actor face's close
+    /// order; one that awaits is still awaited by the actor face's `close()`.
+    @Test func anActorFaceTeardownThatDoesNotAwaitRunsInASyncClose() async throws {
+        let closed = Collected<String>()
+        let server = AsyncDependencyInjector()
+        await server.register(Transaction.self, scope: .scoped) { _ in Transaction() }
+            .teardown { closed.append($0.id) }
+        await server.register(RequestLog.self, scope: .scoped) { _ in RequestLog() }
+            .teardown { log in
+                await Task.yield()
+                closed.append(log.id)
+            }
+
+        let request = server.openScope()
+        _ = try await request.resolve(Transaction.self)
+        try request.synchronous.close()
+        #expect(closed.values == ["transaction"])
+
+        let awaiting = server.openScope()
+        _ = try await awaiting.resolve(RequestLog.self)
+        _ = try await awaiting.resolve(Transaction.self)
+        try await awaiting.close()
+        #expect(closed.values == ["transaction", "transaction", "log"])
+    }
+
     /// A sync `close()` after a reset whose async teardown still runs waits for it: the pool
     /// is closed after the transaction made from it, whatever the teardown takes.
     @Test func aSyncCloseWaitsForTheAsyncTeardownsAResetLeftRunning() async throws {
