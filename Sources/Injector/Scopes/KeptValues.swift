@@ -103,7 +103,10 @@ struct KeptValues {
         /// (`adopted(by:)`), kept with it: released under the keeper's lock, that record could
         /// hold the last reference to an in-between version, and so run the `deinit` of what its
         /// closures captured there (principle 4). Released with this one, after the unlock.
-        private let superseded: Kept?
+        /// Held as `AnyObject`, never read: as a `Kept?`, the compiler released the chain in a
+        /// loop of its own in every record's `deinit`, a retain and a release of `nil` and a
+        /// uniqueness check each (a chain is one record per version adopted, a handful at most).
+        private let superseded: AnyObject?
 
         /// Where the registration of a kept value is stored. An ancestor of the keeper lives as
         /// long as the keeper's values, so only a child below the keeper, which may go first, is
