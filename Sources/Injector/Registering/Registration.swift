@@ -25,7 +25,8 @@ class Registration: @unchecked Sendable {
     /// by its payload-carrying cases otherwise.
     let isTransient: Bool
     /// `scope == .scoped`, stored for the same reason: kept by the nearest opened scope.
-    let isScoped: Bool
+    /// Inlinable: the actor face's resolve asks it of an async factory found published.
+    @usableFromInline let isScoped: Bool
     /// Whether the injector keeps what its factory makes: its scope says so, or its argument
     /// cache does. Stored: a scoped resolve's captive check reads it for every running factory.
     let isKept: Bool

@@ -127,15 +127,17 @@ extension AsyncDependencyInjector {
     /// its retains, as on the sync face (`DependencyInjector.scopedValue(found:as:key:)`). The
     /// walk answers when this injector opens no scope, or when the registration was replaced
     /// or removed while this task waited for another's creation. Apart: in place, the
-    /// transient's path above cost 290 instructions more.
+    /// transient's path above cost 290 instructions more. A resolver calls it directly (see
+    /// `AsyncResolver.resolve(_:name:)`); `found` is `nil` only if the slot had none (looked up).
+    @usableFromInline
     @inline(never)
-    private nonisolated func resolveScoped<T: Sendable>(
+    nonisolated func resolveScoped<T: Sendable>(
         _ type: T.Type,
         name: String?,
-        found: Registration,
+        found: Registration?,
         in resolver: AsyncResolver?
     ) async throws(InjectionError) -> T {
-        guard core.opensScope,
+        guard let found, core.opensScope,
             let value = try await scopedValue(found: found, after: resolver?.frames ?? AsyncResolutionContext.frames)
         else { return try await resolveLocked(type, name: name, in: resolver) }
         return try DependencyInjector.cast(value, to: T.self, key: DependencyKey(type, name: name))

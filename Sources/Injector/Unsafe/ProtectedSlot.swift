@@ -126,6 +126,12 @@ struct ProtectedSlot: ~Copyable {
         transient?._withUnsafeGuaranteedRef { $0.isAsyncFactory } == true
     }
 
+    /// Whether the slot is a `.scoped` registration's (read unretained, as `holdsAsyncFactory`).
+    @inlinable
+    var holdsScopedFactory: Bool {
+        transient?._withUnsafeGuaranteedRef { $0.isScoped } == true
+    }
+
     /// The registration of a slot that `holdsAsyncFactory`, retained; withdraws the announcement.
     @inlinable
     consuming func asyncFactory() -> Registration? {
