@@ -582,7 +582,7 @@ extension AsyncDependencyInjector {
             // check and closure (two async calls per level of a chain of creations).
             let value: any Sendable
             if unbound {
-                value = try await maker.make(resolver, arguments: arguments)
+                value = try await maker.makeValue(resolver, arguments: arguments)
             } else {
                 let bound = AsyncResolutionContext.bound  // read only by a run that binds
                 // Bound again with its face moved, not copied, into the new binding: the copy
@@ -593,10 +593,10 @@ extension AsyncDependencyInjector {
                     ? try await AsyncResolutionContext.$bound.withValue(
                         .init(frames: frames, face: (consume bound).face)
                     ) {
-                        try await maker.make(resolver, arguments: arguments)
+                        try await maker.makeValue(resolver, arguments: arguments)
                     }
                     : try await Self.running(self, frames: frames, bound: bound) {
-                        try await maker.make(resolver, arguments: arguments)
+                        try await maker.makeValue(resolver, arguments: arguments)
                     }
             }
             // Before the completion runs: it is for whole values only.
