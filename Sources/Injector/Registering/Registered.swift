@@ -455,6 +455,15 @@ public struct AsyncRegistered<Value>: Sendable {
         AsyncRegistered(base: base.teardown(close))
     }
 
+    /// Closes each value the injector keeps for this registration on the main actor, as a
+    /// `@MainActor` type's teardown must: awaited there by ``AsyncDependencyInjector/close()``,
+    /// as an async teardown is: `.teardown { @MainActor model in model.stop() }`.
+    @discardableResult
+    public func teardown(_ close: @escaping @MainActor @Sendable (Value) throws -> Void) -> AsyncRegistered<Value>
+    where Value: Sendable {
+        teardown { value async throws in try await close(value) }
+    }
+
     /// Closes each value the injector keeps for this registration when the injector lets it
     /// go, as ``Registered/teardown(_:)`` does; it may await, and ``AsyncDependencyInjector/close()``
     /// awaits it: `.teardown { pool in await pool.drain() }`.

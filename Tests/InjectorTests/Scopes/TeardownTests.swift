@@ -389,6 +389,34 @@ import Testing
         #expect(closed.values == ["transaction", "transaction", "log"])
     }
 
+    /// An actor-face teardown that runs on the main actor (a `@MainActor` closure or function,
+    /// which does not await) is awaited there by the close, as an async one is: it compiles, and
+    /// runs on the main actor, after the teardowns of values made later.
+    @Test func anActorFaceTeardownOnTheMainActorIsAwaitedThere() async throws {
+        let closed = Collected<String>()
+        let onMainActor = Collected<Bool>()
+        let server = AsyncDependencyInjector()
+        await server.register(Transaction.self, scope: .scoped) { _ in Transaction() }
+            .teardown { @MainActor transaction in
+                onMainActor.append(MainQueue.isCurrent)
+                closed.append(transaction.id)
+            }
+        await server.register(RequestLog.self, scope: .scoped) { _ in RequestLog() }
+            .teardown(Self.closeOnTheMainActor(closed))
+
+        let request = server.openScope()
+        _ = try await request.resolve(Transaction.self)
+        _ = try await request.resolve(RequestLog.self)
+        try await request.close()
+        #expect(closed.values == ["log", "transaction"])
+        #expect(onMainActor.values == [true])
+    }
+
+    /// A `@MainActor` function as a teardown, passed by name.
+    private static func closeOnTheMainActor(_ closed: Collected<String>) -> @MainActor @Sendable (RequestLog) -> Void {
+        { @MainActor log in closed.append(log.id) }
+    }
+
     /// A sync `close()` after a reset whose async teardown still runs waits for it: the pool
     /// is closed after the transaction made from it, whatever the teardown takes.
     @Test func aSyncCloseWaitsForTheAsyncTeardownsAResetLeftRunning() async throws {
