@@ -140,9 +140,10 @@ public final class DependencyInjector: Sendable {
         // singletons, …) is torn down, and it is reported (principle 14), never leaked in silence.
         // Closed (the common case) known without the lock where the OS has the atomics for it.
         if opensScope, !ready.isKnownClosed, let parent, !registry.withLock({ $0.isClosed }) {
-            let (teardowns, kept, _) = closeKeeping()  // no task of its own runs: each holds it
+            // No task of its own runs: each holds it.
+            guard let taken = closeKeeping() else { return }
             parent.tearDown(
-                releasedScopeKeeping: teardowns + (kept?.teardowns ?? []),
+                releasedScopeKeeping: taken.teardowns + (taken.kept?.teardowns ?? []),
                 openedAt: registry.withLock { $0.kept.openedAt })
         }
     }

@@ -80,17 +80,12 @@ struct Registry {
         _modify { yield &seldomMade.decorators }
     }
 
-    /// What `close()` takes out besides the kept values: the orphans' teardowns, the teardown
-    /// tasks, and, when `failures`, the failures noted so far. Nothing is made for a registry
-    /// that has none of them (most opened scopes).
-    mutating func takeAtClose(failures: Bool) -> (
-        orphans: [PendingTeardown], tasks: [UInt64: Task<Void, Never>], failures: [TeardownError.Failure]
-    ) {
-        guard seldom != nil else { return ([], .init(), []) }
-        return (
-            exchange(&seldomMade.orphanTeardowns, with: []), exchange(&seldomMade.teardownTasks, with: .init()),
-            failures ? exchange(&seldomMade.teardownFailures, with: []) : []
-        )
+    /// What `close()` takes out besides the kept values: the orphans' teardowns and the
+    /// teardown tasks; `nil` when there are none (most opened scopes): nothing made, nor
+    /// released, for them.
+    mutating func takeAtClose() -> (orphans: [PendingTeardown], tasks: [UInt64: Task<Void, Never>])? {
+        guard seldom?.orphanTeardowns.isEmpty == false || seldom?.teardownTasks.isEmpty == false else { return nil }
+        return (exchange(&seldomMade.orphanTeardowns, with: []), exchange(&seldomMade.teardownTasks, with: .init()))
     }
 
     /// The teardown failures noted outside `close()`, taken out; nothing made for none.

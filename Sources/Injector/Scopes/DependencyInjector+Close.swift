@@ -37,63 +37,95 @@ extension DependencyInjector {
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
     public func close() throws(TeardownError) {
-        let (all, _) = closing()
-        if !all.isEmpty { throw TeardownError(failures: all) }
+        if let (all, _) = closing() { throw TeardownError(failures: all) }
     }
 
     /// What `close()` does: every failure, those noted earlier (on a replacement, an
     /// unregistration or a reset) first, and the failures of the teardowns it ran itself (the
-    /// others were recorded on the test as they happened).
-    private func closing() -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
+    /// others were recorded on the test as they happened); `nil` when none failed (most
+    /// closes): no array made, nor released, for none.
+    private func closing() -> (all: [TeardownError.Failure], ran: [TeardownError.Failure])? {
         // Not marked running: a task its teardown starts may close the injector on the actor
         // face, and the teardown may block until it has; the actor face's close does not wait.
-        let (teardowns, kept, numbered) = closeKeeping()
-        // Most closes await no task: no array made for none.
-        let tasks = numbered.isEmpty ? [] : Array(numbered.values)
+        let ran: [TeardownError.Failure]?
+        if let taken = closeKeeping() {
+            ran = tearDown(taken.teardowns, kept: taken.kept, after: taken.tasks)
+        } else {
+            ran = nil
+        }
+        guard ready.mayHaveNotedFailures else { return ran.map { ($0, $0) } }
+        let noted = takeTeardownFailures()
+        guard !noted.isEmpty else { return ran.map { ($0, $0) } }
+        guard let ran else { return (noted, []) }
+        return (noted + ran, ran)
+    }
+
+    /// Runs the teardowns a sync `close()` took out (`closeKeeping()`), latest first (the
+    /// asynchronous ones and all after them in a task, after `tasks`); returns their failures,
+    /// `nil` for none.
+    private func tearDown(
+        _ teardowns: [PendingTeardown], kept: KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]
+    ) -> [TeardownError.Failure]? {
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
         if !tasks.isEmpty {
             // Earlier async teardowns still run (of later values: a transaction let go before
             // its pool): everything waits for them, in order, in the task.
-            (failures, deferred) = ([], teardowns + (kept?.teardowns ?? []))
-        } else if teardowns.isEmpty, let kept {
+            runLater(teardowns + (kept?.teardowns ?? []), after: Array(tasks.values))
+            return nil
+        } else if teardowns.isEmpty {
             // All a request's scope commonly keeps: run from the slots, no record made for each.
+            guard let kept else { return nil }
             (failures, deferred) = kept.runTeardowns()
         } else {
             (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
-        runLater(deferred, after: tasks)
-        // Joined only when both have some: adding even an empty array makes a new buffer.
-        let noted = takeTeardownFailures()
-        return (noted.isEmpty ? failures : failures.isEmpty ? noted : noted + failures, failures)
+        if !deferred.isEmpty { runLater(deferred, after: []) }
+        return failures.isEmpty ? nil : failures
+    }
+
+    /// What `closeKeeping()` takes out (see there).
+    struct TakenAtClose {
+        /// The teardowns of its registry's values and of its orphans, and of the values kept
+        /// per argument tuple.
+        var teardowns: [PendingTeardown]
+        /// The values it keeps for its ancestors' registrations; `nil` for none.
+        var kept: KeptValues.Dropped?
+        /// The tasks running earlier teardowns, by number.
+        var tasks: [UInt64: Task<Void, Never>]
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
     /// values, the values it keeps for its ancestors' registrations (a test scope's copies of
-    /// singletons, an opened scope's scoped values), and the tasks running earlier teardowns.
+    /// singletons, an opened scope's scoped values), and the tasks running earlier teardowns;
+    /// `nil` when it keeps none of these (an empty scope's close: nothing made, nor released).
     /// The values are released after the locks.
-    func closeKeeping() -> (
-        teardowns: [PendingTeardown], kept: KeptValues.Dropped?, tasks: [UInt64: Task<Void, Never>]
-    ) {
+    func closeKeeping() -> TakenAtClose? {
         // The dropped entries leave the lock whole: released there, a value without a teardown
         // would run its `deinit` under the lock. What it keeps for others is behind the same lock.
+        // Each part `nil` when empty: an empty scope's close releases nothing.
         let (dropped, taken, kept) = registry.updateReturning { registry in
             registry.isClosed = true
             registry.ready.noteClosed()  // a scope opened under it from now on is closed from the start
-            return (registry.dropValues { $0.isKept }, registry.takeAtClose(failures: false), registry.kept.close())
+            return (
+                registry.isEmpty ? nil : registry.dropValues { $0.isKept }, registry.takeAtClose(),
+                registry.kept.close()
+            )
         }
-        let (orphans, tasks) = (taken.orphans, taken.tasks)
+        guard dropped?.isEmpty == false || taken != nil || kept != nil else { return nil }
+        var teardowns = taken?.orphans ?? []
         // The values kept per argument tuple (`register(_:caching:teardown:…)`) too, released here.
-        var teardowns = orphans
         // Added only when there are some: adding even an empty array makes a new buffer (an
         // opened scope commonly has none of these, only its kept values).
-        let tupleTeardowns = kept.tupleTeardowns
-        if !tupleTeardowns.isEmpty { teardowns += tupleTeardowns }
-        for entry in dropped {
-            if let teardown = entry.teardown { teardowns.append(teardown) }
+        if let kept, kept.hasTuples { teardowns += kept.tupleTeardowns }
+        if let dropped {
+            for entry in dropped {
+                if let teardown = entry.teardown { teardowns.append(teardown) }
+            }
         }
-        return (teardowns, keepsValuesForOthers ? kept : nil, tasks)
+        return TakenAtClose(
+            teardowns: teardowns, kept: keepsValuesForOthers ? kept : nil, tasks: taken?.tasks ?? .init())
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its
@@ -261,7 +293,14 @@ extension AsyncDependencyInjector {
         // Twice: a teardown of the first round may let go of more (a replacement, a value
         // made in flight), which the second takes.
         for round in 0..<2 {
-            let (teardowns, kept, tasks) = core.closeKeeping()
+            let teardowns: [PendingTeardown]
+            let kept: KeptValues.Dropped?
+            let tasks: [UInt64: Task<Void, Never>]
+            if let taken = core.closeKeeping() {
+                (teardowns, kept, tasks) = (taken.teardowns, taken.kept, taken.tasks)
+            } else {
+                (teardowns, kept, tasks) = ([], nil, .init())
+            }
             for (number, task) in tasks where number != running { await task.value }
             let noted = core.takeTeardownFailures()
             // Appended only when there are some: appending even an empty array to an empty one
@@ -302,7 +341,7 @@ extension DependencyInjector {
     /// running test when they happened (once: not again here); outside a test, they are printed
     /// with the rest.
     package func closeReportingFailures() {
-        let (all, ran) = closing()
+        guard let (all, ran) = closing() else { return }
         Self.reportFailedTeardowns(ran, all: all)
     }
 

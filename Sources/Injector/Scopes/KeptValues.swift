@@ -490,11 +490,15 @@ struct KeptValues {
     /// Keeps nothing from now on; returns every kept value, for the caller to tear down and
     /// release after the unlock. Running creations go on, and are refused when they try to
     /// keep their values.
-    mutating func close() -> Dropped {
+    /// `nil` when it kept nothing (an empty scope's close): nothing made, nor released, for it.
+    mutating func close() -> Dropped? {
         isClosed = true
-        // Most injectors keep no tuples: no array made for none.
-        let tuples = self.tuples.isEmpty ? [] : Array(exchange(&self.tuples, with: [:]).values)
-        return Dropped(values: exchange(&values, with: []), tuples: tuples)
+        if tuples.isEmpty {
+            // Most injectors keep no tuples: no array made for none.
+            guard !values.isEmpty else { return nil }
+            return Dropped(values: exchange(&values, with: []))
+        }
+        return Dropped(values: exchange(&values, with: []), tuples: Array(exchange(&tuples, with: [:]).values))
     }
 
     /// Values let go by a reset or a close: released with this, after the unlock.
@@ -506,6 +510,9 @@ struct KeptValues {
 
         /// Whether it holds no value: nothing to tear down or release.
         var isEmpty: Bool { values.isEmpty && tuples.isEmpty }
+
+        /// Whether it holds values kept per argument tuple (most hold none).
+        var hasTuples: Bool { !tuples.isEmpty }
 
         /// The teardowns of the values kept per argument tuple, in creation order.
         var tupleTeardowns: [PendingTeardown] { Tuples.teardowns(of: tuples) }
