@@ -4,7 +4,19 @@ struct RegistryDiagnostics {
     var instrumentation: Instrumentation?
 
     /// Who resolved whom, as this injector has seen it so far.
-    var edges: Set<DependencyGraph.Edge> = []
+    var edges: Set<DependencyGraph.Edge> {
+        get { seenEdges ?? .init() }
+        _modify {
+            // Moved out and back: changed in place, not copied.
+            var edges = seenEdges.take() ?? .init()
+            defer { seenEdges = edges }
+            yield &edges
+        }
+    }
+
+    /// `edges`, `nil` until the first is recorded: only observed or verified injectors record
+    /// any, and the release of every other (each opened scope) then releases no empty set.
+    private var seenEdges: Set<DependencyGraph.Edge>?
 }
 
 /// What an instrumented resolve does besides resolving: records the edge, calls `observer`.

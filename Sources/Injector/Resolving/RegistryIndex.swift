@@ -12,7 +12,19 @@ struct RegistryIndex {
     /// type, then by the key's type: a miss casts one value per dynamic type to find those
     /// that conform to what was asked for, and passes over the keys of the type asked for
     /// (those are its other names) without visiting them.
-    private(set) var readyKeys = [ObjectIdentifier: [ObjectIdentifier: Set<DependencyKey>]]()
+    private(set) var readyKeys: [ObjectIdentifier: [ObjectIdentifier: Set<DependencyKey>]] {
+        get { filedKeys ?? .init() }
+        _modify {
+            // Moved out and back: changed in place, not copied.
+            var keys = filedKeys.take() ?? .init()
+            defer { filedKeys = keys }
+            yield &keys
+        }
+    }
+
+    /// `readyKeys`, `nil` until a value is first filed: most opened scopes file none, and
+    /// their release then releases no empty dictionary for it.
+    private var filedKeys: [ObjectIdentifier: [ObjectIdentifier: Set<DependencyKey>]]?
 
     /// The bytes of every name registered here, so that a miss among more names than are
     /// ranked looks up only the edits of its name that could be registered (see
@@ -23,7 +35,14 @@ struct RegistryIndex {
 
     /// The registered types by simple name, brought up to date by a miss after `typesVersion`
     /// changed (see `Registry.refreshSimpleNames()`).
-    var simpleNames = SimpleNames()
+    var simpleNames: SimpleNames {
+        get { builtNames ?? SimpleNames() }
+        set { builtNames = newValue }
+    }
+
+    /// `simpleNames`, `nil` until a miss first builds them (most registries never): their
+    /// release then releases no empty dictionaries (two per opened scope).
+    private var builtNames: SimpleNames?
 
     mutating func typesChanged() {
         typesVersion &+= 1
