@@ -75,8 +75,8 @@ extension DependencyInjector {
             return nil
         } else if teardowns.isEmpty {
             // All a request's scope commonly keeps: run from the slots, no record made for each.
-            guard let kept else { return nil }
-            (failures, deferred) = kept.runTeardowns()
+            guard let ran = kept?.runTeardowns() else { return nil }
+            (failures, deferred) = ran
         } else {
             (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
         }

@@ -523,8 +523,9 @@ struct KeptValues {
         /// Runs the teardowns of the values, latest first, up to the first asynchronous one,
         /// with no `PendingTeardown` made for each: what a close runs when nothing else is torn
         /// down with them. Returns the failures, and the teardowns from that one on, latest
-        /// first, for the caller to await (as `PendingTeardown.runSynchronous`).
-        func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown]) {
+        /// first, for the caller to await (as `PendingTeardown.runSynchronous`); `nil` when all
+        /// ran and none failed (most closes): no empty arrays returned, nor released.
+        func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown])? {
             var failures: [TeardownError.Failure] = []
             var index = values.endIndex
             while index > values.startIndex {
@@ -538,7 +539,7 @@ struct KeptValues {
                 case .asynchronous?: return (failures, values[...index].reversed().compactMap(\.teardown))
                 }
             }
-            return (failures, [])
+            return failures.isEmpty ? nil : (failures, [])
         }
 
         /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn.
