@@ -143,7 +143,7 @@ public final class DependencyInjector: Sendable {
             // No task of its own runs: each holds it.
             guard let taken = closeKeeping() else { return }
             parent.tearDown(
-                releasedScopeKeeping: taken.teardowns + (taken.kept?.teardowns ?? []),
+                releasedScopeKeeping: (taken.teardowns ?? []) + (taken.kept?.teardowns ?? []),
                 openedAt: registry.withLock { $0.kept.openedAt })
         }
     }

@@ -64,21 +64,21 @@ extension DependencyInjector {
     /// asynchronous ones and all after them in a task, after `tasks`); returns their failures,
     /// `nil` for none.
     private func tearDown(
-        _ teardowns: [PendingTeardown], kept: KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]
+        _ teardowns: [PendingTeardown]?, kept: KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]?
     ) -> [TeardownError.Failure]? {
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
-        if !tasks.isEmpty {
+        if let tasks {
             // Earlier async teardowns still run (of later values: a transaction let go before
             // its pool): everything waits for them, in order, in the task.
-            runLater(teardowns + (kept?.teardowns ?? []), after: Array(tasks.values))
+            runLater((teardowns ?? []) + (kept?.teardowns ?? []), after: Array(tasks.values))
             return nil
-        } else if teardowns.isEmpty {
+        } else if let teardowns {
+            (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
+        } else {
             // All a request's scope commonly keeps: run from the slots, no record made for each.
             guard let ran = kept?.runTeardowns() else { return nil }
             (failures, deferred) = ran
-        } else {
-            (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
         if !deferred.isEmpty { runLater(deferred, after: []) }
@@ -88,12 +88,13 @@ extension DependencyInjector {
     /// What `closeKeeping()` takes out (see there).
     struct TakenAtClose {
         /// The teardowns of its registry's values and of its orphans, and of the values kept
-        /// per argument tuple.
-        var teardowns: [PendingTeardown]
+        /// per argument tuple; `nil` for none (a request's scope commonly has none of these).
+        /// Each part `nil` when empty: no empty array or dictionary released by the close.
+        var teardowns: [PendingTeardown]?
         /// The values it keeps for its ancestors' registrations; `nil` for none.
         var kept: KeptValues.Dropped?
-        /// The tasks running earlier teardowns, by number.
-        var tasks: [UInt64: Task<Void, Never>]
+        /// The tasks running earlier teardowns, by number; `nil` for none.
+        var tasks: [UInt64: Task<Void, Never>]?
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
@@ -114,18 +115,20 @@ extension DependencyInjector {
             )
         }
         guard dropped?.isEmpty == false || taken != nil || kept != nil else { return nil }
-        var teardowns = taken?.orphans ?? []
+        var teardowns = taken?.orphans.isEmpty == false ? taken?.orphans : nil
         // The values kept per argument tuple (`register(_:caching:teardown:…)`) too, released here.
         // Added only when there are some: adding even an empty array makes a new buffer (an
         // opened scope commonly has none of these, only its kept values).
-        if let kept, kept.hasTuples { teardowns += kept.tupleTeardowns }
+        if let kept, kept.hasTuples { teardowns = (teardowns ?? []) + kept.tupleTeardowns }
         if let dropped {
             for entry in dropped {
-                if let teardown = entry.teardown { teardowns.append(teardown) }
+                guard let teardown = entry.teardown else { continue }
+                if teardowns == nil { teardowns = [teardown] } else { teardowns?.append(teardown) }
             }
         }
         return TakenAtClose(
-            teardowns: teardowns, kept: keepsValuesForOthers ? kept : nil, tasks: taken?.tasks ?? .init())
+            teardowns: teardowns?.isEmpty == false ? teardowns : nil, kept: keepsValuesForOthers ? kept : nil,
+            tasks: taken?.tasks.isEmpty == false ? taken?.tasks : nil)
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its
@@ -297,7 +300,7 @@ extension AsyncDependencyInjector {
             let kept: KeptValues.Dropped?
             let tasks: [UInt64: Task<Void, Never>]
             if let taken = core.closeKeeping() {
-                (teardowns, kept, tasks) = (taken.teardowns, taken.kept, taken.tasks)
+                (teardowns, kept, tasks) = (taken.teardowns ?? [], taken.kept, taken.tasks ?? .init())
             } else {
                 (teardowns, kept, tasks) = ([], nil, .init())
             }
