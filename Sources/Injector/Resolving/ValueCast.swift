@@ -8,6 +8,17 @@ extension DependencyInjector {
         try opened(value, as: type, key: key)
     }
 
+    /// `cast(_:to:key:)` of a value made as `any Sendable` (an async factory's), opened as it
+    /// is: converted to the `Any` of the other, it was copied into a new container (a retain
+    /// and a release, two value-witness calls) per value an async run made (the actor-face
+    /// transient 17,123 -> 16,703 instructions).
+    @inline(__always)
+    static func cast<T>(_ value: any Sendable, to type: T.Type, key: @autoclosure () -> DependencyKey)
+        throws(InjectionError) -> T
+    {
+        try opened(value, as: type, key: key)
+    }
+
     /// `value` as a `T`, straight into the result (no `Optional<T>`): the identity when its
     /// type is `T` (the common case), else a run-time cast (`T` is a protocol it conforms to).
     @inline(__always)
