@@ -140,7 +140,20 @@ extension AsyncDependencyInjector {
         guard let found, core.opensScope,
             let value = try await scopedValue(found: found, after: resolver?.frames ?? AsyncResolutionContext.frames)
         else { return try await resolveLocked(type, name: name, in: resolver) }
-        return try DependencyInjector.cast(value, to: T.self, key: DependencyKey(type, name: name))
+        // Consumed: its payloads move into the cases.
+        switch consume value {
+        case .kept(let kept): return try DependencyInjector.cast(kept, to: T.self, key: DependencyKey(type, name: name))
+        case .made(let made): return try DependencyInjector.cast(made, to: T.self, key: DependencyKey(type, name: name))
+        }
+    }
+
+    /// What `scopedValue(found:after:)` finds: a value the scope kept already, or one made or
+    /// awaited now, as the factory made it. Apart, not converted to one `Any`: that copied each
+    /// value made into a new container, a retain, a release and two value-witness calls (the
+    /// actor-face request 37,992 -> 37,614 instructions, one scoped value 16,168 -> 16,078).
+    private enum ScopedValue {
+        case kept(Any)
+        case made(any Sendable)
     }
 
     /// The value of `registration`, a `.scoped` one, that this opened scope keeps, claimed, made
@@ -154,25 +167,26 @@ extension AsyncDependencyInjector {
     private nonisolated func scopedValue(
         found registration: Registration,
         after frames: AsyncResolutionContext.Frames
-    ) async throws(InjectionError) -> Any? {
+    ) async throws(InjectionError) -> ScopedValue? {
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)
         while true {
             switch try scopedRequest(registration, keptBy: core, after: frames) {
             case .ready(let value):
-                return value  // `nil`: stale
+                return value.map { .kept($0) }  // `nil`: stale
             case .create(let number, let scoped):
                 ObservedRequest.noteMade()
                 // Its holder unknown (an ancestor's table, or this scope's own): the value is
                 // built here, as the scope builds an ancestor's, and asked after as found.
-                return try await createScoped(
-                    registration, heldBy: nil, as: number, in: scoped, keptBy: core, after: frames)
+                return .made(
+                    try await createScoped(
+                        registration, heldBy: nil, as: number, in: scoped, keptBy: core, after: frames))
             case .wait(let creation):
                 guard let value = try await creation.valueUnlessCreatorCancelled(waitingFrom: frames) else {
                     continue  // the creating task was cancelled, not this one: ask again
                 }
                 // Registered again while this task waited: the walk finds what is stored now.
                 guard core.isStoredHereOrAbove(registration) else { return nil }
-                return value
+                return .made(value)
             case .askAgain:
                 await Task.yield()
             case .started, .apart:
