@@ -254,10 +254,11 @@ extension AsyncResolutionContext {
         /// The nodes are walked unretained: `innermost`, which these frames hold while the
         /// walk runs, holds each node above it, and no node changes. Walked retained, each
         /// level cost a retain and a release (the actor-face request 49,796 -> 49,337
-        /// instructions: its cycle checks and its scoped values' checks walk the frames).
+        /// instructions: its cycle checks and its scoped values' checks walk the frames). The
+        /// innermost too: bound to a name (`guard let`) first, it was retained for the walk
+        /// (the request 37,614 -> 37,311, the transient 16,680 -> 16,523).
         fileprivate func walk(_ body: (Frame) -> Bool) {
-            guard let innermost else { return }
-            var node = Unmanaged.passUnretained(innermost)
+            guard var node = innermost.map({ Unmanaged.passUnretained($0) }) else { return }
             while node._withUnsafeGuaranteedRef({ body($0.frame) }),
                 let parent = node._withUnsafeGuaranteedRef({ $0.parent.map { Unmanaged.passUnretained($0) } })
             {
