@@ -28,10 +28,10 @@ extension DependencyInjector {
     /// resolve throws `closed`.
     ///
     /// An asynchronous teardown (one registered on ``AsyncDependencyInjector`` that awaits, or
-    /// runs on the main actor) cannot be awaited here: from the first one met, latest first, the rest run in order in a task after
-    /// `close()` returns. Their failures are recorded on the running test (printed outside
-    /// one) and thrown by the actor face's `close()`, which awaits them: close through the
-    /// actor face to await them. A second `close()` while one runs finds nothing left and
+    /// runs on the main actor) cannot be awaited here: from the first one met, latest first,
+    /// the rest run in order in a task after `close()` returns. Their failures are recorded on
+    /// the running test (printed outside one) and thrown by the actor face's `close()`, which
+    /// awaits them: close through the actor face to await them. A second `close()` while one runs finds nothing left and
     /// returns at once; the actor face's waits for the running one.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
