@@ -5,11 +5,10 @@ import Injector
 /// singletons (10,000 by default) adds while it resolves on the actor face, each level's
 /// factory awaiting the next level's resolve, so every level's task and frames are alive at
 /// the deepest point. Prints the total and the bytes per level; returns `false` above the
-/// limit, so CI fails if a level starts keeping much more. 160 MB by default: 143 MB now,
-/// 76 MB after issue 40. The growth went unseen while the peak was read as `ru_maxrss`,
-/// which under `swift run` began at the `swift` process's own (see `peakResidentBytes()`):
-/// the per-run resolver took a level from 8.0 to 10.2 KB, later rounds of the actor face to
-/// 15 KB. Issue 40's figure is the one to win back; the limit only stops more growth.
+/// limit, so CI fails if a level starts keeping much more. 100 MB by default: 88 MB now,
+/// 76 MB after issue 40. Growth to 143 MB went unseen while the peak was read as
+/// `ru_maxrss`, which under `swift run` began at the `swift` process's own (see
+/// `peakResidentBytes()`); most of it was a run inlined into the walk's frames.
 /// Not a timing: a high-water mark, about the same on any load and in either build.
 func checkAsyncChainMemory(levels: Int, limitMB: Int) -> Bool {
     let injector = AsyncDependencyInjector()

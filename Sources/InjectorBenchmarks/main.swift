@@ -17,7 +17,7 @@ if arguments.contains("--check-depth") {
     if !checkDepth() { exit(1) }
 } else if let flag = arguments.firstIndex(of: "--check-async-memory") {
     let numbers = arguments.dropFirst(flag + 1).compactMap { Int($0) }
-    if !checkAsyncChainMemory(levels: numbers.first ?? 10_000, limitMB: numbers.dropFirst().first ?? 160) { exit(1) }
+    if !checkAsyncChainMemory(levels: numbers.first ?? 10_000, limitMB: numbers.dropFirst().first ?? 100) { exit(1) }
 } else if let flag = arguments.firstIndex(of: "--run"), arguments.count >= flag + 4 {
     let count = Int(arguments[flag + 3]) ?? 0
     runCase(scenario: arguments[flag + 1], case: arguments[flag + 2], iterations: count)
