@@ -163,15 +163,8 @@ import Testing
 
     /// Twenty tasks of one request ask at once: one value, made once.
     @Test func manyTasksOfOneRequestGetOneValue() async throws {
-        let server = AsyncDependencyInjector()
-        let made = Collected<Int>()
-        let gate = AsyncGate()
-        await server.register(Box.self, scope: .scoped) { _ in
-            made.append(1)
-            await gate.wait()
-            return Box("a")
-        }
-        let request = server.openScope()
+        let (made, gate) = (Collected<Int>(), AsyncGate())
+        let request = await requestWithGatedBox(made: made, gate: gate)
         let tasks = (0..<20).map { _ in Task { try await request.resolve(Box.self) } }
         try await untilWaiting(19, for: Box.self, in: request)
         gate.open()
@@ -184,16 +177,8 @@ import Testing
 
     /// The creating task is cancelled while another waits: the waiter makes the value itself.
     @Test func aWaiterMakesTheValueWhenItsCreatorIsCancelled() async throws {
-        let server = AsyncDependencyInjector()
-        let made = Collected<Int>()
-        let gate = AsyncGate()
-        await server.register(Box.self, scope: .scoped) { _ in
-            made.append(1)
-            await gate.wait()
-            try Task.checkCancellation()
-            return Box("a")
-        }
-        let request = server.openScope()
+        let (made, gate) = (Collected<Int>(), AsyncGate())
+        let request = await requestWithGatedBox(made: made, gate: gate)
         let creator = Task { try await request.resolve(Box.self) }
         while made.values.isEmpty { await Task.yield() }
         let waiter = Task { try await request.resolve(Box.self) }
@@ -204,5 +189,18 @@ import Testing
         #expect(try await waiter.value.label == "a")
         #expect(made.values == [1, 1])
         try await request.close()
+    }
+
+    /// A request of an app whose `.scoped` `Box` is made after `gate` opens (each run noted in
+    /// `made`), and not at all once its task is cancelled.
+    private func requestWithGatedBox(made: Collected<Int>, gate: AsyncGate) async -> AsyncDependencyInjector {
+        let server = AsyncDependencyInjector()
+        await server.register(Box.self, scope: .scoped) { _ in
+            made.append(1)
+            await gate.wait()
+            try Task.checkCancellation()
+            return Box("a")
+        }
+        return server.openScope()
     }
 }
