@@ -688,16 +688,23 @@ extension AsyncDependencyInjector {
         _ resolver: AsyncResolver
     ) async throws -> any Sendable {
         let frames = resolver.frames
-        let value = decorates ? try await decorated(made, as: valueType, key: registration.key, frames: frames) : made
-        guard let shared else { return value }
         do {
-            try await complete(made, sharing: value, madeBy: registration, in: shared, resolver: resolver)
-            if let failure = frames.takeCaptured() { throw failure.error(building: made, after: frames.keys) }
+            let value =
+                decorates ? try await decorated(made, as: valueType, key: registration.key, frames: frames) : made
+            guard let shared else { return value }
+            do {
+                try await complete(made, sharing: value, madeBy: registration, in: shared, resolver: resolver)
+                if let failure = frames.takeCaptured() { throw failure.error(building: made, after: frames.keys) }
+            } catch {
+                shared.stopSharing(registration, builtBy: core)  // not whole: no later request gets it
+                throw error
+            }
+            return value
         } catch {
-            shared.stopSharing(registration, builtBy: core)  // not whole: no later request gets it
+            // Whole, and nothing keeps it: torn down, as on the sync face (`tearDownUnkept`).
+            await core.tearDownUnkept(made, madeBy: registration)
             throw error
         }
-        return value
     }
 
     /// `registration`'s async factory, to call with the run's arguments; `nil` for a synchronous

@@ -147,6 +147,21 @@ extension DependencyInjector {
         let made = try build(registration, arguments: arguments, isCurrent: Self.current === self)
         // Before the completion runs: it is for whole values only.
         try context.throwCapturedFailure(building: made)
+        do {
+            return try decoratedAndCompleted(made, madeBy: registration, in: context)
+        } catch {
+            tearDownUnkept(made, madeBy: registration)  // whole, and nothing keeps it
+            throw error
+        }
+    }
+
+    /// `made`, which `registration`'s factory has just made, decorated (shared meanwhile with
+    /// the rest of the resolve), after its completion has run.
+    private func decoratedAndCompleted(
+        _ made: Any,
+        madeBy registration: Registration,
+        in context: ResolutionContext
+    ) throws -> Any {
         let decorates = !registration.decoratesOwnValues && mayDecorate(registration.key)
         let value = decorates ? try decorated(made, key: registration.key, in: context) : made
         context.share(value, madeBy: registration, builtBy: self)

@@ -158,8 +158,7 @@ final class AsyncSingletonCreation: Sendable {
             if keeping.isClosed {
                 // Made after the close began: nobody keeps it. Torn down before its
                 // resolves hear `closed`, as on the sync face.
-                await keeper.tearDownAwaiting(
-                    [PendingTeardown(of: value, producedBy: keeper.latestVersion(of: registration))].compactMap { $0 })
+                await keeper.tearDownUnkept(value, madeBy: registration)
                 outcome = .failure(.closed(registration.key, path: frames.keys + [registration.key]))
             }
         }

@@ -200,10 +200,20 @@ extension DependencyInjector {
     func refusalAfterClose(of value: Any, producedBy registration: Registration, path: [DependencyKey])
         -> InjectionError
     {
+        tearDownUnkept(value, madeBy: registration)
+        return .closed(registration.key, path: path.last == registration.key ? path : path + [registration.key])
+    }
+
+    /// Tears down `value`, which `registration`'s factory made to be kept but which nothing
+    /// keeps: the injector was closed meanwhile, or a decorator or an `initCompleted` hook failed
+    /// after the factory (a pool it opened is closed, not leaked: principle 11). A failure is
+    /// kept for `close()`, as a reset's is. Not a value whose wrappers failed: half-built, its
+    /// teardown could read them.
+    @inline(never)
+    func tearDownUnkept(_ value: Any, madeBy registration: Registration) {
         if let teardown = PendingTeardown(of: value, producedBy: latestVersion(of: registration)) {
             tearDown([teardown])
         }
-        return .closed(registration.key, path: path.last == registration.key ? path : path + [registration.key])
     }
 
     /// The version of `registration` stored now where a resolve through this injector finds
@@ -242,6 +252,12 @@ extension DependencyInjector {
     func tearDownAwaiting(_ teardowns: [PendingTeardown]) async {
         guard !teardowns.isEmpty else { return }
         note(await PendingTeardown.runAll(teardowns))
+    }
+
+    /// `tearDownUnkept(_:madeBy:)` for the actor face's runs, which await an asynchronous teardown.
+    func tearDownUnkept(_ value: Any, madeBy registration: Registration) async {
+        guard let teardown = PendingTeardown(of: value, producedBy: latestVersion(of: registration)) else { return }
+        note(await PendingTeardown.runAll([teardown]))
     }
 }
 

@@ -379,8 +379,7 @@ extension AsyncDependencyInjector {
         }
         if kept.isClosed {
             // Made after the close began: nobody keeps it. Torn down before its resolves hear `closed`.
-            let closer = keeper.latestVersion(of: registration)
-            await keeper.tearDownAwaiting([PendingTeardown(of: value, producedBy: closer)].compactMap { $0 })
+            await keeper.tearDownUnkept(value, madeBy: registration)
             let closed = InjectionError.closed(registration.key, path: frames.keys + [registration.key])
             kept.ended?.awaited?.finish(.failure(closed))
             throw closed

@@ -287,6 +287,62 @@ import Testing
 
     /// A value without a teardown whose `deinit` uses the injector: `close()` releases it after
     /// its locks (released under one, it waited forever for that lock).
+    struct HookFailed: Error {}
+
+    /// Whether `error` is `key`'s `factoryFailed` with a `HookFailed` as its underlying error.
+    private static func failedInHook<T>(_ error: InjectionError?, of type: T.Type) -> Bool {
+        guard case .factoryFailed(let key, _, let underlying)? = error else { return false }
+        return key == DependencyKey(type) && underlying is HookFailed
+    }
+
+    @Test func aKeptValueWhoseDecoratorOrHookFailsIsTornDownAtOnce() throws {
+        let closed = Collected<String>()
+        let app = DependencyInjector()
+        app.register(Transaction.self, scope: .scoped) { _ in Transaction() }.teardown { closed.append($0.id) }
+        app.decorate(Transaction.self) { _, _ in throw HookFailed() }
+        app.register(Pool.self, scope: .singleton) { _ in Pool() }
+            .teardown { closed.append($0.id) }
+            .initCompleted { _, _ in throw HookFailed() }
+        let request = app.openScope()
+
+        // The factory's value is whole, and nothing keeps it: its teardown runs before the resolve throws.
+        let error = #expect(throws: InjectionError.self) { try request.resolve(Transaction.self) }
+        #expect(Self.failedInHook(error, of: Transaction.self))
+        #expect(closed.values == ["transaction"])
+        #expect(Self.failedInHook(#expect(throws: InjectionError.self) { try app.resolve(Pool.self) }, of: Pool.self))
+        #expect(closed.values == ["transaction", "pool"])
+
+        try request.close()
+        try app.close()
+        #expect(closed.values == ["transaction", "pool"])  // each once: nothing was kept
+    }
+
+    @Test func anActorFaceKeptValueWhoseDecoratorOrHookFailsIsTornDownAtOnce() async throws {
+        let closed = Collected<String>()
+        let app = AsyncDependencyInjector()
+        await app.register(Transaction.self, scope: .scoped) { _ in Transaction() }
+            .teardown { transaction async in closed.append(transaction.id) }
+        await app.decorate(Transaction.self) { _, _ in throw HookFailed() }
+        await app.register(Pool.self, scope: .singleton) { _ in Pool() }
+            .teardown { pool async in closed.append(pool.id) }
+            .initCompleted { _, _ in throw HookFailed() }
+        let request = app.openScope()
+
+        await #expect(throws: InjectionError.self) { try await request.resolve(Transaction.self) }
+        #expect(closed.values == ["transaction"])
+        do {
+            _ = try await app.resolve(Pool.self)
+            Issue.record("the hook threw: the resolve must throw")
+        } catch {
+            #expect(Self.failedInHook(error, of: Pool.self))
+        }
+        #expect(closed.values == ["transaction", "pool"])
+
+        try await request.close()
+        try await app.close()
+        #expect(closed.values == ["transaction", "pool"])
+    }
+
     @Test func closeReleasesWhatItDropsOutsideItsLocks() throws {
         final class UsesInjectorOnDeinit: Sendable {
             let injector: DependencyInjector

@@ -236,7 +236,13 @@ extension DependencyInjector {
         throws -> Any
     {
         guard !registration.decoratesOwnValues, mayDecorate(registration.key) else { return value }
-        return try decorated(value, key: registration.key, in: context)
+        let made = copy value
+        do {
+            return try decorated(consume value, key: registration.key, in: context)
+        } catch {
+            tearDownUnkept(made, madeBy: registration)
+            throw error
+        }
     }
 
     /// `value`, made by this injector for `key` by a factory that decorates its own values
