@@ -5,9 +5,9 @@
 /// function, is called through a partial-application thunk that unpacks its context (its
 /// `T`), and for an async closure that thunk is an async call of its own: a frame and an
 /// executor check more per run. A conformance's method is inlined into the witness that the
-/// protocol calls (out of line, it would be one async call more). A class, so that
-/// a registration's factory stays two words, as the closure and its type were (a wider
-/// `Registration.Factory` cost the sync face's request 2% in copies).
+/// protocol calls (out of line, it would be one async call more). A class, so that a
+/// registration's factory stays two words, as the closure and its type were (wider, it costs
+/// every request copies).
 protocol AsyncMaking: AnyObject, Sendable {
     /// The `Sendable` type of the values it makes, which a synchronous decorator's `Any` is
     /// cast back to (`Sendable` is a marker protocol: no cast can check it).
@@ -25,8 +25,7 @@ protocol AsyncMaking: AnyObject, Sendable {
 extension AsyncMaking {
     /// `make(_:arguments:)`, with an `AsyncMaker`'s closure called in place, its `Value` opened
     /// from `valueType`: through the witness, an async call of its own, each run cost a frame
-    /// and an executor check more (the actor-face request 39,071 -> 38,121 instructions, its
-    /// transient 18,108 -> 17,126, one scoped value 16,447 -> 16,188).
+    /// and an executor check more.
     @inline(__always)
     func makeValue(_ resolver: AsyncResolver, arguments: Any) async throws -> any Sendable {
         guard isPlain else { return try await make(resolver, arguments: arguments) }

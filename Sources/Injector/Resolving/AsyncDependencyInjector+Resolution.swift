@@ -85,11 +85,8 @@ extension AsyncDependencyInjector {
     }
 
     /// `resolve(_:name:)` where no published table has the value. `resolver`, one of this
-    /// face's, has the path; without it, the task-local has it. Apart from
-    /// `resolveTransient(_:name:found:in:)`, whose inlined run would leave this function too
-    /// large for the compiler to inline the lookup and walk into it: that async call of its
-    /// own cost each resolve a frame and an executor check (the actor-face request 56,714 →
-    /// 55,237 instructions).
+    /// face's, has the path; without it, the task-local has it. Apart from `resolvePublished`,
+    /// whose inlined run would leave it too large for the compiler to inline the lookup and walk.
     @usableFromInline
     nonisolated func resolveLocked<T: Sendable>(
         _ type: T.Type,
@@ -126,8 +123,8 @@ extension AsyncDependencyInjector {
     /// scope keeps its value, so the walk's answer is known without the walk, its locks and
     /// its retains, as on the sync face (`DependencyInjector.scopedValue(found:as:key:)`). The
     /// walk answers when this injector opens no scope, or when the registration was replaced
-    /// or removed while this task waited for another's creation. Apart: in place, the
-    /// transient's path above cost 290 instructions more. A resolver calls it directly (see
+    /// or removed while this task waited for another's creation. Apart, so as not to slow the
+    /// transient's path above. A resolver calls it directly (see
     /// `AsyncResolver.resolve(_:name:)`); `found` is `nil` only if the slot had none (looked up).
     @usableFromInline
     @inline(never)
@@ -149,8 +146,7 @@ extension AsyncDependencyInjector {
 
     /// What `scopedValue(found:after:)` finds: a value the scope kept already, or one made or
     /// awaited now, as the factory made it. Apart, not converted to one `Any`: that copied each
-    /// value made into a new container, a retain, a release and two value-witness calls (the
-    /// actor-face request 37,992 -> 37,614 instructions, one scoped value 16,168 -> 16,078).
+    /// value made into a new container.
     private enum ScopedValue {
         case kept(Any)
         case made(any Sendable)
@@ -243,7 +239,7 @@ extension AsyncDependencyInjector {
     }
 
     /// `resolve(_:as:observed:after:resolverTask:startingAt:ifAbsent:)` out of line, for the
-    /// callers off the hot path: inlined into each of them too, it cost 80 KB of code.
+    /// callers off the hot path, so that each does not inline a copy of it.
     @inline(never)
     nonisolated func resolveApart<T: Sendable>(
         _ key: DependencyKey,
@@ -309,9 +305,7 @@ extension AsyncDependencyInjector {
     /// task; a singleton or weak instance once, awaited by every resolve that asks meanwhile.
     /// A synchronous factory is run by the core. `nil` when `registration` was replaced or
     /// removed while this task waited for its value: the caller looks the key up again.
-    /// Not inlined into the walk: a frame less per resolve that makes a value (the actor-face
-    /// request 1,400 instructions, and a deep chain of creations 15% of its memory) cost 970 KB
-    /// of code, copied into every specialisation of the walk.
+    /// Not inlined into the walk: every specialisation of the walk would carry a copy of it.
     private nonisolated func produce(
         _ registration: Registration,
         heldBy holder: DependencyInjector,
@@ -325,9 +319,8 @@ extension AsyncDependencyInjector {
                 return try await runTransientApart(registration, after: frames, resolverTask: resolverTask)
             }
             do {
-                // Consumed: its payloads move into the cases, where matched in place they were
-                // copied out through the enum's value witnesses (the actor-face request 48,127
-                // -> 47,613 instructions).
+                // Consumed: its payloads move into the cases (matched in place, they were copied
+                // out through the enum's value witnesses).
                 switch consume request {
                 case .ready(let value):
                     return value
@@ -366,9 +359,8 @@ extension AsyncDependencyInjector {
     }
 
     /// `runTransient` out of line, for the transients the locked path runs (most are found
-    /// published), as `createScopedApart` is and for the same reason: inlined into `produce`
-    /// and `resolveLocked`, the run's locals were in their frames at every level of a chain
-    /// of singleton creations (a 10,000-deep chain 121 -> 88 MB; the rows unchanged).
+    /// published), as `createScopedApart` is: so that the run's locals are not in the frames of
+    /// `produce` and `resolveLocked` that every level of a chain of singleton creations keeps.
     @inline(never)
     private nonisolated func runTransientApart(
         _ registration: Registration,
@@ -379,9 +371,8 @@ extension AsyncDependencyInjector {
     }
 
     /// `createScoped` out of line, for the walk's scoped values (most are found published, see
-    /// `resolveScoped`): inlined into `produce`, its run's locals were in the frame of `produce`
-    /// that every level of a chain of singleton creations keeps while it waits (a 10,000-deep
-    /// chain 143 -> 121 MB; the actor-face request unchanged).
+    /// `resolveScoped`), so that its run's locals are not in the frame of `produce` that every
+    /// level of a chain of singleton creations keeps while it waits.
     @inline(never)
     private nonisolated func createScopedApart(
         _ registration: Registration,
@@ -396,7 +387,7 @@ extension AsyncDependencyInjector {
 
     /// What `produce` makes of a rarer `request` (a `.graph` value's, made here or awaited; a
     /// main-actor registration's): apart, so that `produce`'s frame, which a scoped value's
-    /// creation allocates, holds none of it (it cost the actor-face request 1%).
+    /// creation allocates, holds none of it.
     @inline(never)
     private nonisolated func produceApart(
         _ request: AsyncSingletonCreation.Apart,
@@ -594,13 +585,9 @@ extension AsyncDependencyInjector {
     /// this task (`Resolve.unboundFrames`); the bindings of the run it works for stand.
     /// Binding cost more than the rest of a run.
     ///
-    /// `@inline(always)`, not `__always`: the optimiser took that for a hint and declined it
-    /// ("not profitable", cost 774), so each of its callers made an async call of it, and
-    /// `createScoped`, with it inlined, was too large to inline into `produce` itself: a frame
-    /// and an executor check per scoped value made (the actor-face request 51,276 → 49,926
-    /// instructions, the profiling binary's text +10 KB, all of it `createScoped`'s inlining:
-    /// `run` inlined everywhere took none, its out-of-line copies gone). `always` is Swift 6.3's
-    /// (SE-0496), an error before it: an older compiler keeps the hint.
+    /// `@inline(always)`, not `__always`: the optimiser takes that for a hint and declines it,
+    /// leaving an async call (a frame and an executor check) where it runs. `always` is Swift
+    /// 6.3's (SE-0496), an error before it: an older compiler keeps the hint.
     #if compiler(>=6.3)
         @inline(always)
     #else
@@ -628,9 +615,8 @@ extension AsyncDependencyInjector {
                 value = try await maker.makeValue(resolver, arguments: arguments)
             } else {
                 let bound = AsyncResolutionContext.bound  // read only by a run that binds
-                // Bound again with its face moved, not copied, into the new binding: the copy
-                // retained and released its two references once more per scoped value made
-                // (the actor-face request 49,350 -> 48,966 instructions).
+                // Bound again with its face moved, not copied, into the new binding: a copy
+                // retains and releases its two references.
                 value =
                     Self.isCurrent(self, running: bound.face)
                     ? try await AsyncResolutionContext.$bound.withValue(
@@ -662,7 +648,7 @@ extension AsyncDependencyInjector {
 
     /// `run(_:frames:unboundIn:arguments:)`'s outcome as a value, for a creation that hands it
     /// to the resolves that await it. A transient's run throws instead: a `Result` of an
-    /// `InjectionError` is copied through its value witnesses (4% of a transient's resolve).
+    /// `InjectionError` is copied through its value witnesses.
     @inline(__always)
     nonisolated func outcome(
         ofRunning registration: Registration,

@@ -52,7 +52,7 @@ enum AsyncResolutionContext {
 
 extension AsyncResolutionContext {
     /// The resolutions in progress as a persistent list, each level a node that shares the
-    /// levels it works for (an array copied at each level cost 300 MB for 5,000 levels). Each
+    /// levels it works for (an array copied at each level grows quadratically). Each
     /// level checks for a cycle by walking the nodes near the top; deeper, to keep the time
     /// linear, each node extends a persistent set of the chain's registrations.
     ///
@@ -111,9 +111,8 @@ extension AsyncResolutionContext {
                 }
                 registrations = RegistrationSet.inserting(registration, into: above)
             }
-            // Taken by the node, which `begin` makes once: moved in, not copied into it, a
-            // retain and a release a run (the actor-face request 47,279 -> 47,160 instructions,
-            // its transient 18,859 -> 18,713).
+            // Taken by the node, which `begin` makes once: moved in, not copied (a retain and a
+            // release a run).
             var parent = innermost
             let unbound = task.flatMap { task in task != 0 && task == CurrentTask.address ? task : nil }
             let (run, node, isUnbound) = Resolve.begin(within: resolve, unboundIn: unbound) { resolve, run in
@@ -252,11 +251,8 @@ extension AsyncResolutionContext {
         /// Calls `body` with each frame, innermost first, while it returns `true`.
         ///
         /// The nodes are walked unretained: `innermost`, which these frames hold while the
-        /// walk runs, holds each node above it, and no node changes. Walked retained, each
-        /// level cost a retain and a release (the actor-face request 49,796 -> 49,337
-        /// instructions: its cycle checks and its scoped values' checks walk the frames). The
-        /// innermost too: bound to a name (`guard let`) first, it was retained for the walk
-        /// (the request 37,614 -> 37,311, the transient 16,680 -> 16,523).
+        /// walk runs, holds each node above it, and no node changes. Walked retained, each level
+        /// (and the innermost, bound to a name first) costs a retain and a release.
         fileprivate func walk(_ body: (Frame) -> Bool) {
             guard var node = innermost.map({ Unmanaged.passUnretained($0) }) else { return }
             while node._withUnsafeGuaranteedRef({ body($0.frame) }),
@@ -275,9 +271,7 @@ extension AsyncResolutionContext {
     /// sees the runs that have ended as ended.
     ///
     /// A struct around its lock, one object: a class holding the lock was an allocation more
-    /// per top-level resolve, and a pointer more to follow at each use (with `innermostKept`
-    /// asking whether a frame runs only of a kept one, the actor-face request 49,897 -> 49,796
-    /// instructions, its transient 20,119 -> 19,736).
+    /// per top-level resolve, and a pointer more to follow at each use.
     struct Resolve: Sendable {
         /// A run's number within its resolve, in the order they began; the outermost's is 0.
         typealias Run = Int
@@ -290,7 +284,7 @@ extension AsyncResolutionContext {
             var values = Shared()
             /// The `.graph` values being made, where the resolve's child tasks may ask for one
             /// at once: the first makes it, the others await it (see `claim`). Apart from
-            /// `values`, which `end` takes out whole: a wider one cost every resolve 3%.
+            /// `values`, which `end` takes out whole: a wider one slows every resolve.
             var creations = [Shared.Key: AsyncSingletonCreation]()
             /// The first failed `@Inject` wrapper of each run in progress, for the run to throw
             /// when its factory returns (see `Frames.capture`). Empty but on failure.
@@ -431,9 +425,8 @@ extension AsyncResolutionContext {
 
         /// The runs in progress that did not bind their frames, in the order they began: the
         /// first in place, the rest in an array. A task's transients asked for through a run's
-        /// resolver run one after another, so most resolves never hold two at once: an array
-        /// alone was made for each resolve that had one (the actor-face transient 18,713 ->
-        /// 18,078 instructions; its request, which has none, within 30).
+        /// resolver run one after another, so most resolves never hold two at once (an array
+        /// alone was made for each resolve that had one).
         struct UnboundRuns {
             /// The earliest; `nil` only when `later` is empty too.
             private var first: UnboundRun?
@@ -468,8 +461,7 @@ extension AsyncResolutionContext {
         }
 
         /// The runs of a resolve begun so far, and which of them are in progress: a word of bits
-        /// for the first 64, which most resolves never pass (an array made for each resolve,
-        /// and grown as its runs began, cost an actor-face request 3%).
+        /// for the first 64, which most resolves never pass (not an array made for each resolve).
         struct Runs {
             /// How many runs have begun; the outermost, 0, has, when the resolve is made.
             private var count = 1

@@ -44,10 +44,9 @@ public struct AsyncResolver: Sendable {
         if let found = injector.core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             if found.holdsAsyncFactory {
                 // A `.scoped` one straight to its scope: through `resolvePublished`, an async call
-                // of its own, each scoped value that a factory asks for cost a frame more (the
-                // actor-face request 40,171 -> 39,071 instructions; its transient unchanged). Not so
+                // of its own, each scoped value that a factory asks for cost a frame more. Not so
                 // in the injector's `resolve(_:name:)`: a second call there kept the caller from
-                // inlining it, a frame more for each top-level resolve (the transient +280).
+                // inlining it, a frame more for each top-level resolve.
                 if found.holdsScopedFactory {
                     return try await injector.resolveScoped(type, name: name, found: found.asyncFactory(), in: self)
                 }

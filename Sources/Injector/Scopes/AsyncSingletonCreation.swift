@@ -193,7 +193,7 @@ final class AsyncSingletonCreation: Sendable {
         // A loop of one, so that the optimiser inlines `Task.immediate` here (it favours a call
         // in a loop), where its `executorPreference` is the constant `nil`. Called out of line,
         // it hands the runtime an executor record even for `nil`, and every hop of the
-        // creation's task then takes the task's status lock: 13 per first resolve, 8% of it.
+        // creation's task then takes the task's status lock.
         for _ in 0..<1 { Task.immediate(operation: create) }
     }
 

@@ -28,7 +28,7 @@ final class AsyncTeardown<Value: Sendable>: AsyncTearingDown {
 
 /// `AsyncTearingDown` for a registration with run-time arguments: its values are cast to
 /// `Value`, and a value of another type fails the teardown. Apart from `AsyncTeardown`: one
-/// class with an optional key cost each request on the actor face 570 instructions.
+/// class with an optional key slowed every request on the actor face.
 final class AsyncCastingTeardown<Value: Sendable>: AsyncTearingDown {
     let close: @Sendable (Value) async throws -> Void
     /// The registration's key, for the cast's error.
