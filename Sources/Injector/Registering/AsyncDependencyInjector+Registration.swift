@@ -1,16 +1,11 @@
 extension AsyncDependencyInjector {
-    /// Registers an async factory that builds `type`, under `name`, for `scope`:
+    /// Registers an async factory; see ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``:
     /// `await injector.register(UserRepository.self) { r in try await UserRepository(database: r.resolve()) }`.
     ///
-    /// The factory gets an ``AsyncResolver`` of its run (`r`), which resolves as the injector
-    /// building the value does; as with
-    /// ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, an error it throws (other than an
-    /// ``InjectionError``, which passes through) reaches the caller as
-    /// ``InjectionError/factoryFailed(_:path:underlying:)``. Registering a key again replaces
-    /// the registration and drops its singleton (a creation still running is not kept).
-    ///
-    /// A singleton's (or weak instance's) factory runs in a task of the injector's, not
-    /// cancelled with the caller that asked first; a transient's runs in the caller's task.
+    /// The factory gets an ``AsyncResolver`` of its run (`r`). Registering the key again drops
+    /// a singleton creation still running too (its value is not kept). A singleton's (or weak
+    /// instance's) factory runs in a task of the injector's, not cancelled with the caller that
+    /// asked first; a transient's runs in the caller's task.
     @discardableResult
     public func register<T: Sendable>(
         _ type: T.Type = T.self,

@@ -1,21 +1,13 @@
 extension AsyncDependencyInjector {
-    /// Returns the value registered for `type` under `name`, creating it if its scope says so.
+    /// Returns the value registered for `type` under `name`, awaiting its factory; see
+    /// ``DependencyInjector/resolve(_:name:)-method``:
+    /// `let users = try await injector.resolve(UserRepository.self)`.
     ///
-    /// ```swift
-    /// let users = try await injector.resolve(UserRepository.self)
-    /// let url: String = try await injector.resolve(name: "baseURL")
-    /// ```
+    /// While a singleton is being created, every resolve of it awaits that one creation. A ready
+    /// value (an instance, or a singleton already created here) is read without entering the
+    /// actor, and where the OS has `Synchronization` without a lock: no hop, no suspension.
     ///
-    /// The injector looks in its own registrations first, then in its ancestors'. While a
-    /// singleton is being created, every resolve of it awaits that one creation.
-    ///
-    /// A ready value (an instance, or a singleton already created here) is read without
-    /// entering the actor, and where the OS has `Synchronization` without a lock: no hop, no
-    /// suspension.
-    ///
-    /// - Throws: ``InjectionError/notRegistered(_:path:suggestions:)`` when nothing is
-    ///   registered, ``InjectionError/circularDependency(path:)`` when the factories form a
-    ///   cycle, ``InjectionError/factoryFailed(_:path:underlying:)`` when a factory throws, or
+    /// - Throws: What the sync face throws, and ``InjectionError/factoryFailed(_:path:underlying:)``
     ///   with a `CancellationError` when this task is cancelled while it waits for a singleton.
     @inlinable
     public nonisolated func resolve<T: Sendable>(
