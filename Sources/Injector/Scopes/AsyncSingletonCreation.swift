@@ -176,10 +176,10 @@ final class AsyncSingletonCreation: Sendable {
 
     /// Starts `create`, a creation's task, on this thread, where it runs until it first
     /// suspends: a factory that does not suspend has finished when the requester waits, which
-    /// then takes no thread hop (about 20 µs on a busy machine). Still a task of its own, so
-    /// the requester's cancellation does not reach the factory. A creation started inside
-    /// another's factory nests on this stack, so past `immediateCreationsAllowed` of them (a
-    /// deep chain of singletons) the task starts as any other, on the executor.
+    /// then takes no thread hop. Still a task of its own, so the requester's cancellation does
+    /// not reach the factory. A creation started inside another's factory nests on this stack,
+    /// so past `immediateCreationsAllowed` of them (a deep chain of singletons) the task starts
+    /// as any other, on the executor.
     private static func start(_ create: @escaping @Sendable () async -> Void) {
         let context = ResolutionContext.current
         guard context.immediateCreations < immediateCreationsAllowed,

@@ -300,8 +300,8 @@ extension AsyncDependencyInjector {
     /// teardowns running in this task already, if any (`DependencyInjector.tearingDown`).
     ///
     /// Its own teardowns run with `tearingDown` bound (see there), and so do the tasks they
-    /// start; the rest runs no user code that it awaits, and binds nothing: a binding cost an
-    /// empty scope's close a sixth of its open and close.
+    /// start; the rest runs no user code that it awaits, and binds nothing: a binding costs
+    /// more than the rest of an empty scope's close.
     private nonisolated func tearDownKept(
         inside: DependencyInjector.TeardownRun?
     ) async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
@@ -323,8 +323,7 @@ extension AsyncDependencyInjector {
             for (number, task) in tasks where number != running { await task.value }
             let noted = core.takeTeardownFailures()
             // Appended only when there are some: appending even an empty array to an empty one
-            // makes a new buffer (six per close: 900 of the 8,400 instructions of an empty
-            // scope's open and close).
+            // makes a new buffer.
             if !noted.isEmpty { all += noted }
             let dropsNothing = teardowns.isEmpty && kept?.isEmpty ?? true
             if !dropsNothing {
@@ -333,7 +332,7 @@ extension AsyncDependencyInjector {
                 ) {
                     if teardowns.isEmpty, let kept {
                         // All a request's scope commonly keeps: run from the slots, no record made
-                        // for each (a record per value cost the actor-face request 8%).
+                        // for each.
                         await kept.runAllTeardowns()
                     } else {
                         await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))

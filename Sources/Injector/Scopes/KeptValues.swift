@@ -76,7 +76,7 @@ struct KeptValues {
     /// A kept value, the registration that made it, and its place in creation order (for a
     /// teardown, see `PendingTeardown`, made only for a value that has one, when it is let go).
     /// A class: a value is moved and copied as it is kept, looked up and closed, and a value in
-    /// an `Any` costs many copies (as a struct, a request cost 27,000 instructions, not 23,000).
+    /// an `Any` costs many copies.
     final class Kept {
         /// The latest version of the registration that the value was resolved through (see
         /// `adopted(by:)`), whose teardown closes it.
@@ -84,16 +84,16 @@ struct KeptValues {
         /// `registration.lineage`, which every lookup compares: stored, one load.
         let lineage: ObjectIdentifier
         /// The value, held strongly; `()` for one held weakly (in `weakly`). Not an enum of
-        /// the two: a value bound out of an enum's case is copied (with the enum, 72
-        /// instructions a value in a close), where a stored `Any` is passed on in place.
+        /// the two: a value bound out of an enum's case is copied, where a stored `Any` is
+        /// passed on in place.
         private let strongly: Any
         /// A `.weak` registration's class instance, held weakly; `nil` for a value held strongly.
         /// In an object of its own, not a `WeakReference?` in place: a weak reference has no
-        /// spare bit for `nil`, so that optional went through outlined witnesses, some 35
-        /// instructions a kept value (134 of a request's 19,100); a class reference is one word.
+        /// spare bit for `nil`, so that optional went through outlined witnesses; a class
+        /// reference is one word.
         private let weakly: WeakValue?
         /// Whether the value is `weakly`'s: a load, where asking `weakly` goes through its
-        /// value witnesses (156 instructions a request).
+        /// value witnesses.
         private let isHeldWeakly: Bool
         let order: UInt64
         /// The injector that stores `registration`, when the resolve that kept the value knew
@@ -134,7 +134,7 @@ struct KeptValues {
 
         /// A weak reference in an object of its own: with every case a class reference, the
         /// enum is moved and destroyed as one word, where a weak reference in a struct payload
-        /// made each go through the runtime (60 instructions per kept value).
+        /// made each go through the runtime.
         private final class WeakInjector {
             weak var injector: DependencyInjector?
 
@@ -209,8 +209,7 @@ struct KeptValues {
         /// This value closed as `later` says, when it is a later version of its registration
         /// (modified in place since: `.teardown` attached after the value was made); `nil`
         /// otherwise. A new `Kept`, which replaces this one under the keeper's lock, rather than
-        /// a `var`: every read of a class's `var` is checked for exclusive access (300
-        /// instructions a request).
+        /// a `var`: every read of a class's `var` is checked for exclusive access.
         func adopted(by later: Registration) -> Kept? {
             later.revision > registration.revision ? Kept(self, closedAs: later) : nil
         }
@@ -350,7 +349,7 @@ struct KeptValues {
     }
 
     /// What `claim(_:by:)` and `claim(_:numbering:)` do. Inlined into each: called, it was
-    /// handed the whole store and its creator's closure, 50 instructions a scoped value.
+    /// handed the whole store and its creator's closure.
     @inline(__always)
     private mutating func claim(
         _ registration: Registration,
@@ -415,7 +414,7 @@ struct KeptValues {
         if values.capacity == 0 { values.reserveCapacity(4) }  // a request's few, without a growth
         values.append(consume kept)  // moved in: a retain and a release otherwise
         // Searched only when a value of the key's type may be kept already (a request keeps
-        // values of as many types: one search a value cost it 180 instructions).
+        // values of as many types, where a search per value is dear).
         let bits = TypeFilter.bits(of: registration.key.typeID)
         keeping.sharesKey = TypeFilter.mayHold(bits, in: keptTypes) && sharesKey(with: registration)
         keptTypes |= bits
