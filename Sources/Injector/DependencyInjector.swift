@@ -127,9 +127,8 @@ public final class DependencyInjector: Sendable {
     }
 
     /// Whether this injector's `close()` has begun, or an ancestor's: read without their locks
-    /// while none has. Recursive (an ancestry is a few injectors deep), where a loop retained
-    /// each injector it passed: an opened scope pays 50 instructions for it, a loop 110, a walk
-    /// with `sequence(first:next:)` and a key path 240.
+    /// while none has. Recursive (an ancestry is a few injectors deep): a loop retained each
+    /// injector it passed.
     private var hasClosingAncestry: Bool {
         if ready.mayBeClosed, registry.withLock({ $0.isClosed }) { return true }
         return parent?.hasClosingAncestry ?? false

@@ -191,8 +191,7 @@ extension DependencyInjector {
     /// Records the edge from `resolver` (the key whose factory asked, if any) to `key`, and
     /// tells the observer which `resolvers` led here, unless the observer itself resolved it
     /// (see `notify`). Not timed: nothing runs or waits there, and two clock reads would cost
-    /// more than the read itself (33 ns each on a Linux VM; one tick of Apple silicon's clock
-    /// is 41.67 ns).
+    /// more than the read itself (and one tick of Apple silicon's clock is longer).
     @inline(__always)
     private func reportRead(
         of key: DependencyKey,

@@ -92,7 +92,7 @@ public struct Inject<Value> {
     public var wrappedValue: Value {
         // Inlinable, so that a read is specialised for `Value` in the owner's code and costs
         // about what a stored property does; in the library's generic code it looked up type
-        // metadata on every read (10× a stored property, more than a resolve).
+        // metadata on every read (dearer than a resolve).
         @inlinable
         get {
             switch resolution {

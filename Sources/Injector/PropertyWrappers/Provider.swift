@@ -169,8 +169,7 @@ public struct Provider<Value> {
     /// description, as ``Inject`` does. `$property` gives the error instead.
     public var wrappedValue: Value {
         // Inlinable, so that a read is specialised for `Value` in the owner's code (in the
-        // library's generic code, it looked up type metadata on every read: 10× a stored
-        // property).
+        // library's generic code, it looked up type metadata on every read).
         @inlinable
         get {
             switch storage {

@@ -212,8 +212,7 @@ class Registration: @unchecked Sendable {
         case async(any AsyncMaking)
 
         /// `make`, with the type it makes. Kept in a conformance, not converted: the conversion's
-        /// reabstraction thunk cost each run a frame more (a buffer for its `T`), 300
-        /// instructions of the actor face's transient with three dependencies.
+        /// reabstraction thunk cost each run a frame more (a buffer for its `T`).
         static func async<T: Sendable>(
             _ make: @escaping @Sendable (AsyncResolver) async throws -> T
         ) -> Self {

@@ -36,7 +36,7 @@ extension DependencyInjector {
     /// The slot of `type` under `name` in the published table, for `@LazyInject`'s first
     /// read, which holds this injector in a property: read through the injector, which the
     /// property keeps alive, the table is not retained for the lookup, as it was when read
-    /// through the property (two atomic operations, a tenth of an owner's init and first read).
+    /// through the property (two atomic operations).
     @usableFromInline
     @inline(never)
     func publishedSlot<T>(for type: T.Type, name: String?) -> ProtectedSlot? {

@@ -308,8 +308,7 @@ extension Registry {
     /// What few registries write: modules, installations, teardowns let go outside `close()`,
     /// collections, initializer parameters, decorators. Apart, `nil`
     /// in most registries (an opened scope's, a child's), made by the first write of any of it:
-    /// inline, each empty collection was released with every registry, some 20 of a request's
-    /// 19,200 instructions apiece.
+    /// inline, each empty collection was released with every registry.
     struct Seldom {
         /// The module types installed, or being installed, into this injector: installing one
         /// again is a no-op, or waits for the installation in progress.

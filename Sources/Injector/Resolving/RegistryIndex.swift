@@ -29,7 +29,7 @@ struct RegistryIndex {
     /// The bytes of every name registered here, so that a miss among more names than are
     /// ranked looks up only the edits of its name that could be registered (see
     /// `Suggestion.forEachNameOneEditAway`). One set for all types, not one per type: a
-    /// dictionary update on every named registration made registering 17% slower. Never
+    /// dictionary update on every named registration made registering slower. Never
     /// narrowed by a removal: a superset still rules out exactly the edits no name can be.
     private(set) var nameBytes = NameBytes()
 
@@ -74,8 +74,7 @@ struct SimpleNames {
 
     init() {
         version = -1
-        // Not `[:]`: an empty literal is a call that builds nothing (21 instructions a
-        // dictionary), paid by every injector and every opened scope.
+        // Not `[:]`: an empty literal is a call, paid by every injector and every opened scope.
         names = .init()
         types = .init()
     }

@@ -11,8 +11,8 @@
 /// Per injector, not per process: what other injectors do never fills it. A process-wide
 /// filter of decorated types read `Int` as decorated once a test run had decorated a few dozen
 /// types, and a chain of `Int` factories took the decorating path at every level, with more
-/// stack: 161 of 250 levels on a 512 KB thread (see `DeepGraphTests`). Bits are never cleared:
-/// a false "maybe" only sends a resolve the long way, which finds nothing there.
+/// stack (see `DeepGraphTests`). Bits are never cleared: a false "maybe" only sends a resolve
+/// the long way, which finds nothing there.
 enum TypeFilter {
     /// The type's two bits. Fibonacci hashing: the product's top 6 bits pick one of 64, and
     /// the 6 below them the other.

@@ -9,9 +9,8 @@ extension DependencyInjector {
     }
 
     /// `cast(_:to:key:)` of a value made as `any Sendable` (an async factory's), opened as it
-    /// is: converted to the `Any` of the other, it was copied into a new container (a retain
-    /// and a release, two value-witness calls) per value an async run made (the actor-face
-    /// transient 17,123 -> 16,703 instructions).
+    /// is: converted to the `Any` of the other, it was copied into a new container per value
+    /// an async run made.
     @inline(__always)
     static func cast<T>(_ value: any Sendable, to type: T.Type, key: @autoclosure () -> DependencyKey)
         throws(InjectionError) -> T
@@ -58,7 +57,7 @@ extension DependencyInjector {
     /// Calls `body` with `value` as the `T` it was kept as, and does nothing when it is not
     /// one. No `Optional<T>`: unspecialised, as a registration's teardown is, each use looks up
     /// its metadata, which cost more than the rest of the teardown. Inlined, as the next one
-    /// is, into the teardown that calls it: two calls less a value in a close (37 instructions).
+    /// is, into the teardown that calls it: two calls less a value in a close.
     @inline(__always)
     static func call<T>(_ body: (T) throws -> Void, with value: Any) rethrows {
         try call(body, withOpened: value)
