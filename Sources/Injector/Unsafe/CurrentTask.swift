@@ -8,8 +8,7 @@ enum CurrentTask {
     static var address: UInt {
         // `UnsafeCurrentTask` is one reference to the task; its bits are the task's address, and
         // `nil`'s are 0 (the reference's extra inhabitant). Read as they are: unwrapped by
-        // `map`, the optional was copied through its value witnesses, 200 instructions a read
-        // (one per run: the actor-face request 48,985 -> 48,127, its transient 19,705 -> 18,849).
+        // `map`, the optional was copied through its value witnesses (a read per run).
         withUnsafeCurrentTask { task in unsafeBitCast(task, to: UInt.self) }
     }
 }

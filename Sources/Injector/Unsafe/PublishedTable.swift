@@ -32,10 +32,9 @@ final class PublishedTable: ManagedBuffer<PublishedTableFields, UInt64> {
     // lock (or in `deinit`): never beside what is read without it, which made every resolve
     // race with a write in the thread sanitizer's eyes (its marker for a field reached through
     // the header's pointer is the header's address). Reached through their pointer, not
-    // stored `var`s: the lock gives exclusive access, and each checked access cost about 100
-    // instructions (one every registry write, `takeRetired`; two an opened scope's close and
-    // release: 200 of an empty scope's 3,600). A `ManagedBuffer`, so that the cell is the
-    // object's tail (see `make(above:)`).
+    // stored `var`s: the lock gives exclusive access, and each checked access is dear (one
+    // every registry write, two an opened scope's close and release). A `ManagedBuffer`, so
+    // that the cell is the object's tail (see `make(above:)`).
 
     /// The header, where it never moves: reached through its pointer, never as `header`,
     /// whose every access would pay an exclusivity check. Only under the registry lock.
@@ -96,10 +95,8 @@ final class PublishedTable: ManagedBuffer<PublishedTableFields, UInt64> {
     /// nothing of the type asked for.
     static func make(above: PublishedTable? = nil) -> PublishedTable {
         // The cell is the tail, two lines long, so that a whole line, aligned, is in it: no
-        // allocation of its own, a malloc and a free per opened scope (req 15,936 -> 15,822,
-        // one 7,240 -> 7,102, empty 2,894 -> 2,749), and none aligned, which cost a new root
-        // injector 740 instructions (first 19,330 -> 18,588). Its address is computed, not
-        // loaded: 4 instructions a lookup (trans 4,752 -> 4,773).
+        // allocation of its own (a malloc and a free per opened scope), and none aligned (dear
+        // for a new root injector). Its address is computed, not loaded (a few instructions a lookup).
         let table = unsafeDowncast(
             create(minimumCapacity: 2 * lineSize / MemoryLayout<UInt64>.stride) { _ in PublishedTableFields() },
             to: PublishedTable.self)
