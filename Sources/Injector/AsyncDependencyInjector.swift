@@ -30,8 +30,7 @@
 /// To use async-created singletons from synchronous code (or `@Inject`), register them in a
 /// ``DependencyInjector``: `sync.register(try await services.resolve(Database.self))`.
 public actor AsyncDependencyInjector {
-    /// The process-wide async injector, which ``current`` returns unless a scope binds another:
-    /// the actor face of ``DependencyInjector/shared``, one root for both faces. What is
+    /// The actor face of ``DependencyInjector/shared``, one root for both faces: what is
     /// registered through either is seen by the other (a synchronous resolve of a key whose
     /// factory is `async` throws, saying to `await` it).
     ///
@@ -67,12 +66,12 @@ public actor AsyncDependencyInjector {
     /// ```
     ///
     /// While this injector runs a factory (or a `withScope` body), ``DependencyInjector/current``
-    /// is this registry, so the wrappers of what is built there resolve here: ready values (instances, created
-    /// singletons) and synchronous factories; what it does not hold, from the
-    /// `DependencyInjector.current` bound outside. A dependency whose factory is `async` makes the
-    /// wrapper fail with ``InjectionError/factoryFailed(_:path:underlying:)``, saying to await it
-    /// or pass it to the object's `init`. Registrations, scopes and teardowns made through it
-    /// are this injector's own.
+    /// is this registry, so the wrappers of what is built there resolve here: ready values
+    /// (instances, created singletons) and synchronous factories; what it does not hold, from
+    /// the `DependencyInjector.current` bound outside. A dependency whose factory is `async`
+    /// makes the wrapper fail with ``InjectionError/factoryFailed(_:path:underlying:)``, saying
+    /// to await it or pass it to the object's `init`. Registrations, scopes and teardowns made
+    /// through it are this injector's own.
     public nonisolated var synchronous: DependencyInjector { core }
 
     /// Creates an empty injector, independent of ``shared``; see
