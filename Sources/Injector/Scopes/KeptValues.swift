@@ -735,13 +735,37 @@ extension KeptValues {
     private mutating func keepWithin(_ limit: Int, adding arguments: ArgumentTuple, of id: ObjectIdentifier)
         -> [Tuple]
     {
+        tuples[id]?.recency.append(arguments)
+        return evictBeyond(limit, of: id)
+    }
+
+    /// Ends a resolve's hand-out of `tuple`'s value (of `registration`), unless its bound lets
+    /// go of others first: those are returned, least recently used first, and the hand-out goes
+    /// on while the caller tears them down (its value stays protected), to end on a later call.
+    /// A bound passes over a value being handed out, so it may be over the bound at the last
+    /// hand-out's end: that value is then the most recently used, and the others go.
+    mutating func endHandOut(of tuple: Tuple, of registration: Registration) -> [Tuple]? {
+        let id = registration.lineage
+        if tuple.handOuts == 1, let limit = registration.caching?.limit,
+            let count = tuples[id]?.recency.count, count > limit
+        {
+            noteUse(of: tuple.arguments, by: id)
+            let evicted = evictBeyond(limit, of: id, sparing: tuple)
+            if !evicted.isEmpty { return evicted }
+        }
+        tuple.handOuts -= 1
+        return nil
+    }
+
+    /// The tuples of the registration `id` beyond `limit` that no creation is handing out,
+    /// least recently used first, let go; `spared` is not.
+    private mutating func evictBeyond(_ limit: Int, of id: ObjectIdentifier, sparing spared: Tuple? = nil) -> [Tuple] {
         guard var kept = tuples.removeValue(forKey: id) else { return [] }
         defer { tuples[id] = kept }  // out of the dictionary meanwhile: changed in place, not copied
-        kept.recency.append(arguments)
         var evicted: [Tuple] = []
         var index = 0
         while kept.recency.count > limit, index < kept.recency.count {
-            if let tuple = kept.entries[kept.recency[index]], tuple.handOuts > 0 {
+            if let tuple = kept.entries[kept.recency[index]], tuple.handOuts > 0 || tuple === spared {
                 index += 1
                 continue
             }

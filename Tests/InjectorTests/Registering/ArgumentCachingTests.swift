@@ -300,10 +300,92 @@ import Testing
         proceed.signal()
         done.wait()
         #expect(handedOutTornDown.values == [false])
-        #expect(tornDown.values == [1])
-        // Handed out, 2 is let go as the bound says: by the next creation.
+        // Once 2 is handed out, the bound holds again: 2 is the most recently used, 3 goes.
+        #expect(tornDown.values == [1, 3])
         _ = try injector.resolve(Session.self, arguments: 4)
-        #expect(tornDown.values.sorted() == [1, 2, 3])
+        #expect(tornDown.values == [1, 3, 2])
+    }
+
+    final class TenantClient: Sendable {
+        let tenant: Int
+        init(tenant: Int) { self.tenant = tenant }
+    }
+
+    /// `.strong(limit:)` keeps at most that many once its creations end. A value kept while
+    /// another tuple's creation was still handing its value out (awaiting the teardown of the
+    /// value the bound let go) passed that one over; nothing looked again until the next miss,
+    /// so a cache whose later resolves all hit kept both under a limit of one (found by a hunt).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1)))
+    func aBoundedCacheKeepsNoMoreThanItsLimitOnceItsCreationsEnd() async throws {
+        let made = Counter()
+        let evicting = AsyncGate()
+        let evicted = AsyncGate()
+        let server = AsyncDependencyInjector()
+        await server.register(
+            TenantClient.self, caching: .strong(limit: 1),
+            teardown: { client in
+                guard client.tenant == 1 else { return }
+                evicting.open()
+                await evicted.wait()  // a disconnect that takes a moment
+            }
+        ) { (_, tenant: Int) in
+            made.increment()
+            return TenantClient(tenant: tenant)
+        }
+        _ = try await server.resolve(TenantClient.self, arguments: 1)
+        // Tenant 2 is kept, letting go of tenant 1, whose teardown its resolve awaits.
+        let second = Task { try await server.resolve(TenantClient.self, arguments: 2) }
+        await evicting.wait()
+        _ = try await server.resolve(TenantClient.self, arguments: 3)  // kept meanwhile
+        evicted.open()
+        _ = try await second.value
+        #expect(made.value == 3)
+
+        // A limit of one: of tenants 2 and 3, one at most is kept, so one is made again.
+        _ = try await server.resolve(TenantClient.self, arguments: 2)
+        _ = try await server.resolve(TenantClient.self, arguments: 3)
+        #expect(made.value > 3, "the cache kept tenants 2 and 3 under a limit of 1")
+        try await server.close()
+    }
+
+    /// The synchronous face, as above: one thread keeps tenant 2, letting go of tenant 1, whose
+    /// teardown it runs before its resolve returns; another keeps tenant 3 meanwhile.
+    @Test func aBoundedCacheKeepsNoMoreThanItsLimitOnceItsThreadsEnd() async throws {
+        let made = Counter()
+        let evicting = DispatchSemaphore(value: 0)
+        let evicted = DispatchSemaphore(value: 0)
+        let app = DependencyInjector()
+        app.register(
+            TenantClient.self, caching: .strong(limit: 1),
+            teardown: { client in
+                guard client.tenant == 1 else { return }
+                evicting.signal()
+                _ = evicted.wait(timeout: .now() + .seconds(10))  // a disconnect that takes a moment
+            }
+        ) { (_, tenant: Int) in
+            made.increment()
+            return TenantClient(tenant: tenant)
+        }
+        _ = try app.resolve(TenantClient.self, arguments: 1)
+        // On threads of the test's own: the teardown blocks its thread until tenant 3 is kept.
+        await onOwnThread {
+            runOnThreads(2) { index in
+                if index == 0 {
+                    _ = try? app.resolve(TenantClient.self, arguments: 2)
+                } else {
+                    _ = evicting.wait(timeout: .now() + .seconds(10))
+                    _ = try? app.resolve(TenantClient.self, arguments: 3)
+                    evicted.signal()
+                }
+            }
+        }
+        #expect(made.value == 3)
+
+        _ = try app.resolve(TenantClient.self, arguments: 2)
+        _ = try app.resolve(TenantClient.self, arguments: 3)
+        #expect(made.value > 3, "the cache kept tenants 2 and 3 under a limit of 1")
+        try app.close()
     }
 
     /// After `close()`, a thread that waited for a tuple's creation throws `closed` without

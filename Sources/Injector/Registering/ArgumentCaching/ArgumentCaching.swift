@@ -24,9 +24,10 @@ public struct ArgumentCaching: Hashable, Sendable {
     ///
     /// A value that a resolve is still being handed is not let go: its creator tears down what
     /// the bound let go before returning it, and meanwhile it stays, over the bound, until the
-    /// next creation. Once returned, a value may be let go (and torn down) while its caller
-    /// still uses it, when `limit` other tuples are used since: keep the bound above the
-    /// number of values in use at once, or hold them with ``weak``.
+    /// resolves it is handed to have it; then the least recently used others go. Once returned,
+    /// a value may be let go (and torn down) while its caller still uses it, when `limit` other
+    /// tuples are used since: keep the bound above the number of values in use at once, or hold
+    /// them with ``weak``.
     public static func strong(limit: Int) -> ArgumentCaching {
         ArgumentCaching(isWeak: false, limit: max(1, limit))
     }
@@ -220,7 +221,7 @@ extension DependencyInjector {
         make: () throws -> Any
     ) throws -> Any {
         let creation = SingletonCreation.Key(owner: ObjectIdentifier(self), registration: ObjectIdentifier(tuple))
-        defer { registry.withLock { _ in tuple.handOuts -= 1 } }
+        defer { endHandOut(of: tuple, of: registration) }
         let value: Any
         do {
             value = try make()
@@ -242,6 +243,16 @@ extension DependencyInjector {
         if !teardowns.isEmpty { tearDown(teardowns) }  // torn down and released here, after the unlock
         endKeeping(of: registration, isKept: keeping.isKept, orphaning: pending)
         return value
+    }
+
+    /// Ends a resolve's hand-out of `tuple`'s value (of `registration`): what its bound lets go
+    /// of first (see `KeptValues.endHandOut(of:of:)`) is torn down and released after the
+    /// unlock, an async teardown in a task that `close()` awaits, while the value is still
+    /// handed out (no other resolve's bound lets it go before its resolve returns it).
+    func endHandOut(of tuple: KeptValues.Tuple, of registration: Registration) {
+        while let evicted = registry.withLock({ $0.kept.endHandOut(of: tuple, of: registration) }) {
+            tearDown(evicted.compactMap(\.teardown))
+        }
     }
 
     /// After a tuple's value was kept or not (`isKept`; not after a close): hands the teardown
@@ -314,7 +325,7 @@ extension AsyncResolver {
                     await Task.yield()  // a thread makes it, for a moment (a synchronous factory): ask again
                     continue
                 }
-                defer { keeper.registry.withLock { _ in claim.tuple.handOuts -= 1 } }
+                defer { keeper.endHandOut(of: claim.tuple, of: registration) }
                 // From the frames outside this run, which are the cached registration's own.
                 guard let value = try await awaited.valueUnlessCreatorCancelled(waitingFrom: frames.outer) else {
                     continue
@@ -345,7 +356,7 @@ extension AsyncResolver {
         teardown: Registration.Teardown?,
         make: () async throws -> T
     ) async throws -> T {
-        defer { keeper.registry.withLock { _ in tuple.handOuts -= 1 } }
+        defer { keeper.endHandOut(of: tuple, of: registration) }
         let key = registration.key
         let value: T
         do {
