@@ -18,10 +18,11 @@ extension InjectionError: CustomStringConvertible {
         var lines: [String]
         switch self {
         case .notRegistered(let key, let path, let suggestions):
-            lines = ["Injector could not resolve \(key): nothing is registered for it."]
+            // An empty path: a reset's, which resolved nothing.
+            lines = ["Injector could not \(path.isEmpty ? "reset" : "resolve") \(key): nothing is registered for it."]
             lines += Self.pathLine(path)
             lines += suggestions.map { "Suggestion: " + Self.sentence(for: $0, requested: key) }
-            lines.append("To fix: " + Self.likelyFix(for: key, suggestions: suggestions))
+            lines.append("To fix: " + Self.likelyFix(for: key, suggestions: suggestions, resolving: !path.isEmpty))
         case .circularDependency(let path):
             lines = [
                 "Injector found a circular dependency: \(Self.arrows(path)).",
@@ -32,10 +33,25 @@ extension InjectionError: CustomStringConvertible {
             lines = ["Injector could not resolve \(key): \(explained.problem)."]
             lines += Self.pathLine(path)
             lines.append("To fix: \(explained.fix).")
-        case .factoryFailed(let key, let path, let underlying):
-            lines = ["Injector could not resolve \(key): its factory threw \(String(reflecting: underlying))."]
+        case .factoryFailed(let key, let path, let underlying as CancellationError):
+            // A wait for a creation, cancelled (the creation goes on), or a factory that stopped.
+            lines = [
+                "Injector could not resolve \(key): the resolve was cancelled (\(String(reflecting: underlying)))."
+            ]
             lines += Self.pathLine(path)
-            lines.append("To fix: make the factory registered for \(key) succeed; the error above is its own.")
+            lines.append(
+                "To fix: nothing, if its task was meant to stop (a creation it waited for goes on for the others); "
+                    + "otherwise, find what cancelled the task.")
+        case .factoryFailed(let key, let path, let underlying):
+            // A decorator's or a hook's failure is the factory's run's: which of them threw is not known here.
+            lines = [
+                "Injector could not resolve \(key): its factory, a decorator or an initCompleted hook threw "
+                    + "\(String(reflecting: underlying))."
+            ]
+            lines += Self.pathLine(path)
+            lines.append(
+                "To fix: make what is registered for \(key) (its factory, decorators, initCompleted hooks) succeed; "
+                    + "the error above is its own.")
         case .requiresMainActor(let key, let path):
             lines = [
                 "Injector could not resolve \(key): its factory runs on the main actor, "
@@ -80,6 +96,14 @@ extension InjectionError: CustomStringConvertible {
                         + "(each resolve makes new ones).",
                     "To fix: reset a scope that keeps values: `.singleton`, `.weak`, `.scoped`, or one of `.named(…)`.",
                 ]
+        case .notResettable(let key, let scope?) where key.name == nil && key.type is any ServiceCollection.Type:
+            // Registering the array with a scope would replace the collection (see `register(into:)`).
+            lines = [
+                "Injector could not reset \(key): none of its elements keeps a value (each resolve makes new ones).",
+                "To fix: there is nothing to reset for it; to keep and reset its elements' values, register them "
+                    + "with a scope that keeps one (`register(into: …, scope: .singleton)`); its own scope, "
+                    + "\(scope), stays.",
+            ]
         case .notResettable(let key, let scope?):
             lines = [
                 "Injector could not reset \(key): its scope, \(scope), keeps no value "
@@ -217,7 +241,7 @@ extension InjectionError: CustomStringConvertible {
     /// The "To fix" of a missing key: a registered name within two edits of the requested one
     /// first (a typo is likelier than a missing registration), then the registration; for a
     /// collection or map, an element or a declaration.
-    private static func likelyFix(for key: DependencyKey, suggestions: [Suggestion]) -> String {
+    private static func likelyFix(for key: DependencyKey, suggestions: [Suggestion], resolving: Bool) -> String {
         if case .registeredBelowBuilder(let builder)? = suggestions.first {
             return "let \(builder.typeName) live no longer than what it needs (see the suggestion above)."
         }
@@ -234,7 +258,8 @@ extension InjectionError: CustomStringConvertible {
         var arguments: [String] = []
         for case .registerTakingArguments(let types) in suggestions { arguments = types }
         let register =
-            "register \(key) before resolving it, e.g. \(registrationExample(for: key, arguments: arguments))."
+            "register \(key) \(resolving ? "before resolving it" : "first"), e.g. "
+            + "\(registrationExample(for: key, arguments: arguments))."
         guard let name = key.name, case .otherNames(let names, _)? = suggestions.first,
             case let closest?? = names.first
         else { return register }

@@ -19,16 +19,18 @@
 public indirect enum InjectionError: Error, Sendable {
     /// Nothing is registered for the key, in the injector or any of its ancestors.
     ///
-    /// `suggestions` holds what the injector found that the caller probably meant.
+    /// `suggestions` holds what the injector found that the caller probably meant. The `path`
+    /// is empty for a ``DependencyInjector/reset(_:name:)``, which resolved nothing.
     case notRegistered(DependencyKey, path: [DependencyKey], suggestions: [Suggestion])
 
     /// Resolving the last key of `path` needs that same key again, through the factories in
     /// between: `[A, B, A]`. A key that needs itself gives `[A, A]`.
     case circularDependency(path: [DependencyKey])
 
-    /// The key's factory threw `underlying`, an error of its own (an `InjectionError` passes
-    /// through unchanged, so a missing dependency deep in the graph is reported as
-    /// ``notRegistered(_:path:suggestions:)`` with the whole path).
+    /// The key's factory, one of its decorators or its `initCompleted` hook threw `underlying`,
+    /// an error of its own (an `InjectionError` passes through unchanged, so a missing
+    /// dependency deep in the graph is reported as ``notRegistered(_:path:suggestions:)`` with
+    /// the whole path); a `CancellationError` when the resolve was cancelled.
     case factoryFailed(DependencyKey, path: [DependencyKey], underlying: any Error)
 
     /// The key's factory takes run-time arguments of the `expected` types (module-qualified

@@ -83,7 +83,7 @@ extension DependencyInjector {
     func dropValue<T>(of type: T.Type, name: String?) throws(InjectionError) -> [DependencyInjector] {
         let key = DependencyKey(type, name: name)
         guard let keepers = try dropValue(of: key, forwardedFrom: []) else {
-            throw .notRegistered(key, path: [key], suggestions: suggestions(for: key, as: T.self))
+            throw .notRegistered(key, path: [], suggestions: suggestions(for: key, as: T.self))
         }
         return keepers
     }
@@ -114,10 +114,14 @@ extension DependencyInjector {
                         // forwards to it): a cycle, as a resolve of the key reports it.
                         let path = forwards + [key, target]
                         if forwards.contains(target) { throw .circularDependency(path: path) }
-                        guard let keepers = try dropValue(of: target, forwardedFrom: forwards + [key]) else {
-                            throw .notRegistered(target, path: path, suggestions: [])
+                        do throws(InjectionError) {
+                            guard let keepers = try dropValue(of: target, forwardedFrom: forwards + [key]) else {
+                                throw .notRegistered(target, path: path, suggestions: [])
+                            }
+                            return keepers
+                        } catch .notResettable(_, let scope?) {
+                            throw .notResettable(forwards.first ?? key, scope: scope)  // the key reset, as asked
                         }
-                        return keepers
                     }
                     // A collection keeps nothing itself either: its elements' values are dropped.
                     // (Its notResettable advised registering it with a scope that keeps a value,

@@ -39,8 +39,10 @@ import Testing
                    To fix: break the cycle: let one of these types resolve the next one later \
                 (with @LazyInject, or by resolving inside a method) instead of in its factory.
 
-                3. Injector could not resolve InjectorTests.Service: its factory threw InjectorTests.SampleError(code: 7).
-                   To fix: make the factory registered for InjectorTests.Service succeed; the error above is its own.
+                3. Injector could not resolve InjectorTests.Service: its factory, a decorator or an initCompleted hook \
+                threw InjectorTests.SampleError(code: 7).
+                   To fix: make what is registered for InjectorTests.Service (its factory, decorators, initCompleted \
+                hooks) succeed; the error above is its own.
                 """
         )
         // The healthy singleton was built off to the side, once, and the real one not at all.

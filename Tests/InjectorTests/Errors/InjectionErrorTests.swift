@@ -260,9 +260,11 @@ struct App {}
         #expect(underlying as? SampleError == SampleError(code: 42))
         #expect(
             error?.description == """
-                Injector could not resolve InjectorTests.Checkout: its factory threw InjectorTests.SampleError(code: 42).
+                Injector could not resolve InjectorTests.Checkout: its factory, a decorator or an initCompleted hook \
+                threw InjectorTests.SampleError(code: 42).
                 Resolution path: InjectorTests.App → InjectorTests.Checkout
-                To fix: make the factory registered for InjectorTests.Checkout succeed; the error above is its own.
+                To fix: make what is registered for InjectorTests.Checkout (its factory, decorators, initCompleted \
+                hooks) succeed; the error above is its own.
                 """
         )
     }
@@ -329,5 +331,95 @@ struct App {}
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    // MARK: - Messages that say what failed (found by a hunt)
+
+    final class Report: Sendable {}
+    protocol Plugin: Sendable {}
+    final class Plugged: Plugin {}
+
+    /// The message of resolving `type` from `injector`, which must fail.
+    private func resolveMessage<T>(_ type: T.Type, from injector: DependencyInjector) -> String {
+        do throws(InjectionError) {
+            _ = try injector.resolve(type)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The message of resetting `type` in `injector`, which must fail.
+    private func resetMessage<T>(_ type: T.Type, in injector: DependencyInjector) -> String {
+        do throws(InjectionError) {
+            try injector.reset(type)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aResetOfAKeyThatIsNotRegisteredSaysItIsAReset() {
+        let message = resetMessage(Report.self, in: DependencyInjector())
+        #expect(message.hasPrefix("Injector could not reset InjectorTests.InjectionErrorTests.Report"), "\(message)")
+        #expect(!message.contains("resolv"), "\(message)")
+    }
+
+    /// The factory succeeded: the message must not send the user to it alone.
+    @Test func aThrowingDecoratorOrHookIsNamedInTheMessage() {
+        let decorated = DependencyInjector()
+        decorated.register(Report.self) { _ in Report() }
+        decorated.decorate(Report.self) { _, _ in throw SampleError(code: 1) }
+        let hooked = DependencyInjector()
+        hooked.register(Report.self) { _ in Report() }.initCompleted { _, _ in throw SampleError(code: 2) }
+        for message in [resolveMessage(Report.self, from: decorated), resolveMessage(Report.self, from: hooked)] {
+            #expect(!message.contains("its factory threw"), "\(message)")
+            #expect(message.contains("a decorator or an initCompleted hook threw"), "\(message)")
+        }
+    }
+
+    /// A waiter cancelled while a singleton is created: the factory goes on and succeeds.
+    @Test func aCancelledWaitIsNotReportedAsTheFactorysFailure() async throws {
+        let started = AsyncGate()
+        let release = AsyncGate()
+        let server = AsyncDependencyInjector()
+        await server.register(Report.self, scope: .singleton) { _ in
+            started.open()
+            await release.wait()
+            return Report()
+        }
+        let creator = Task { try await server.resolve(Report.self) }
+        await started.wait()
+        let waiter = Task { try await server.resolve(Report.self) }
+        try await untilWaiting(1, for: Report.self, in: server)
+        waiter.cancel()
+        let message: String
+        do {
+            _ = try await waiter.value
+            message = "no error"
+        } catch {
+            message = "\(error)"
+        }
+        release.open()
+        _ = try await creator.value  // the factory succeeded
+        #expect(message.contains("the resolve was cancelled"), "\(message)")
+        #expect(!message.contains("threw"), "\(message)")
+    }
+
+    /// Registering the array with a scope would replace the collection: the fix is its elements'.
+    @Test func aCollectionOfTransientsThatCannotBeResetIsToldToScopeItsElements() {
+        let injector = DependencyInjector()
+        injector.register(into: [any Plugin].self) { _ in Plugged() }
+        let fix = resetMessage([any Plugin].self, in: injector).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(fix.contains("register(into: …, scope: .singleton)"), "\(fix)")
+    }
+
+    /// A key that forwards to a transient: the message names the key the caller reset.
+    @Test func aForwardedKeyThatCannotBeResetIsNamedInTheMessage() {
+        let injector = DependencyInjector()
+        injector.register(Plugged.self) { _ in Plugged() }.implements((any Plugin).self)
+        let message = resetMessage((any Plugin).self, in: injector)
+        let reset = "Injector could not reset any InjectorTests.InjectionErrorTests.Plugin"
+        #expect(message.hasPrefix(reset), "\(message)")
     }
 }
