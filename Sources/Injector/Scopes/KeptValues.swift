@@ -544,13 +544,24 @@ struct KeptValues {
         /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn.
         func runAllTeardowns() async -> [TeardownError.Failure] {
             var failures: [TeardownError.Failure] = []
-            for kept in values.reversed() {
-                guard let (teardown, value) = kept.pendingTeardown else { continue }
+            var index = values.endIndex
+            while index > values.startIndex {
+                index -= 1
+                // A synchronous one run in place, as `runTeardowns()` runs it: copied out of the
+                // record with its value, each cost two retains and releases.
+                switch Unmanaged.passUnretained(values[index])._withUnsafeGuaranteedRef({
+                    $0.runTeardownIfSynchronous()
+                }) {
+                case nil: continue
+                case .failed(let failure)?:
+                    failures.append(failure)
+                    continue
+                case .asynchronous?: break
+                }
+                let kept = values[index]
+                guard let (teardown, value) = kept.pendingTeardown, case .async(let close) = teardown else { continue }
                 do {
-                    switch teardown {
-                    case .sync(let close): try close(value)
-                    case .async(let close): try await close.tearDown(value)
-                    }
+                    try await close.tearDown(value)
                 } catch {
                     let registration = kept.registration
                     failures.append(
