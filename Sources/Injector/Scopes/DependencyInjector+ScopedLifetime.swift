@@ -310,8 +310,9 @@ extension AsyncDependencyInjector {
         // when a task the factory started resolves through it. With none there, the task's:
         // a resolver kept from a resolve that has ended, used in a singleton's factory, has no
         // frames of its own running, and resolves as the injector would, in the task's run.
+        // The thread's context read in place: retained for the read, it cost a retain and a release.
         let holder =
-            ResolutionContext.current.innermostKept ?? frames.innermostKept
+            ResolutionContext.withCurrent { $0.innermostKept } ?? frames.innermostKept
             ?? (AsyncWrapperCapture.isBuilding ? AsyncResolutionContext.frames.innermostKept : nil)
         let scoped = try core.checkScoped(registration, keptBy: keeper, insideValueOf: holder)
         // Numbered when this task takes the place: a ready value costs no count shared by all cores.
