@@ -115,7 +115,7 @@ extension AsyncResolutionContext {
             // release a run).
             var parent = innermost
             let unbound = task.flatMap { task in task != 0 && task == CurrentTask.address ? task : nil }
-            let (run, node, isUnbound) = Resolve.begin(within: resolve, unboundIn: unbound) { resolve, run in
+            let (run, node, isUnbound) = Resolve.begin(after: innermost, unboundIn: unbound) { resolve, run in
                 let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
                 return Node(frame, parent: parent.take(), depth: depth, registrations: registrations.take())
             }
@@ -309,27 +309,28 @@ extension AsyncResolutionContext {
         /// `takeCaptured` takes no lock.
         private static let capturedCount = AtomicCount()
 
-        /// A new run of `resolve`, whose frames' innermost node `makeNode` makes (its frame names
-        /// the resolve); or, when there is none or it has ended, the outermost run of a new
-        /// resolve. A new run of
-        /// `resolve` made in `task` (the current one) is kept as unbound for it (see `State.unbound`).
+        /// A new run of the resolve of `innermost` (the innermost node of the frames it runs
+        /// inside), whose frames' innermost node `makeNode` makes (its frame names the resolve);
+        /// or, when there is none or it has ended, the outermost run of a new resolve. A new run
+        /// of that resolve made in `task` (the current one) is kept as unbound for it (see
+        /// `State.unbound`).
         fileprivate static func begin(
-            within resolve: Resolve?,
+            after innermost: Node?,
             unboundIn task: UInt?,
             makeNode: (Resolve, Run) -> Node
         ) -> (run: Run, node: Node, isUnbound: Bool) {
-            if let resolve,
-                let (run, node) = resolve.state.withLock({ state -> (Run, Node)? in
-                    guard state.inProgress > 0 else { return nil }
-                    state.inProgress += 1
-                    let run = state.running.begin()
-                    let node = makeNode(resolve, run)
-                    if let task {
-                        state.unbound.append(UnboundRun(run: run, task: task, frames: Frames(innermost: node)))
-                    }
-                    return (run, node)
-                })
-            {
+            // The resolve read in place from the innermost node: copied out, it cost a retain
+            // and a release a run.
+            if let (run, node) = innermost?.frame.resolve.state.withLock({ state -> (Run, Node)? in
+                guard state.inProgress > 0, let innermost else { return nil }
+                state.inProgress += 1
+                let run = state.running.begin()
+                let node = makeNode(innermost.frame.resolve, run)
+                if let task {
+                    state.unbound.append(UnboundRun(run: run, task: task, frames: Frames(innermost: node)))
+                }
+                return (run, node)
+            }) {
                 return (run, node, task != nil)
             }
             return (0, makeNode(Resolve(), 0), false)
