@@ -44,10 +44,14 @@ final class ObservedRequest: Sendable {
 
     var madeValue: Bool { made.withLock { $0 } }
 
-    /// Runs `resolve` as the observed request.
+    /// Runs `resolve` as the observed request. What it makes, an enclosing observed request of
+    /// this task made too: a nested resolve runs in this task only for the enclosing one's own
+    /// value (a `T?` resolving its `T`) or in its factory's run, which made that value anyway.
     func observing<T>(_ resolve: () async throws(InjectionError) -> T) async throws(InjectionError) -> T {
         Self.running.increment()
         defer { Self.running.decrement() }
+        let enclosing = Self.current
+        defer { if let enclosing, madeValue { enclosing.made.withLock { $0 = true } } }
         let outcome = await Self.$current.withValue(self) { () async -> Result<T, InjectionError> in
             do throws(InjectionError) {
                 return .success(try await resolve())

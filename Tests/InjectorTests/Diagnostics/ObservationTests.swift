@@ -393,6 +393,25 @@ import Testing
         }
         #expect(created.value == runs.value)
     }
+
+    /// A resolve of `T?` whose `T` is a transient runs `T`'s factory: the optional is
+    /// `created`, not a cache hit, on both faces (the actor face said `cached`; found by a hunt).
+    @Test(arguments: Face.allCases)
+    func anOptionalResolveThatRunsAFactoryIsReportedAsCreated(face: Face) async throws {
+        let injector = face.makeInjector()
+        let runs = Counter()
+        await injector.register(Service.self) {
+            runs.increment()
+            return Service()
+        }
+        let events = Collected<ResolutionEvent>()
+        await injector.observe { events.append($0) }
+        #expect(try await injector.resolve(Service?.self) != nil)
+        #expect(runs.value == 1)
+        let optional = events.values.filter { $0.key == DependencyKey(Service?.self) }
+        #expect(optional.count == 1)
+        #expect(optional.allSatisfy { !$0.isCacheHit })
+    }
 }
 
 /// A registered type and a subclass of it, which the factory returns.
