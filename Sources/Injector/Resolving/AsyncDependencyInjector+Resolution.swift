@@ -399,6 +399,10 @@ extension AsyncDependencyInjector {
                 }
             }
             return value.map { .value($0) } ?? .lookAgain  // `nil`: replaced meanwhile
+        case .awaitThread(let end):
+            // Its value is kept by now, or its factory failed (this task may make it): asked again.
+            _ = try await end.value(waitingFrom: frames)
+            return .askAgain
         case .share(let creation, let shared):
             ObservedRequest.noteMade()
             return .value(try await runShared(registration, as: creation, in: shared, after: frames))
@@ -473,14 +477,21 @@ extension AsyncDependencyInjector {
                     throw error.after(frames.keys)
                 }
             }
+            // Where another thread is creating the value, the core hands its end back to await,
+            // instead of sleeping on a thread of the cooperative pool.
+            let context = ResolutionContext.current
+            context.awaitsCreations = true
+            defer { context.endAwaitingCreations() }
+            let value: Any?
             do {
-                return .ready(
-                    try ObservedRequest.noting { () throws(InjectionError) in
-                        try core.produce(registration, heldBy: holder, keptBy: keeper)
-                    })
+                value = try ObservedRequest.noting { () throws(InjectionError) in
+                    try core.produce(registration, heldBy: holder, keptBy: keeper)
+                }
             } catch {
                 throw error.after(frames.keys)
             }
+            if let end = context.handedBack { return .apart(.awaitThread(end)) }
+            return .ready(value)
         }
         guard registration.scope.isKept else { return nil }
         try AsyncResolutionContext.checkNotResolving(registration, in: frames)

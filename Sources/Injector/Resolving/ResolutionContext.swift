@@ -57,6 +57,13 @@ final class ResolutionContext: @unchecked Sendable {
     // Read by other threads looking for a cycle between waiters.
     var waitingFor: SingletonCreation.Key?
     var waitingPath: [DependencyKey] = []
+    /// Whether a task's resolve (the actor face's) has the core run its synchronous part on
+    /// this thread now, and awaits what it would wait for: set around that part (see
+    /// `handsBackWaits(atDepth:)`).
+    var awaitsCreations = false
+    /// The end of another thread's creation that the task's resolve is to await before it asks
+    /// again, handed back by the wait that found the creation running (see `awaitsCreations`).
+    var handedBack: AsyncSingletonCreation?
     // The owning thread's stack; `stackLow` is 0 (the check never fires) where unknown.
     private let stackLow: UInt
     private let stackSize: Int
@@ -118,6 +125,23 @@ final class ResolutionContext: @unchecked Sendable {
     func stopSharing(_ registration: Registration, builtBy injector: DependencyInjector) {
         _ = shared.stopSharing(registration, builtBy: injector)
         isSharing = !shared.isEmpty
+    }
+
+    /// Whether a wait for another thread's creation, made by a resolve running `depth` frames
+    /// deep (the frame of its own run, for an argument cache's value: 1; otherwise 0), hands the
+    /// creation's end back to the task's resolve (`handedBack`) instead of sleeping: only where
+    /// the task's resolve asks, at the top of this thread's stack, never inside a factory, whose
+    /// synchronous code cannot suspend. A task then suspends until the creation ends, and hears
+    /// its own cancellation, where sleeping blocked a thread of the cooperative pool.
+    func handsBackWaits(atDepth depth: Int = 0) -> Bool {
+        awaitsCreations && frameCount == depth
+    }
+
+    /// Ends the synchronous part of a task's resolve (see `awaitsCreations`), thrown or not:
+    /// nothing handed back stays for the next.
+    func endAwaitingCreations() {
+        awaitsCreations = false
+        handedBack = nil
     }
 
     /// Throws `circularDependency` when `registration`'s factory is already running here.

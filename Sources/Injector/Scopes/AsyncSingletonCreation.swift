@@ -86,6 +86,9 @@ final class AsyncSingletonCreation: Sendable {
         /// A synchronous factory or completion that runs only on the main actor (the sync face's
         /// `mainActor` registrations), asked off it: run the registration there.
         case onMainActor
+        /// Another thread (a synchronous factory's run) creates the value: await the end of its
+        /// creation, then ask again (see `ResolutionContext.handsBackWaits(atDepth:)`).
+        case awaitThread(AsyncSingletonCreation)
     }
 
     /// How a resolve gets the value `registration` (held by `holder`) produced for `keeper`: the

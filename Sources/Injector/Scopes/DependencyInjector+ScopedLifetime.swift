@@ -182,10 +182,12 @@ extension DependencyInjector {
     /// finds another creating the value waits in `SingletonCreation`, which registers the
     /// creator for its cycle check, as it does for a singleton's creator; the creator wakes it.
     /// `nil` when `registration` was replaced or removed while this thread waited for its
-    /// value: the caller looks the key up again. `holder` stores `registration`, when the
-    /// resolve knows it (`nil` for one found in an ancestor's table), which the kept value
-    /// remembers (see `KeptValues.Kept.isReplaced`). The actor face claims the same places (see
-    /// `AsyncDependencyInjector.scopedRequest`). The store is this scope's own (`ownKeptValues`).
+    /// value: the caller looks the key up again; `nil` too for a task's resolve, which is
+    /// handed the creation's end to await instead (see `ResolutionContext.handedBack`).
+    /// `holder` stores `registration`, when the resolve knows it (`nil` for one found in an
+    /// ancestor's table), which the kept value remembers (see `KeptValues.Kept.isReplaced`).
+    /// The actor face claims the same places (see `AsyncDependencyInjector.scopedRequest`).
+    /// The store is this scope's own (`ownKeptValues`).
     @inline(never)
     func scopedValue(
         of registration: Registration,
@@ -209,10 +211,13 @@ extension DependencyInjector {
                 }
                 try SingletonCreation.shared.wait(
                     for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
-                    of: registration.key, context: context
+                    of: registration.key, context: context,
+                    handingBack: context.handsBackWaits() ? registration : nil
                 ) {
                     ownKeptValues.withLock { $0.awaitedCreator(of: claim) }
                 }
+                // A task's resolve awaits the creation's end, then asks again (see `wait`).
+                if context.handedBack != nil { return nil }
                 // Re-registered while we waited: the value just made may be the old one's.
                 guard holder?.stores(registration) ?? isStoredHereOrAbove(registration) else { return nil }
             case .claimed:

@@ -3,7 +3,9 @@
 /// The first thread to miss the cache creates; the others sleep until it has cached its value
 /// or failed (then one of them tries). The lock is never held while a factory runs. Before a
 /// thread sleeps, it follows the waits from the creator; if they lead back to itself (A → B →
-/// A from two threads at once), it throws `circularDependency`. Process-wide.
+/// A from two threads at once), it throws `circularDependency`. A task's resolve (the actor
+/// face's) never sleeps here: it is handed the creation's end to await (see
+/// `ResolutionContext.handsBackWaits(atDepth:)`). Process-wide.
 final class SingletonCreation: Sendable {
     static let shared = SingletonCreation()
 
@@ -34,7 +36,26 @@ final class SingletonCreation: Sendable {
         }
     }
 
-    private let creators = Locked<[Key: ResolutionContext]>([:])
+    /// The creations running now, by key, and their ends that tasks await.
+    private struct Creations {
+        /// The thread creating each value (for the cycle check).
+        var creators: [Key: ResolutionContext] = [:]
+        /// What the tasks waiting for a creation await, made by the first of them (most
+        /// creations have none); `finish` ends it. It carries no value: its waiters ask again,
+        /// as the threads that wait here do.
+        var awaited: [Key: AsyncSingletonCreation] = [:]
+
+        /// The end of `key`'s creation that `registration`'s resolve in a task awaits, made
+        /// now if it is the first to wait.
+        mutating func end(of key: Key, for registration: Registration) -> AsyncSingletonCreation {
+            if let awaited = awaited[key] { return awaited }
+            let end = AsyncSingletonCreation(of: registration)
+            awaited[key] = end
+            return end
+        }
+    }
+
+    private let creations = Locked(Creations())
 
     private enum Step {
         case ready(Any)
@@ -42,19 +63,24 @@ final class SingletonCreation: Sendable {
         case closed
         case create
         case cycle([DependencyKey])
+        /// Another thread creates the value: the task's resolve awaits its end (see `Creations`).
+        case await(AsyncSingletonCreation)
     }
 
     /// What `start` does for the cache `key`, filled with `dependency`'s value, once no other
     /// thread is creating the value; `cached` says what the cache holds (called under this
-    /// lock). Not inlined, for the stack (see `DependencyInjector.resolve(_:name:)`).
+    /// lock). `registration` makes the value, if it is a registration's (not a property's):
+    /// a task's resolve of it awaits another thread's creation instead of sleeping. Not
+    /// inlined, for the stack (see `DependencyInjector.resolve(_:name:)`).
     @inline(never)
     private func step(
         for key: Key,
         of dependency: DependencyKey,
+        madeBy registration: Registration?,
         context: ResolutionContext,
         cached: () -> Start?
     ) -> Step {
-        creators.withLockWaiting { creators -> Step? in
+        creations.withLockWaiting { creations -> Step? in
             context.waitingFor = nil
             // Lock order: this lock, then an injector's (one at a time), never the reverse.
             switch cached() {
@@ -63,12 +89,15 @@ final class SingletonCreation: Sendable {
             case .closed?: return .closed
             case .create?, nil: break  // `cached` never says `.create`
             }
-            guard creators[key] != nil else {
-                creators[key] = context
+            guard creations.creators[key] != nil else {
+                creations.creators[key] = context
                 return .create
             }
-            if let cycle = Self.cycle(from: context, waitingFor: key, of: dependency, creators: creators) {
+            if let cycle = Self.cycle(from: context, waitingFor: key, of: dependency, creators: creations.creators) {
                 return .cycle(cycle)
+            }
+            if let registration, context.handsBackWaits() {
+                return .await(creations.end(of: key, for: registration))
             }
             context.waitingFor = key
             context.waitingPath = context.path + [dependency]
@@ -108,7 +137,7 @@ final class SingletonCreation: Sendable {
         context: ResolutionContext
     ) throws(InjectionError) -> Start {
         let key = Key(registration, keptBy: keeper)
-        return try start(key, of: registration.key, context: context) {
+        return try start(key, of: registration.key, madeBy: registration, context: context) {
             Self.cached(registration, heldBy: holder, keptBy: keeper)
         }
     }
@@ -120,16 +149,21 @@ final class SingletonCreation: Sendable {
     func start(
         _ key: Key,
         of dependency: DependencyKey,
+        madeBy registration: Registration? = nil,
         context: ResolutionContext,
         cached: () -> Start?
     ) throws(InjectionError) -> Start {
-        switch step(for: key, of: dependency, context: context, cached: cached) {
+        switch step(for: key, of: dependency, madeBy: registration, context: context, cached: cached) {
         case .ready(let value): return .ready(value)
         case .stale: return .stale
         // Closed before this creation began: nothing is built for it (principle 14).
         case .closed: throw Self.closed(dependency, context: context)
         case .cycle(let path): throw .circularDependency(path: path)
         case .create: return .create(key)
+        case .await(let end):
+            // Nothing to hand out yet: the task's resolve awaits the end, then asks again.
+            context.handedBack = end
+            return .stale
         }
     }
 
@@ -138,19 +172,26 @@ final class SingletonCreation: Sendable {
     /// (called under this lock) says which thread creates it, marking the creation as awaited
     /// so that its end calls `finish(key)`, or `nil` once it has ended. The creator is
     /// registered as `key`'s, for the cycle check. Throws `circularDependency` when waiting
-    /// would never end.
+    /// would never end. With `handingBack`, the registration whose value a task's resolve asks
+    /// for (see `ResolutionContext.handsBackWaits(atDepth:)`), it does not sleep: it hands the
+    /// creation's end back in `context.handedBack`, for the task to await before it asks again.
     func wait(
         for key: Key,
         of dependency: DependencyKey,
         context: ResolutionContext,
+        handingBack registration: Registration? = nil,
         creator: () -> ResolutionContext?
     ) throws(InjectionError) {
-        let cycle = creators.withLockWaiting { creators -> [DependencyKey]?? in
+        let cycle = creations.withLockWaiting { creations -> [DependencyKey]?? in
             context.waitingFor = nil
             guard let running = creator() else { return .some(nil) }
-            creators[key] = running
-            if let cycle = Self.cycle(from: context, waitingFor: key, of: dependency, creators: creators) {
+            creations.creators[key] = running
+            if let cycle = Self.cycle(from: context, waitingFor: key, of: dependency, creators: creations.creators) {
                 return .some(cycle)
+            }
+            if let registration {
+                context.handedBack = creations.end(of: key, for: registration)
+                return .some(nil)
             }
             context.waitingFor = key
             context.waitingPath = context.path + [dependency]
@@ -171,6 +212,8 @@ final class SingletonCreation: Sendable {
         /// The value, created earlier or by the thread this one waited for.
         case ready(Any)
         /// The registration is no longer the one stored under its key: look the key up again.
+        /// Said too, by `start`, to a task's resolve handed a creation's end to await
+        /// (`ResolutionContext.handedBack`), which it reads first.
         case stale
         /// The keeper is closed and keeps nothing: the resolve throws `closed` before any
         /// factory runs (`start` throws it; only `cached` says it).
@@ -179,10 +222,16 @@ final class SingletonCreation: Sendable {
         case create(Key)
     }
 
-    /// Ends the creation `start` handed to this thread, waking the threads waiting for it.
+    /// Ends the creation `start` handed to this thread, waking the threads and tasks waiting
+    /// for it.
     func finish(_ key: Key) {
-        creators.withLock { $0[key] = nil }
-        creators.signalAll()
+        let awaited = creations.withLock { creations -> AsyncSingletonCreation? in
+            creations.creators[key] = nil
+            return creations.awaited.isEmpty ? nil : creations.awaited.removeValue(forKey: key)
+        }
+        creations.signalAll()
+        // No value: the tasks ask again, and find it kept (or make it, after a failure).
+        awaited?.finish(.success(()))
     }
 
     /// What `keeper` keeps for `registration` (held by `holder`), for both faces; `nil` when
