@@ -68,30 +68,45 @@ extension AsyncDependencyInjector {
             }
         }
         do throws(InjectionError) {
-            let registration = try core.registration(
-                of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
-            let arguments = (first, (repeat each rest))
-            guard case .withArguments(_, _, .sync) = registration.factory else {
-                guard observer != nil, registration.caching != nil else {
-                    let value = try await runTransient(registration, after: frames, arguments: arguments)
+            while true {
+                let registration = try core.registration(
+                    of: key, as: T.self, taking: First.self, repeat (each Rest).self, path: frames.keys)
+                let arguments = (first, (repeat each rest))
+                guard case .withArguments(_, _, .sync) = registration.factory else {
+                    guard observer != nil, registration.caching != nil else {
+                        let value = try await runTransient(registration, after: frames, arguments: arguments)
+                        return try DependencyInjector.cast(value, to: T.self, key: key)
+                    }
+                    // Told by the cache whether this resolve made the value (see `ObservedRequest`).
+                    let request = ObservedRequest()
+                    let value = try await request.observing { () async throws(InjectionError) -> any Sendable in
+                        try await runTransient(registration, after: frames, arguments: arguments)
+                    }
+                    if !request.madeValue { outcome = .cached }
                     return try DependencyInjector.cast(value, to: T.self, key: key)
                 }
-                // Told by the cache whether this resolve made the value (see `ObservedRequest`).
-                let request = ObservedRequest()
-                let value = try await request.observing { () async throws(InjectionError) -> any Sendable in
-                    try await runTransient(registration, after: frames, arguments: arguments)
+                // Registered through `synchronous`: run by the core, as a synchronous factory without
+                // arguments is (see `request`). Where another thread is making the tuple's value,
+                // the core hands its end back: awaited here, then the key is looked up again.
+                let context = ResolutionContext.current
+                context.awaitsCreations = true
+                let made: (value: Any, isCached: Bool)
+                do throws(InjectionError) {
+                    made = try core.runTakingArguments(registration, in: context, arguments: arguments)
+                } catch {
+                    let end = context.handedBack
+                    context.endAwaitingCreations()
+                    guard let end else { throw error.after(frames.keys) }
+                    _ = try await end.value(waitingFrom: frames)
+                    continue
                 }
-                if !request.madeValue { outcome = .cached }
-                return try DependencyInjector.cast(value, to: T.self, key: key)
-            }
-            // Registered through `synchronous`: run by the core, as a synchronous factory without
-            // arguments is (see `request`).
-            do throws(InjectionError) {
-                let (value, isCached) = try core.runTakingArguments(registration, in: .current, arguments: arguments)
-                if isCached { outcome = .cached }
-                return try DependencyInjector.cast(value, to: T.self, key: key)
-            } catch {
-                throw error.after(frames.keys)
+                context.endAwaitingCreations()
+                if made.isCached { outcome = .cached }
+                do throws(InjectionError) {
+                    return try DependencyInjector.cast(made.value, to: T.self, key: key)
+                } catch {
+                    throw error.after(frames.keys)
+                }
             }
         } catch {
             outcome = .failed(error)

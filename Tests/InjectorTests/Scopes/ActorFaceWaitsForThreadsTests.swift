@@ -16,6 +16,11 @@ import Testing
 
     final class Report: Sendable {}
 
+    final class Client: Sendable {
+        let tenant: Int
+        init(tenant: Int) { self.tenant = tenant }
+    }
+
     /// A factory that holds its thread until `release`, and says when it runs and has ended.
     struct SlowFactory: Sendable {
         let entered = AsyncGate()
@@ -153,5 +158,25 @@ import Testing
         #expect(try await request.resolve(Report.self) === made.withLock { $0 }, "the scope kept the thread's value")
         #expect(factory.ended.value == 1)
         try await request.close()
+    }
+
+    /// As above, for a value cached by argument that a thread makes (a synchronous factory).
+    @Test func aTaskWaitingForAThreadsCachedValueStopsWhenCancelled() async throws {
+        let factory = SlowFactory()
+        let server = AsyncDependencyInjector()
+        server.synchronous.register(Client.self, caching: .strong) { (_, tenant: Int) in
+            factory.run { Client(tenant: tenant) }
+        }
+        let made = Locked<Client?>(nil)
+        let stopped = await factory.cancelledResolveStopsWaiting(of: DependencyKey(Client.self)) {
+            let client = try? server.synchronous.resolve(Client.self, arguments: 1)
+            made.withLock { $0 = client }
+        } _: {
+            _ = try await server.resolve(Client.self, arguments: 1)
+        }
+        #expect(stopped, "the cancelled resolve waited for the thread's factory")
+        let kept = try await server.resolve(Client.self, arguments: 1)
+        #expect(kept === made.withLock { $0 }, "the thread's value, kept")
+        #expect(factory.ended.value == 1)
     }
 }

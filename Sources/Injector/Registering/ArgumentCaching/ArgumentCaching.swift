@@ -152,9 +152,13 @@ extension DependencyInjector {
                 }
                 let creation = SingletonCreation.Key(
                     owner: ObjectIdentifier(keeper), registration: running.registration)
-                try SingletonCreation.shared.wait(for: creation, of: key, context: context) {
+                // A task's resolve, whose run of the registration is the only one here, awaits
+                // the creation's end instead, then asks again (see `handsBackWaits(atDepth:)`).
+                let handingBack = context.handsBackWaits(atDepth: 1) ? registration : nil
+                try SingletonCreation.shared.wait(for: creation, of: key, context: context, handingBack: handingBack) {
                     keeper.registry.withLock { $0.kept.awaitedCreator(of: running) }
                 }
+                if context.handedBack != nil { throw AwaitingAThreadsCreation() }
                 // Made after its registration was replaced: nobody keeps it, but it is this
                 // resolve's, which asked for the registration the creator ran.
                 if let value = keeper.registry.withLock({ _ in claim.tuple.isLetGo ? claim.tuple.value : nil }) {
@@ -272,6 +276,11 @@ extension DependencyInjector {
         return value
     }
 }
+
+/// Ends the run of a task's resolve of a value cached by argument that another thread is
+/// making: the resolve awaits the end of that creation (`ResolutionContext.handedBack`), which
+/// it reads, never this error, then asks again.
+private struct AwaitingAThreadsCreation: Error {}
 
 extension Registration {
     /// The teardown of `value`, made by this registration, which caches by argument, if its
