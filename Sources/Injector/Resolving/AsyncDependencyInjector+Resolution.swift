@@ -547,6 +547,10 @@ extension AsyncDependencyInjector {
             return 0
         }
         if let creation = AsyncSingletonCreation.running(registration, keptBy: core) { return creation.waiterCount }
+        // A thread's creation (a synchronous factory), a singleton's or this scope's scoped value's.
+        if let end = SingletonCreation.shared.awaitedEnd(of: SingletonCreation.Key(registration, keptBy: core)) {
+            return end.waiterCount
+        }
         return core.keptValues?.withLock { $0.awaited(registration) }?.waiterCount ?? 0
     }
 

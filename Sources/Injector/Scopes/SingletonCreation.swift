@@ -234,6 +234,11 @@ final class SingletonCreation: Sendable {
         awaited?.finish(.success(()))
     }
 
+    /// What the tasks waiting for the thread's creation under `key` await, if any (for tests).
+    func awaitedEnd(of key: Key) -> AsyncSingletonCreation? {
+        creations.withLock { $0.awaited[key] }
+    }
+
     /// What `keeper` keeps for `registration` (held by `holder`), for both faces; `nil` when
     /// not created yet. Called under a creation lock, so only a value leaves `holder`'s lock,
     /// never an entry that might be the last reference to a replaced value.

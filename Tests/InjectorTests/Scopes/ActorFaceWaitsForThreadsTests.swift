@@ -28,11 +28,11 @@ import Testing
         let ended = Counter()
 
         /// Runs the factory's body: `make`, once released (the time-out stands in for "never").
-        func run<Value>(_ make: () -> Value) -> Value {
+        func run<Value, Failure: Error>(_ make: () throws(Failure) -> Value) throws(Failure) -> Value {
             entered.open()
             _ = release.wait(timeout: .now() + .seconds(ActorFaceWaitsForThreadsTests.forever))
             ended.increment()
-            return make()
+            return try make()
         }
 
         /// Whether `resolve`, begun in a task of its own while the factory runs on `thread`
@@ -126,6 +126,35 @@ import Testing
         #expect(stopped, "the cancelled resolve waited for the thread's factory and got its value")
         #expect(try await server.resolve(Report.self) === made.withLock { $0 }, "the thread's value, kept")
         #expect(factory.ended.value == 1)
+    }
+
+    /// AsyncDependencies.md, "Cancellation": a task that waited for a thread's creation that
+    /// failed asks again, as a waiting thread does, and makes the value itself; the failure is
+    /// the thread's alone.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // `.timeLimit` takes a `Duration`
+    @Test(.timeLimit(.minutes(1)))
+    func tasksWhoseThreadsCreationFailedMakeTheValue() async throws {
+        let factory = SlowFactory()
+        let runs = Counter()
+        let server = AsyncDependencyInjector()
+        server.synchronous.register(Report.self, scope: .singleton) { _ in
+            guard runs.increment() == 1 else { return Report() }
+            return try factory.run { throw SampleError(code: 1) }
+        }
+        let failed = DispatchSemaphore(value: 0)
+        Thread {
+            if (try? server.synchronous.resolve(Report.self)) == nil { failed.signal() }
+        }.start()
+        await factory.entered.wait()
+        let waiters = (0..<3).map { _ in Task { try await server.resolve(Report.self) } }
+        try await untilWaiting(3, for: Report.self, in: server)
+        factory.release.signal()
+        var reports: [Report] = []
+        for waiter in waiters { reports.append(try await waiter.value) }
+        await onOwnThread { failed.wait() }
+        #expect(runs.value == 2, "the thread's run, then one of the tasks'")
+        #expect(Set(reports.map(ObjectIdentifier.init)).count == 1)
+        #expect(try server.synchronous.resolve(Report.self) === reports.first)
     }
 
     /// As above, for a `.scoped` value that a thread makes in the same opened scope, which the
