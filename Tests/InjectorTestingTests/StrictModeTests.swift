@@ -201,9 +201,7 @@ struct StrictOverCurrentTests {
     /// `InjectionKey`, which no value is registered "as" (StrictTestScopes.md: the issue names
     /// "the fix"; InjectionKey's doc: tests override it through the injector,
     /// `$0.values.x = …`, or `register(\.x)`).
-    @Test(
-        .disabled("repro: a refused key path's fix says `$0.register(… as RefusableKey)`, for a value of the key type"),
-        .injecting(.strict(app: { $0.register(\.refusable) { _ in "app" } })))
+    @Test(.injecting(.strict(app: { $0.register(\.refusable) { _ in "app" } })))
     func aRefusedKeyPathSaysHowToProvideTheKeyPath() {
         let issues = recordedIssues { _ = DependencyInjector.current.resolve(\.refusable) }
         let message = issues.first?.comments.first ?? ""

@@ -134,6 +134,13 @@ extension InjectionError: CustomStringConvertible {
                 lines.append(
                     "To fix: allow the element type in tests (`allowing: [\(key.typeExpression)]` on the test scope), "
                         + "or declare the collection `.replacing` in the test and register the test's own elements.")
+            } else if key.type is any InjectionKey.Type {
+                // A key path's key: no value is registered as the key's type, and a key path's
+                // registration has no `.allowedInTests()`; the property's name is not known here.
+                lines.append(
+                    "To fix: set the key path's value in the test's injector (`$0.values.… = …`, or "
+                        + "`$0.register(\\.…) { _ in … }`, in its `.injecting` closure), "
+                        + "or allow the app's in tests (`allowing: [\(key.typeExpression)]` on the test scope).")
             } else {
                 lines.append(
                     "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName)\(key.nameArgument))` in "
