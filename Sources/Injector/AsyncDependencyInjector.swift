@@ -128,9 +128,15 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(.preview))
     }
 
-    /// A test scope under this injector (see `TestScope`), `strict` if asked.
-    package nonisolated func testChild(strict: Bool, allowing: [any Any.Type]) -> AsyncDependencyInjector {
-        AsyncDependencyInjector(parent: self, core: core.testChild(TestScope(isStrict: strict, allowing: allowing)))
+    /// A test scope under this injector (see `TestScope`), `strict` if asked, kept with
+    /// `recorder` (see `TestScope.recorder`).
+    package nonisolated func testChild(
+        strict: Bool,
+        allowing: [any Any.Type],
+        recorder: TestIssueRecorder? = TestIssueRecorder.current
+    ) -> AsyncDependencyInjector {
+        let scope = TestScope(isStrict: strict, allowing: allowing, recorder: recorder)
+        return AsyncDependencyInjector(parent: self, core: core.testChild(scope))
     }
 
     /// The face of `core`: this injector's or an ancestor's (a singleton's factory runs with its keeper's).

@@ -219,9 +219,17 @@ public final class DependencyInjector: Sendable {
         testScope.map { !$0.isPreview } ?? false
     }
 
-    /// A test scope under this injector, `strict` if asked, for `InjectorTesting`.
+    /// A test scope under this injector, `strict` if asked, for `InjectorTesting`: kept with the
+    /// recorder bound (see `TestScope.recorder`).
     package func testChild(strict: Bool, allowing: [any Any.Type]) -> DependencyInjector {
-        testChild(TestScope(isStrict: strict, allowing: allowing))
+        testChild(TestScope(isStrict: strict, allowing: allowing, recorder: TestIssueRecorder.current))
+    }
+
+    /// The recorder of the nearest test scope at or above this injector, if any (see
+    /// `TestScope.recorder`). Read on failure only.
+    var testScopeRecorder: TestIssueRecorder? {
+        if let recorder = testScope?.recorder { return recorder }
+        return parent?.testScopeRecorder
     }
 
     /// Creates an injector that sees this one's registrations and can override them locally,

@@ -84,6 +84,8 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         let (app, asyncApp) = (injector, asyncInjector)
         // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
         let recorder = TestIssueRecorder.recordingIssues()
+        // What failed in tasks that could not record on the test (`Task.detached`), on it now.
+        defer { recorder.recordHeld() }
         do {
             try await TestIssueRecorder.$current.withValue(recorder) {
                 do {

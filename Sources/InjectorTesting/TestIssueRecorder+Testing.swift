@@ -10,8 +10,12 @@ extension TestIssueRecorder {
     /// property's declaration (or the registration's line), where known. One for each test:
     /// it remembers the refusals it recorded (see `init(rememberingRefusals:_:)`), so that a
     /// refusal the test then throws is reported once.
+    ///
+    /// `Issue.record` finds the test through the task's `Test.current`: what it is handed in a
+    /// task without one (a `Task.detached` the test awaits) is held, and recorded on the test
+    /// by `recordHeld()` in the test's task, when the test's body returns.
     package static func recordingIssues() -> TestIssueRecorder {
-        TestIssueRecorder(rememberingRefusals: true, recordIssue)
+        TestIssueRecorder(rememberingRefusals: true, canRecordHere: { Test.current != nil }, recordIssue)
     }
 
     /// Records `message` as an issue of the running Swift Testing test, at `site` where known.

@@ -490,7 +490,7 @@ final class HandMadeOptionalCheckout {
 /// swallows it"). The trait is run by hand, so that a refusal recorded when its scope ends is
 /// caught here too.
 @Suite struct DetachedWorkRefusalTests {
-    @Test(.disabled("repro: a strict refusal swallowed in a detached task is recorded nowhere; the test passes"))
+    @Test
     func aRefusalSwallowedInADetachedTaskFailsTheTest() async throws {
         let trait: InjectingTrait = .injecting(.strict(app: registerShop))
         let test = try #require(Test.current)
@@ -498,6 +498,27 @@ final class HandMadeOptionalCheckout {
         try await withKnownIssue {
             try await trait.provideScope(for: test, testCase: Test.Case.current) {
                 let injector = DependencyInjector.current  // handed over, as the docs say
+                let receipts = await Task.detached { try? injector.resolve((any Receipts).self) }.value
+                #expect(receipts == nil)  // refused, and swallowed
+            }
+        } matching: { issue in
+            issues.append(issue)
+            return true
+        }
+        #expect(issues.values.count == 1)
+    }
+}
+
+/// `withOverrides(strict:)` in a plain test (no trait): a refusal swallowed in a detached task
+/// that got the scope's injector fails the test, as under the trait.
+@Suite struct DetachedWorkInPlainScopeTests {
+    @Test func aRefusalSwallowedInADetachedTaskFailsTheTest() async {
+        let app = DependencyInjector()
+        registerShop(in: app)
+        let issues = Collected<Issue>()
+        await withKnownIssue {
+            await app.withOverrides(strict: true, { _ in }) {
+                let injector = DependencyInjector.current
                 let receipts = await Task.detached { try? injector.resolve((any Receipts).self) }.value
                 #expect(receipts == nil)  // refused, and swallowed
             }

@@ -171,7 +171,7 @@ extension DependencyInjector {
 /// that test, never the run"). The trait is run by hand, so that an issue recorded when its scope
 /// ends is caught here too.
 @Suite struct DetachedLazyInjectRecordingTests {
-    @Test(.disabled("repro: the failure is recorded on «unknown»: the test passes and the run fails"))
+    @Test
     func aLazyInjectFirstResolvedInADetachedTaskIsRecordedOnTheTest() async throws {
         let trait: InjectingTrait = .injecting()
         let test = try #require(Test.current)

@@ -8,10 +8,17 @@ package struct TestIssueRecorder: Sendable {
     /// The recorder of the test running in this task, if any.
     @TaskLocal package static var current: TestIssueRecorder?
 
-    private let record: @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
+    private let recordNow: @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
     /// The keys whose refusal this recorder has recorded, when it remembers them (one test's
     /// recorder, see `init(rememberingRefusals:_:)`); guarded by its lock.
     private let recordedRefusals: Locked<Set<DependencyKey>>?
+    /// Whether this task can record on the recorder's test, for a recorder that cannot record
+    /// from any task (Swift Testing's, which finds the test through the task's `Test.current`):
+    /// what it is handed elsewhere (a `Task.detached` the test awaits) is held for the test's
+    /// own task (see `recordHeld()`). `nil` for one that records from any task.
+    private let canRecordHere: (@Sendable () -> Bool)?
+    /// What was handed to the recorder where it could not record, until `recordHeld()`.
+    private let held: Locked<HeldIssues>?
 
     /// A recorder that hands each failure's message, and where the property is declared (or
     /// the failing registration made; `nil` when unknown), to `record`.
@@ -19,12 +26,18 @@ package struct TestIssueRecorder: Sendable {
     /// With `rememberingRefusals` (one recorder per test), it records each strict-scope
     /// refusal once, and knows the refusals it recorded (`hasRecorded(_:)`), so that a test
     /// that throws one is not reported twice.
+    ///
+    /// With `canRecordHere`, what it is handed in a task where that says no is held, and
+    /// recorded by `recordHeld()` in the test's own task.
     package init(
         rememberingRefusals: Bool = false,
+        canRecordHere: (@Sendable () -> Bool)? = nil,
         _ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
     ) {
-        self.record = record
+        recordNow = record
         recordedRefusals = rememberingRefusals ? Locked([]) : nil
+        self.canRecordHere = canRecordHere
+        held = canRecordHere == nil ? nil : Locked(HeldIssues())
         Self.made.increment()
     }
 
@@ -74,23 +87,33 @@ package struct TestIssueRecorder: Sendable {
         current ?? runningTestRecorders?.recorderForRunningTest()
     }
 
-    /// Runs `body` with `current`, or else one recorder of the running test bound, so that what
-    /// fails in a test scope a plain test opens (`withOverrides`) is recorded as under the
-    /// trait: a refusal once, however often the code meets it. Outside a test, or where a
-    /// recorder is bound already, it binds nothing.
-    static func bindingRunningTest<Result>(_ body: () throws -> Result) rethrows -> Result {
-        guard current == nil, let recorder = runningTestRecorders?.recorderForRunningTest() else { return try body() }
+    /// `current`, or else the recorder of the test that opened the test scope `injector`
+    /// resolves through (a task the test handed the injector to, `Task.detached`, binds none),
+    /// or else the running test's. For a failure found through `injector`; read on failure only.
+    static func currentOrTest(of injector: DependencyInjector) -> TestIssueRecorder? {
+        current ?? injector.testScopeRecorder ?? runningTestRecorders?.recorderForRunningTest()
+    }
+
+    /// Runs `body` with `recorder` (`currentOrRunningTest`, kept by a test scope just opened)
+    /// bound where none is, so that what fails in a test scope a plain test opens
+    /// (`withOverrides`) is recorded as under the trait: a refusal once, however often the code
+    /// meets it. When `body` ends, what the recorder held for this task is recorded
+    /// (`recordHeld()`). Where a recorder is bound already (its binder records what it holds),
+    /// or outside a test, it binds nothing.
+    static func binding<Result>(_ recorder: TestIssueRecorder?, _ body: () throws -> Result) rethrows -> Result {
+        guard current == nil, let recorder else { return try body() }
+        defer { recorder.recordHeld() }
         return try $current.withValue(recorder, operation: body)
     }
 
-    /// `bindingRunningTest(_:)` for an asynchronous `body`, in the caller's isolation.
-    static func bindingRunningTest<Result>(
+    /// `binding(_:_:)` for an asynchronous `body`, in the caller's isolation.
+    static func binding<Result>(
+        _ recorder: TestIssueRecorder?,
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        guard current == nil, let recorder = runningTestRecorders?.recorderForRunningTest() else {
-            return try await body()
-        }
+        guard current == nil, let recorder else { return try await body() }
+        defer { recorder.recordHeld() }
         return try await $current.withValue(recorder, operation: body)
     }
 
@@ -100,9 +123,19 @@ package struct TestIssueRecorder: Sendable {
     private static let runningTestRecorders =
         _typeByName("15InjectorTesting17RunningTestIssuesO") as? any RunningTestRecorderSource.Type
 
-    /// Records `message`, at `site` when known, on the test.
+    /// Records `message`, at `site` when known, on the test: at once, or, in a task that cannot
+    /// record on the test, when the test's own task calls `recordHeld()` (at once if it has).
     func record(_ message: String, at site: DeclarationSite?) {
-        record(message, site)
+        if let held, let canRecordHere, !canRecordHere(), held.withLock({ $0.hold(message, at: site) }) { return }
+        recordNow(message, site)
+    }
+
+    /// Records, in this task (the test's), what was held for it (see `record(_:at:)`); from now
+    /// on, what this recorder is handed is recorded at once, wherever: the test has ended.
+    package func recordHeld() {
+        guard let held else { return }
+        let messages = held.withLock { $0.release() }
+        for (message, site) in messages { recordNow(message, site) }
     }
 
     /// Reports that the `wrapper` property declared at `site` failed with `error`, searching
@@ -116,17 +149,21 @@ package struct TestIssueRecorder: Sendable {
         searchingIn injector: DependencyInjector
     ) {
         if isRecordedAlready(error) { return }
-        report(error, of: wrapper, declaredAt: site, searched: injector.searchedDescription, to: recorder(for: error))
+        report(
+            error, of: wrapper, declaredAt: site, searched: injector.searchedDescription,
+            to: recorder(for: error, searching: injector))
     }
 
     /// Where a wrapper records `error`: this task's recorder, or, for a strict scope's refusal
     /// that the resolve left to the wrapper, the running test where no recorder is bound (as
     /// the resolve would have recorded it).
-    static func recorder(for error: InjectionError, capturedAtInit captured: TestIssueRecorder? = current)
-        -> TestIssueRecorder?
-    {
+    static func recorder(
+        for error: InjectionError,
+        capturedAtInit captured: TestIssueRecorder? = current,
+        searching injector: DependencyInjector
+    ) -> TestIssueRecorder? {
         guard case .notProvidedInTest = error else { return captured }
-        return captured ?? currentOrRunningTest
+        return captured ?? currentOrTest(of: injector)
     }
 
     /// Whether a wrapper's `error` is on the test already: a strict scope's refusal is, at the
@@ -160,7 +197,7 @@ package struct TestIssueRecorder: Sendable {
             Searched: \(searched()).
             \(advice(for: wrapper))
             """,
-            site
+            at: site
         )
     }
 
@@ -184,4 +221,26 @@ package struct TestIssueRecorder: Sendable {
 package protocol RunningTestRecorderSource: SendableMetatype {
     /// A recorder for the test running in this task; `nil` outside a test.
     static func recorderForRunningTest() -> TestIssueRecorder?
+}
+
+/// What a recorder was handed in tasks that cannot record on its test, held for the test's own
+/// task (see `TestIssueRecorder.recordHeld()`).
+private struct HeldIssues {
+    private var messages: [(message: String, site: DeclarationSite?)] = []
+    /// Whether the test's task has recorded what was held: nothing more is held.
+    private var isReleased = false
+
+    /// Holds `message`, unless what was held is released; whether it did.
+    mutating func hold(_ message: String, at site: DeclarationSite?) -> Bool {
+        guard !isReleased else { return false }
+        messages.append((message, site))
+        return true
+    }
+
+    /// What was held, released: nothing more will be.
+    mutating func release() -> [(message: String, site: DeclarationSite?)] {
+        isReleased = true
+        defer { messages = [] }
+        return messages
+    }
 }

@@ -131,7 +131,7 @@ final class LazyResolution: Sendable {
             if !TestIssueRecorder.isRecordedAlready(error) {
                 TestIssueRecorder.report(
                     error, of: "@LazyInject", declaredAt: site, searched: searched,
-                    to: TestIssueRecorder.recorder(for: error, capturedAtInit: recorder))
+                    to: TestIssueRecorder.recorder(for: error, capturedAtInit: recorder, searching: injector))
             }
             throw error
         }

@@ -85,7 +85,7 @@ final class WrapperFailure: Sendable {
             // A refusal deeper in the chain is on the test already, at the registration's line;
             // one of the property's own key, here, at the property (see `DependencyInjector.refusal`).
             guard error.path.count == 1 else { return }
-            recorder = TestIssueRecorder.currentOrRunningTest
+            recorder = TestIssueRecorder.currentOrTest(of: injector)
         }
         TestIssueRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: recorder)
     }

@@ -133,7 +133,7 @@ extension DependencyInjector {
             _ = consume slot  // an instance: it takes no arguments (unlocked here)
             found = nil
         case .refused(let key, let site):
-            throw Self.refusal(of: key, registeredAt: site, path: path() + [key])
+            throw Self.refusal(of: key, registeredAt: site, path: path() + [key], resolvingFrom: self)
         case .absent:
             let path = path()
             var arguments = [DependencyKey.name(of: First.self)]

@@ -11,11 +11,12 @@ extension AsyncDependencyInjector {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let scope = testChild(strict: strict, allowing: allowing)
+        let recorder = TestIssueRecorder.currentOrRunningTest
+        let scope = testChild(strict: strict, allowing: allowing, recorder: recorder)
         do {
             try await overrides(scope)
             // The other face's `current` too, where it is this injector's.
-            let result = try await TestIssueRecorder.bindingRunningTest {
+            let result = try await TestIssueRecorder.binding(recorder) {
                 DependencyInjector.current === core
                     ? try await DependencyInjector.$current.withValue(scope.core) {
                         try await Self.$current.withValue(scope, operation: operation)

@@ -264,7 +264,8 @@ extension AsyncDependencyInjector {
             case .absent:
                 return try await ifAbsent(key)
             case .refused(let key, let site):
-                throw DependencyInjector.refusal(of: key, registeredAt: site, path: frames.keys + [key])
+                throw DependencyInjector.refusal(
+                    of: key, registeredAt: site, path: frames.keys + [key], resolvingFrom: core)
             case .pending(let registration, let holder, let keeper):
                 if let value = try await produce(
                     registration, heldBy: holder, keptBy: keeper, after: frames, resolverTask: resolverTask)

@@ -40,10 +40,11 @@ extension DependencyInjector {
         _ overrides: (DependencyInjector) throws -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
+        let recorder = TestIssueRecorder.currentOrRunningTest
+        let scope = testChild(TestScope(isStrict: strict, allowing: allowing, recorder: recorder))
         defer { scope.closeReportingFailures() }
         try overrides(scope)
-        return try TestIssueRecorder.bindingRunningTest {
+        return try TestIssueRecorder.binding(recorder) {
             guard let face = actorFace(of: scope) else {
                 return try Self.$current.withValue(scope, operation: operation)
             }
@@ -79,18 +80,19 @@ extension DependencyInjector {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let scope = testChild(TestScope(isStrict: strict, allowing: allowing))
+        let recorder = TestIssueRecorder.currentOrRunningTest
+        let scope = testChild(TestScope(isStrict: strict, allowing: allowing, recorder: recorder))
         guard let face = actorFace(of: scope) else {
             defer { scope.closeReportingFailures() }
             try overrides(scope)
-            return try await TestIssueRecorder.bindingRunningTest {
+            return try await TestIssueRecorder.binding(recorder) {
                 try await Self.$current.withValue(scope, operation: operation)
             }
         }
         // Closed by the actor face, which awaits the async teardowns of what it made there.
         do {
             try overrides(scope)
-            let result = try await TestIssueRecorder.bindingRunningTest {
+            let result = try await TestIssueRecorder.binding(recorder) {
                 try await AsyncDependencyInjector.$current.withValue(face) {
                     try await Self.$current.withValue(scope, operation: operation)
                 }

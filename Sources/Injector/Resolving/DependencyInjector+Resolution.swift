@@ -108,7 +108,8 @@ extension DependencyInjector {
             case .absent:
                 return try ifAbsent(key)
             case .refused(let key, let site):
-                throw Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
+                throw Self.refusal(
+                    of: key, registeredAt: site, path: ResolutionContext.current.path + [key], resolvingFrom: self)
             case .pending(let registration, let holder, let keeper):
                 if let typed = registration.typedTransient(making: T.self) {
                     return try make(typed)
@@ -122,21 +123,23 @@ extension DependencyInjector {
     }
 
     /// The error for `key`, whose registration (made at `site`) a strict test scope refused,
-    /// resolved after `path`: recorded on the running test too (but not while `verify()`
-    /// runs, which reports it), so that code which swallows the error does not hide it. The
+    /// resolved from `injector` after `path`: recorded on the test too (the one that opened the
+    /// scope, where the task binds no recorder; but not while `verify()` runs, which reports
+    /// it), so that code which swallows the error does not hide it. The
     /// `@Inject` of an object made by hand that asked for `key` itself records it instead, at
     /// its declaration (see `WrapperFailure`).
     @inline(never)
     static func refusal(
         of key: DependencyKey,
         registeredAt site: RegistrationSite,
-        path: [DependencyKey]
+        path: [DependencyKey],
+        resolvingFrom injector: DependencyInjector
     ) -> InjectionError {
         let error = InjectionError.notProvidedInTest(key, path: path, registeredAt: site)
         let context = ResolutionContext.current
         let isHandMadeWrappersOwn = path.count == 1 && context.handMadeWrapperResolves > 0
         if !isHandMadeWrappersOwn, Verification.wrapperFailures == nil {
-            TestIssueRecorder.currentOrRunningTest?.recordRefusal(error, registeredAt: site)
+            TestIssueRecorder.currentOrTest(of: injector)?.recordRefusal(error, registeredAt: site)
         }
         return error
     }
@@ -189,7 +192,8 @@ extension DependencyInjector {
             return keeper.registry.withLock(\.isClosed) ? .closed(key, path: path) : nil
         case .refused(let key, let site):
             // Recorded on the test now, as a resolve's refusal is: the code may swallow what `make` throws.
-            return Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
+            return Self.refusal(
+                of: key, registeredAt: site, path: ResolutionContext.current.path + [key], resolvingFrom: self)
         case .absent:
             if T.self is any ResolvableWithoutRegistration.Type || T.self is any OptionalResolvable.Type {
                 return nil

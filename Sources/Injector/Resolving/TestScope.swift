@@ -21,11 +21,15 @@ final class TestScope: Sendable {
     let isPreview: Bool
     /// The types whose registrations above the scope a strict scope resolves as they are.
     private let allowed: Set<ObjectIdentifier>
+    /// The recorder of the test that opened the scope: what fails through the scope in a task
+    /// that binds none (a `Task.detached` the test hands the injector to) is recorded on it.
+    let recorder: TestIssueRecorder?
 
-    init(isStrict: Bool, allowing types: [any Any.Type], isPreview: Bool = false) {
+    init(isStrict: Bool, allowing types: [any Any.Type], isPreview: Bool = false, recorder: TestIssueRecorder? = nil) {
         self.isStrict = isStrict
         self.isPreview = isPreview
         allowed = Set(types.map { ObjectIdentifier($0) })
+        self.recorder = recorder
     }
 
     /// The scope of `DependencyInjector.previewScope()`: preview stand-ins, nothing refused.

@@ -292,7 +292,8 @@ extension DependencyInjector {
             case .absent:
                 return nil
             case .refused(let key, let site):
-                throw Self.refusal(of: key, registeredAt: site, path: ResolutionContext.current.path + [key])
+                throw Self.refusal(
+                    of: key, registeredAt: site, path: ResolutionContext.current.path + [key], resolvingFrom: self)
             case .pending(let registration, let holder, let keeper):
                 if let value = try produce(registration, heldBy: holder, keptBy: keeper) {
                     return try Self.cast(value, to: C.self, key: key)
