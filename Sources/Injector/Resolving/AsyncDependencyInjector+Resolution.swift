@@ -18,8 +18,8 @@ extension AsyncDependencyInjector {
         if let found = core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             // A transient or scoped registration with an async factory: run here, with no
             // lock taken to find it.
-            if found.holdsAsyncFactory {
-                return try await resolvePublished(type, name: name, found: found.asyncFactory())
+            if found.holdsFactoryForTheActorFace {
+                return try await resolvePublished(type, name: name, found: found.registration())
             }
             do {
                 return try found.value(as: T.self, name: name, in: core)
@@ -92,9 +92,9 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// `resolve(_:name:)` of `found`, a transient or `.scoped` registration with an async
-    /// factory that a published table has: run (or, scoped, found in this opened scope) as the
-    /// lookup would, with no lookup (`nil`: looked up, as `resolveLocked(_:name:in:)` does).
+    /// `resolve(_:name:)` of `found`, a transient registration with an async factory or a
+    /// `.scoped` one that a published table has: run (or, scoped, found in this opened scope) as
+    /// the lookup would, with no lookup (`nil`: looked up, as `resolveLocked(_:name:in:)` does).
     /// `resolver` as for `resolveLocked(_:name:in:)`.
     @usableFromInline
     nonisolated func resolvePublished<T: Sendable>(
@@ -126,6 +126,10 @@ extension AsyncDependencyInjector {
         found: Registration?,
         in resolver: AsyncResolver?
     ) async throws(InjectionError) -> T {
+        // A synchronous factory's: made by the core, awaited while a thread makes it.
+        if let found, !found.isAsyncFactory {
+            return try await resolveSynchronousScoped(type, name: name, found: found, in: resolver)
+        }
         guard let found, core.opensScope,
             let value = try await scopedValue(found: found, after: resolver?.frames ?? AsyncResolutionContext.frames)
         else { return try await resolveLocked(type, name: name, in: resolver) }
@@ -133,6 +137,39 @@ extension AsyncDependencyInjector {
         switch consume value {
         case .kept(let kept): return try DependencyInjector.cast(kept, to: T.self, key: DependencyKey(type, name: name))
         case .made(let made): return try DependencyInjector.cast(made, to: T.self, key: DependencyKey(type, name: name))
+        }
+    }
+
+    /// `resolveScoped(_:name:found:in:)` of `found`, a `.scoped` registration with a synchronous
+    /// factory that a published table has: found or made in this opened scope by the core, as on the sync face,
+    /// except that while another thread is making the value, this task awaits the end of that
+    /// creation (suspended, and stopping when cancelled), then asks again, where the core would
+    /// sleep on a thread of the cooperative pool. `nil`: looked up, as `resolveLocked` does.
+    @inline(never)
+    private nonisolated func resolveSynchronousScoped<T: Sendable>(
+        _ type: T.Type,
+        name: String?,
+        found: Registration,
+        in resolver: AsyncResolver?
+    ) async throws(InjectionError) -> T {
+        guard core.opensScope else { return try await resolveLocked(type, name: name, in: resolver) }
+        let key = DependencyKey(type, name: name)
+        while true {
+            let context = ResolutionContext.current
+            context.awaitsCreations = true
+            let outcome = Result { () throws(InjectionError) -> T in
+                try core.scopedValue(found: found, as: T.self, key: key)
+            }
+            let end = context.handedBack
+            context.endAwaitingCreations()
+            guard let end else {
+                do {
+                    return try outcome.get()
+                } catch {
+                    return try await recovering(from: error, resolving: T.self, name: name, in: resolver)
+                }
+            }
+            _ = try await end.value(waitingFrom: resolver?.frames ?? AsyncResolutionContext.frames)
         }
     }
 

@@ -42,15 +42,15 @@ public struct AsyncResolver: Sendable {
     public func resolve<T: Sendable>(_ type: T.Type = T.self, name: String? = nil) async throws(InjectionError) -> T {
         // The injector's hot path, with the run's frames instead of a task-local read.
         if let found = injector.core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
-            if found.holdsAsyncFactory {
+            if found.holdsFactoryForTheActorFace {
                 // A `.scoped` one straight to its scope: through `resolvePublished`, an async call
                 // of its own, each scoped value that a factory asks for cost a frame more. Not so
                 // in the injector's `resolve(_:name:)`: a second call there kept the caller from
                 // inlining it, a frame more for each top-level resolve.
                 if found.holdsScopedFactory {
-                    return try await injector.resolveScoped(type, name: name, found: found.asyncFactory(), in: self)
+                    return try await injector.resolveScoped(type, name: name, found: found.registration(), in: self)
                 }
-                return try await injector.resolvePublished(type, name: name, found: found.asyncFactory(), in: self)
+                return try await injector.resolvePublished(type, name: name, found: found.registration(), in: self)
             }
             do {
                 return try found.value(as: T.self, name: name, in: injector.core)

@@ -289,7 +289,7 @@ extension DependencyInjector {
         // A ready value or a transient, found as a resolve's hot path finds it: no lock, no walk.
         if let found = ready.slotUnlessObserved(for: key.typeID, name: key.name) {
             guard found.holdsAsyncFactory else { return try found.untypedValue(key: key, in: self) }
-            _ = found.asyncFactory()  // withdrawn; the locked path says to await it
+            _ = found.registration()  // withdrawn; the locked path says to await it
         }
         var isAbsent = false
         func absent(_: DependencyKey) -> Any {

@@ -241,6 +241,9 @@ extension DependencyInjector {
             if let value = try scopedValue(of: registration, heldBy: nil, context: context) {
                 return try Self.cast(value, to: T.self, key: key)
             }
+            // A task's resolve, which awaits the creation's end instead: not the walk, which
+            // would be handed it again, and again.
+            if context.handedBack != nil { throw .circularDependency(path: []) }  // never seen: see there
         }
         return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
             try unregistered(key, as: T.self)

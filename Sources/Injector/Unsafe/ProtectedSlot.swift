@@ -126,15 +126,24 @@ struct ProtectedSlot: ~Copyable {
         transient?._withUnsafeGuaranteedRef { $0.isAsyncFactory } == true
     }
 
+    /// Whether the actor face runs the slot's registration itself (read unretained, as
+    /// `holdsAsyncFactory`): an async factory's, or a `.scoped` one's, whose creation by a thread
+    /// it awaits rather than sleeping (see `AsyncDependencyInjector.resolveScoped`).
+    @inlinable
+    var holdsFactoryForTheActorFace: Bool {
+        transient?._withUnsafeGuaranteedRef { $0.isAsyncFactory || $0.isScoped } == true
+    }
+
     /// Whether the slot is a `.scoped` registration's (read unretained, as `holdsAsyncFactory`).
     @inlinable
     var holdsScopedFactory: Bool {
         transient?._withUnsafeGuaranteedRef { $0.isScoped } == true
     }
 
-    /// The registration of a slot that `holdsAsyncFactory`, retained; withdraws the announcement.
+    /// The registration of a slot that holds a published factory (`holdsAsyncFactory`,
+    /// `holdsScopedFactory`), retained; withdraws the announcement.
     @inlinable
-    consuming func asyncFactory() -> Registration? {
+    consuming func registration() -> Registration? {
         let (hazard, transient) = (self.hazard, self.transient)
         discard self
         let registration = transient?.takeUnretainedValue()  // retained by the copy, then withdrawn

@@ -164,9 +164,8 @@ import Testing
     }
 
     /// As above, for a scoped value the task's resolve finds in a published table: that path
-    /// runs the sync face's resolve, which sleeps while another thread creates the value.
-    @Test(.disabled("the published path of a synchronous .scoped registration still blocks while a thread creates"))
-    func aTaskWaitingForAThreadsScopedCreationFoundPublishedStopsWhenCancelled() async throws {
+    /// runs the sync face's resolve, which slept while another thread created the value.
+    @Test func aTaskWaitingForAThreadsScopedCreationFoundPublishedStopsWhenCancelled() async throws {
         try await aTaskWaitingForAThreadsScopedCreationStopsWhenCancelled(observed: false)
     }
 
