@@ -137,6 +137,16 @@ final class ResolutionContext: @unchecked Sendable {
         awaitsCreations && frameCount == depth
     }
 
+    /// `body`, user code that the core runs outside any factory's frame (a teardown) during a
+    /// task's resolve: a wait its own resolves meet is theirs, slept on, never handed back to
+    /// the task's resolve around it, which would not await it (see `handsBackWaits(atDepth:)`).
+    func runningUserCode<Result>(_ body: () -> Result) -> Result {
+        guard awaitsCreations else { return body() }
+        awaitsCreations = false
+        defer { awaitsCreations = true }
+        return body()
+    }
+
     /// Ends the synchronous part of a task's resolve (see `awaitsCreations`), thrown or not:
     /// nothing handed back stays for the next.
     func endAwaitingCreations() {

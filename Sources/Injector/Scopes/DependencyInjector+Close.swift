@@ -154,7 +154,11 @@ extension DependencyInjector {
     /// task that `close()` awaits. A failure is kept for `close()` and recorded on the running test.
     func tearDown(_ teardowns: [PendingTeardown]) {
         guard !teardowns.isEmpty else { return }
-        let (failures, deferred) = PendingTeardown.runSynchronous(teardowns)
+        // User code, run perhaps inside a task's resolve that awaits other threads' creations (a
+        // value made after a close, one a bound lets go): its own resolves wait as threads do.
+        let (failures, deferred) = ResolutionContext.withCurrent { context in
+            context.runningUserCode { PendingTeardown.runSynchronous(teardowns) }
+        }
         note(failures)
         runLater(deferred, after: [])
     }

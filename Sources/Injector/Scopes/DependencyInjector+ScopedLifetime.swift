@@ -243,7 +243,9 @@ extension DependencyInjector {
             }
             // A task's resolve, which awaits the creation's end instead: not the walk, which
             // would be handed it again, and again.
-            if context.handedBack != nil { throw .circularDependency(path: []) }  // never seen: see there
+            // Never seen: only a task's resolve is handed a wait (not a teardown the core runs in
+            // it, see `ResolutionContext.runningUserCode`), and it reads `handedBack` first.
+            if context.handedBack != nil { throw .circularDependency(path: []) }
         }
         return try resolve(key, as: T.self, after: nil, instrumented: false) { key throws(InjectionError) in
             try unregistered(key, as: T.self)

@@ -207,4 +207,77 @@ import Testing
         #expect(kept === made.withLock { $0 }, "the thread's value, kept")
         #expect(factory.ended.value == 1)
     }
+
+    /// What a teardown that the core runs inside a task's resolve gets when it resolves, on the
+    /// sync face, a value another thread is making: the teardown's own resolve, which waits as a
+    /// thread does, then has that value; not a wait handed back to the task's resolve around it
+    /// (found by a review: the cached value's resolve threw a private error, a singleton's spun).
+    /// The task's singleton is made after its injector closed (its factory closes it), so the
+    /// core tears it down at once, in the task's synchronous part. `resolve` is the teardown's;
+    /// the other thread's factory is held (`hold`) until the teardown has ended or half a second
+    /// has passed: a teardown that waits, as it should, is still waiting then.
+    private func teardownInATasksResolve<Value: Sendable>(
+        resolving resolve: @escaping @Sendable () throws -> Value,
+        whileAThreadMakesItWith hold: DispatchSemaphore,
+        entered: DispatchSemaphore
+    ) async -> (value: Value?, handedBack: Bool) {
+        let tornDown = DispatchSemaphore(value: 0)
+        let outcome = Locked<(value: Value?, handedBack: Bool)>((nil, false))
+        let server = AsyncDependencyInjector()
+        let core = server.synchronous
+        core.register(Report.self, scope: .singleton) { _ in
+            try? core.close()  // a shutdown while the singleton is made: it is torn down at once
+            return Report()
+        }
+        .teardown { _ in
+            let value = try? resolve()
+            let handedBack = ResolutionContext.current.handedBack != nil
+            outcome.withLock { $0 = (value, handedBack) }
+            tornDown.signal()
+        }
+        await onOwnThread { entered.wait() }
+        let resolving = Task.detached { try await server.resolve(Report.self) }
+        await onOwnThread {
+            _ = tornDown.wait(timeout: .now() + .milliseconds(500))
+            hold.signal()
+        }
+        _ = await resolving.result
+        return outcome.withLock { $0 }
+    }
+
+    @Test func aTeardownInATasksResolveWaitsForAThreadsSingletonAsAThreadDoes() async {
+        final class Pool: Sendable {}
+        let (entered, hold) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let other = DependencyInjector()
+        other.register(Pool.self, scope: .singleton) { _ in
+            entered.signal()
+            _ = hold.wait(timeout: .now() + .seconds(Self.forever))
+            return Pool()
+        }
+        let made = Locked<Pool?>(nil)
+        Thread {
+            let pool = try? other.resolve(Pool.self)
+            made.withLock { $0 = pool }
+        }.start()
+        let (value, handedBack) = await teardownInATasksResolve(
+            resolving: { try other.resolve(Pool.self) }, whileAThreadMakesItWith: hold, entered: entered)
+        #expect(value != nil && value === made.withLock { $0 })
+        #expect(!handedBack, "the teardown's resolve was handed the wait (and spun)")
+    }
+
+    @Test func aTeardownInATasksResolveWaitsForAThreadsCachedValueAsAThreadDoes() async {
+        let (entered, hold) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let other = DependencyInjector()
+        other.register(Client.self, caching: .strong) { (_, tenant: Int) in
+            entered.signal()
+            _ = hold.wait(timeout: .now() + .seconds(Self.forever))
+            return Client(tenant: tenant)
+        }
+        Thread { _ = try? other.resolve(Client.self, arguments: 7) }.start()
+        let (value, handedBack) = await teardownInATasksResolve(
+            resolving: { try other.resolve(Client.self, arguments: 7) }, whileAThreadMakesItWith: hold,
+            entered: entered)
+        #expect(value?.tenant == 7, "the teardown's resolve failed")
+        #expect(!handedBack)
+    }
 }
