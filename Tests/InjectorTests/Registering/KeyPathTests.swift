@@ -114,7 +114,9 @@ enum ServerNameRegistration: String, CaseIterable, Sendable, CustomTestStringCon
         withKnownIssue {
             injector.register(\.networkProvider.name) { _ in "nested" }
         } matching: {
-            $0.description.contains("Injector did not register")
+            // Where, and what: a key path prints its accessors' addresses, which name nothing.
+            let said = "Injector did not register the key path of Swift.String at InjectorTests/KeyPathTests.swift:"
+            return $0.description.contains(said) && !$0.description.contains("0x")
         }
         #expect(injector.resolve(\.networkProvider).name == "mock")
         #expect(injector.resolve(\.networkProvider.name) == "mock")

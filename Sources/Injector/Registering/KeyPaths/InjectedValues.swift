@@ -129,9 +129,11 @@ public struct InjectedValues {
             case (nil, _):
                 "reads no InjectionKey"
             }
+        // Not `\(keyPath)`: a key path prints its accessors' addresses, not its properties.
         let message =
-            "Injector did not register \(keyPath): it is not an injected value's own property (it "
-            + "\(read)). To fix: register the property that reads the key itself."
+            "Injector did not register the key path of \(DependencyKey.name(of: Value.self)) at "
+            + "\(site.fileID):\(site.line): it is not an injected value's own property (it \(read)). "
+            + "To fix: register the property that reads the key itself."
         if let recorder = TestIssueRecorder.currentOrRunningTest {
             recorder.record(message, at: site)
         } else {
