@@ -54,8 +54,10 @@ extension InjectionError: CustomStringConvertible {
                     + "the error above is its own.")
         case .requiresMainActor(let key, let path):
             lines = [
-                "Injector could not resolve \(key): its factory runs on the main actor, "
-                    + "and it was resolved from another thread."
+                // Which of them runs there is not known here: the factory, or a hook (or a test
+                // double, a preview stand-in, which stand for the factory).
+                "Injector could not resolve \(key): its factory or an initCompleted hook of it runs on the "
+                    + "main actor, and it was resolved from another thread."
             ]
             lines += Self.pathLine(path)
             lines.append(

@@ -79,14 +79,7 @@ private final class SettingsScreen {
     @Test func aResolveFromAnotherThreadThrowsInsteadOfRunningTheFactory() async throws {
         let (injector, made) = await MainActor.run { makeInjector(scope: .transient) }
 
-        let error = await Task.detached { () -> InjectionError? in
-            do throws(InjectionError) {
-                _ = try injector.resolve(SettingsModel.self)
-                return nil
-            } catch {
-                return error
-            }
-        }.value
+        let error = await errorOffTheMainActor(resolving: SettingsModel.self, from: injector)
 
         guard case .requiresMainActor(let key, let path) = error else {
             Issue.record("expected requiresMainActor, got \(String(describing: error))")
@@ -97,8 +90,8 @@ private final class SettingsScreen {
         #expect(made.value == 0)
         #expect(
             error?.description == """
-                Injector could not resolve InjectorTests.SettingsModel: its factory runs on the main actor, \
-                and it was resolved from another thread.
+                Injector could not resolve InjectorTests.SettingsModel: its factory or an initCompleted hook \
+                of it runs on the main actor, and it was resolved from another thread.
                 To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), \
                 or register it as a singleton and resolve it once on the main actor: every thread then \
                 gets the created value. (An AsyncDependencyInjector awaits the main actor for it when it \
@@ -128,6 +121,35 @@ private final class SettingsScreen {
             return
         }
         #expect(key == DependencyKey(SettingsModel.self))
+    }
+
+    /// What resolving `type` from `injector` in a detached task (off the main actor) throws.
+    private func errorOffTheMainActor<T>(resolving type: T.Type, from injector: DependencyInjector) async
+        -> InjectionError?
+    {
+        await Task.detached { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try injector.resolve(type)
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+    }
+
+    /// A plain factory with a main-actor hook: off the main actor, the message does not send the
+    /// reader to the factory alone, which has nothing main-actor in it (found by a hunt).
+    @Test func aMainActorHooksRefusalNamesTheHook() async throws {
+        let injector = DependencyInjector()
+        injector.register(SettingsStore.self) { _ in SettingsStore() }.initCompleted(mainActor: { _, _ in })
+        let offMain = await errorOffTheMainActor(resolving: SettingsStore.self, from: injector)
+        guard case .requiresMainActor? = offMain else {
+            Issue.record("expected requiresMainActor, got \(String(describing: offMain))")
+            return
+        }
+        let message = offMain?.description ?? ""
+        #expect(!message.contains("its factory runs on the main actor"), "\(message)")
+        #expect(message.contains("initCompleted"), "\(message)")
     }
 
     @Test func aSingletonCreatedOnTheMainActorResolvesFromAnyThread() async throws {
