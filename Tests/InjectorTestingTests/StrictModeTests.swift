@@ -497,9 +497,7 @@ final class HandMadeOptionalCheckout {
         let issues = Collected<Issue>()
         try await withKnownIssue {
             try await trait.provideScope(for: test, testCase: Test.Case.current) {
-                let injector = DependencyInjector.current  // handed over, as the docs say
-                let receipts = await Task.detached { try? injector.resolve((any Receipts).self) }.value
-                #expect(receipts == nil)  // refused, and swallowed
+                await resolveReceiptsSwallowingTheRefusalInADetachedTask()
             }
         } matching: { issue in
             issues.append(issue)
@@ -518,9 +516,7 @@ final class HandMadeOptionalCheckout {
         let issues = Collected<Issue>()
         await withKnownIssue {
             await app.withOverrides(strict: true, { _ in }) {
-                let injector = DependencyInjector.current
-                let receipts = await Task.detached { try? injector.resolve((any Receipts).self) }.value
-                #expect(receipts == nil)  // refused, and swallowed
+                await resolveReceiptsSwallowingTheRefusalInADetachedTask()
             }
         } matching: { issue in
             issues.append(issue)
@@ -528,4 +524,12 @@ final class HandMadeOptionalCheckout {
         }
         #expect(issues.values.count == 1)
     }
+}
+
+/// Resolves the app's `Receipts`, which a strict scope refuses, through the current injector
+/// handed to a detached task (as the docs say to), and swallows the refusal.
+private func resolveReceiptsSwallowingTheRefusalInADetachedTask() async {
+    let injector = DependencyInjector.current
+    let receipts = await Task.detached { try? injector.resolve((any Receipts).self) }.value
+    #expect(receipts == nil)  // refused, and swallowed
 }

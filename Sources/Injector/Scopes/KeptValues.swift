@@ -541,35 +541,11 @@ struct KeptValues {
             return failures.isEmpty ? nil : (failures, [])
         }
 
-        /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn.
+        /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn
+        /// (and those after it, latest first).
         func runAllTeardowns() async -> [TeardownError.Failure] {
-            var failures: [TeardownError.Failure] = []
-            var index = values.endIndex
-            while index > values.startIndex {
-                index -= 1
-                // A synchronous one run in place, as `runTeardowns()` runs it: copied out of the
-                // record with its value, each cost two retains and releases.
-                switch Unmanaged.passUnretained(values[index])._withUnsafeGuaranteedRef({
-                    $0.runTeardownIfSynchronous()
-                }) {
-                case nil: continue
-                case .failed(let failure)?:
-                    failures.append(failure)
-                    continue
-                case .asynchronous?: break
-                }
-                let kept = values[index]
-                guard let (teardown, value) = kept.pendingTeardown, case .async(let close) = teardown else { continue }
-                do {
-                    try await close.tearDown(value)
-                } catch {
-                    let registration = kept.registration
-                    failures.append(
-                        TeardownError.Failure(
-                            key: registration.key, error: error, site: registration.site.declarationSite))
-                }
-            }
-            return failures
+            guard let (failures, deferred) = runTeardowns() else { return [] }
+            return deferred.isEmpty ? failures : failures + (await PendingTeardown.runAll(deferred))
         }
     }
 }
