@@ -48,8 +48,8 @@ extension DependencyInjector {
         // Not marked running: a task its teardown starts may close the injector on the actor
         // face, and the teardown may block until it has; the actor face's close does not wait.
         let ran: [TeardownError.Failure]?
-        if let taken = closeKeeping() {
-            ran = tearDown(taken.teardowns, kept: taken.kept, after: taken.tasks)
+        if var taken = closeKeeping() {
+            ran = tearDown(taken.teardowns, kept: taken.kept.take(), after: taken.tasks)
         } else {
             ran = nil
         }
@@ -64,7 +64,7 @@ extension DependencyInjector {
     /// asynchronous ones and all after them in a task, after `tasks`); returns their failures,
     /// `nil` for none.
     private func tearDown(
-        _ teardowns: [PendingTeardown]?, kept: KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]?
+        _ teardowns: [PendingTeardown]?, kept: consuming KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]?
     ) -> [TeardownError.Failure]? {
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
@@ -317,7 +317,7 @@ extension AsyncDependencyInjector {
         // made in flight), which the second takes.
         for round in 0..<2 {
             let teardowns: [PendingTeardown]
-            let kept: KeptValues.Dropped?
+            var kept: KeptValues.Dropped?
             let tasks: [UInt64: Task<Void, Never>]
             if let taken = core.closeKeeping() {
                 (teardowns, kept, tasks) = (taken.teardowns ?? [], taken.kept, taken.tasks ?? .init())
@@ -334,9 +334,9 @@ extension AsyncDependencyInjector {
                 let failures = await DependencyInjector.$tearingDown.withValue(
                     DependencyInjector.TeardownRun(task: inside?.task)
                 ) {
-                    if teardowns.isEmpty, let kept {
+                    if teardowns.isEmpty, var kept = kept.take() {
                         // All a request's scope commonly keeps: run from the slots, no record made
-                        // for each.
+                        // for each (taken out, so that they are moved out of it, not copied).
                         await kept.runAllTeardowns()
                     } else {
                         await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))

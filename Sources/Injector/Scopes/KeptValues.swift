@@ -75,9 +75,9 @@ struct KeptValues {
 
     /// A kept value, the registration that made it, and its place in creation order (for a
     /// teardown, see `PendingTeardown`, made only for a value that has one, when it is let go).
-    /// A class: a value is moved and copied as it is kept, looked up and closed, and a value in
-    /// an `Any` costs many copies.
-    final class Kept {
+    /// A slot of the store's one array, not an object of its own: a request's values cost no
+    /// allocation each; they are read in place, and moved, not copied, as they are kept and closed.
+    struct Kept {
         /// The latest version of the registration that the value was resolved through (see
         /// `adopted(by:)`), whose teardown closes it.
         let registration: Registration
@@ -99,14 +99,22 @@ struct KeptValues {
         /// The injector that stores `registration`, when the resolve that kept the value knew
         /// it; unknown for a registration found in an ancestor's table.
         private let holder: Holder
-        /// The record this one replaced when it took a later version of the registration
-        /// (`adopted(by:)`), kept with it: released under the keeper's lock, that record could
-        /// hold the last reference to an in-between version, and so run the `deinit` of what its
-        /// closures captured there (principle 4). Released with this one, after the unlock.
-        /// Held as `AnyObject`, never read: as a `Kept?`, the compiler released the chain in a
-        /// loop of its own in every record's `deinit`, a retain and a release of `nil` and a
-        /// uniqueness check each (a chain is one record per version adopted, a handful at most).
-        private let superseded: AnyObject?
+        /// The versions of the registration this one replaced when it took a later one
+        /// (`adopted(by:)`), kept with it: released under the keeper's lock, an in-between
+        /// version could be the last reference to what its closures captured, whose `deinit`
+        /// would run there (principle 4). Released with this one, after the unlock. Never read.
+        private let superseded: Superseded?
+
+        /// An earlier version of a kept value's registration, and those before it.
+        private final class Superseded {
+            let registration: Registration
+            let earlier: Superseded?
+
+            init(_ registration: Registration, earlier: Superseded?) {
+                self.registration = registration
+                self.earlier = earlier
+            }
+        }
 
         /// Where the registration of a kept value is stored. An ancestor of the keeper lives as
         /// long as the keeper's values, so only a child below the keeper, which may go first, is
@@ -143,11 +151,17 @@ struct KeptValues {
             }
         }
 
-        /// `value` as `registration`'s scope keeps it for `keeper`, numbered in creation order;
-        /// `nil` when it keeps nothing (a `.weak` value that is no class instance, made anew
-        /// each time). Borrowed, but for the registration it stores: an initialiser's arguments
-        /// are owned otherwise, and the caller, which goes on using each, copied them all for it.
-        init?(
+        /// Whether `registration`'s scope keeps `value`: not a `.weak` value that is no class
+        /// instance, made anew each time.
+        static func keeps(_ value: Any, producedBy registration: Registration) -> Bool {
+            registration.scope.isKeptStrongly || (registration.scope == .weak && type(of: value) is AnyObject.Type)
+        }
+
+        /// `value` as `registration`'s scope keeps it for `keeper` (which `keeps` says it does),
+        /// numbered in creation order. Borrowed, but for the registration it stores: an
+        /// initialiser's arguments are owned otherwise, and the caller, which goes on using
+        /// each, copied them all for it.
+        init(
             keeping value: borrowing Any, producedBy registration: Registration,
             heldBy holder: borrowing DependencyInjector?, keptBy keeper: borrowing DependencyInjector
         ) {
@@ -155,12 +169,10 @@ struct KeptValues {
                 strongly = copy value
                 weakly = nil
                 isHeldWeakly = false
-            } else if registration.scope == .weak, type(of: value) is AnyObject.Type {
+            } else {
                 strongly = ()
                 isHeldWeakly = true
                 weakly = WeakValue(copy value as AnyObject)
-            } else {
-                return nil
             }
             lineage = registration.lineage
             // Numbered with or without a teardown: one attached later closes it in its place.
@@ -180,7 +192,7 @@ struct KeptValues {
             isHeldWeakly = kept.isHeldWeakly
             order = kept.order
             holder = kept.holder
-            superseded = kept
+            superseded = Superseded(kept.registration, earlier: kept.superseded)
         }
 
         private static func holder(_ holder: DependencyInjector?, keptBy keeper: DependencyInjector) -> Holder {
@@ -208,8 +220,7 @@ struct KeptValues {
 
         /// This value closed as `later` says, when it is a later version of its registration
         /// (modified in place since: `.teardown` attached after the value was made); `nil`
-        /// otherwise. A new `Kept`, which replaces this one under the keeper's lock, rather than
-        /// a `var`: every read of a class's `var` is checked for exclusive access.
+        /// otherwise: a new `Kept`, which replaces this one under the keeper's lock.
         func adopted(by later: Registration) -> Kept? {
             later.revision > registration.revision ? Kept(self, closedAs: later) : nil
         }
@@ -396,6 +407,7 @@ struct KeptValues {
     /// if `claimed`. Returns what it replaces (for the caller to tear down and release after
     /// the unlock), whether a thread waits for the claim's end, and whether another
     /// registration's value is kept for the key.
+    @inline(__always)
     mutating func keep(
         _ value: Any,
         producedBy registration: Registration,
@@ -405,14 +417,11 @@ struct KeptValues {
     ) -> Keeping {
         var keeping = Keeping(isClosed: isClosed)
         if claimed { keeping.ended = release(claimOf: registration) }
-        guard !isClosed, let kept = Kept(keeping: value, producedBy: registration, heldBy: holder, keptBy: keeper)
-        else {
-            return keeping
-        }
+        guard !isClosed, Kept.keeps(value, producedBy: registration) else { return keeping }
         // Its earlier value (a weak one gone) is replaced; the new one goes last, in creation order.
-        if let index = valueIndex(of: registration) { keeping.replaced = values.remove(at: index) }
+        if let index = valueIndex(of: registration) { keeping.replaced = Replaced(values.remove(at: index)) }
         if values.capacity == 0 { values.reserveCapacity(4) }  // a request's few, without a growth
-        values.append(consume kept)  // moved in: a retain and a release otherwise
+        values.append(Kept(keeping: value, producedBy: registration, heldBy: holder, keptBy: keeper))
         // Searched only when a value of the key's type may be kept already (a request keeps
         // values of as many types, where a search per value is dear).
         let bits = TypeFilter.bits(of: registration.key.typeID)
@@ -426,7 +435,7 @@ struct KeptValues {
         /// Whether the injector's close has begun: the value was not kept.
         var isClosed = false
         /// The value it replaced: the registration's earlier one (a weak one gone).
-        var replaced: Kept?
+        var replaced: Replaced?
         /// The claim that ended, whose waiters the creator wakes.
         var ended: Claim?
         /// Whether another registration's value is kept for the key: maybe one replaced since.
@@ -434,6 +443,16 @@ struct KeptValues {
 
         /// Whether it may have let go of something (see `DependencyInjector.letGo(by:of:)`).
         var letsGo: Bool { replaced != nil || sharesKey }
+    }
+
+    /// A kept value that keeping another replaced, held apart: rare, it makes `Keeping`, which
+    /// every scoped value's creation returns from under the lock, no larger.
+    final class Replaced {
+        let kept: Kept
+
+        init(_ kept: Kept) {
+            self.kept = kept
+        }
     }
 
     /// Whether a registration other than `registration` has a value kept for its key.
@@ -500,9 +519,10 @@ struct KeptValues {
         return Dropped(values: exchange(&values, with: []), tuples: Array(exchange(&tuples, with: [:]).values))
     }
 
-    /// Values let go by a reset or a close: released with this, after the unlock.
+    /// Values let go by a reset or a close: released with this, after the unlock (by
+    /// `runTeardowns()`, each once its own teardown has run).
     struct Dropped {
-        fileprivate let values: [Kept]
+        fileprivate var values: [Kept]
         /// The values kept per argument tuple, with their registrations (which may hold the
         /// last reference to what their factories capture), whose teardowns the caller takes.
         fileprivate var tuples: [Tuples] = []
@@ -523,19 +543,16 @@ struct KeptValues {
         /// with no `PendingTeardown` made for each: what a close runs when nothing else is torn
         /// down with them. Returns the failures, and the teardowns from that one on, latest
         /// first, for the caller to await (as `PendingTeardown.runSynchronous`); `nil` when all
-        /// ran and none failed (most closes): no empty arrays returned, nor released.
-        func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown])? {
+        /// ran and none failed (most closes): no empty arrays returned, nor released. Each
+        /// value is taken out (moved, not copied) and released once its teardown has run.
+        mutating func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown])? {
             var failures: [TeardownError.Failure] = []
-            var index = values.endIndex
-            while index > values.startIndex {
-                index -= 1
-                // Not retained for the teardown's run: `values`, which no one changes, holds it.
-                switch Unmanaged.passUnretained(values[index])._withUnsafeGuaranteedRef({
-                    $0.runTeardownIfSynchronous()
-                }) {
+            while let kept = values.popLast() {
+                switch kept.runTeardownIfSynchronous() {
                 case nil: break
                 case .failed(let failure)?: failures.append(failure)
-                case .asynchronous?: return (failures, values[...index].reversed().compactMap(\.teardown))
+                case .asynchronous?:
+                    return (failures, ([kept] + values.reversed()).compactMap(\.teardown))
                 }
             }
             return failures.isEmpty ? nil : (failures, [])
@@ -543,7 +560,7 @@ struct KeptValues {
 
         /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn
         /// (and those after it, latest first).
-        func runAllTeardowns() async -> [TeardownError.Failure] {
+        mutating func runAllTeardowns() async -> [TeardownError.Failure] {
             guard let (failures, deferred) = runTeardowns() else { return [] }
             return deferred.isEmpty ? failures : failures + (await PendingTeardown.runAll(deferred))
         }
@@ -879,7 +896,7 @@ extension DependencyInjector {
     /// replaced, and those of registrations replaced since (`letGoOfReplaced(by:)`), for the
     /// caller to run after the unlock.
     func letGo(by keeping: KeptValues.Keeping, of registration: Registration) -> [PendingTeardown] {
-        var letGo = keeping.replaced?.teardown.map { [$0] } ?? []
+        var letGo = keeping.replaced?.kept.teardown.map { [$0] } ?? []
         if keeping.sharesKey { letGo += letGoOfReplaced(by: registration) }
         return letGo
     }
