@@ -303,9 +303,10 @@ extension AsyncDependencyInjector {
     /// What `closing()` runs: the teardowns of everything this injector keeps. `inside`: the
     /// teardowns running in this task already, if any (`DependencyInjector.tearingDown`).
     ///
-    /// Its own teardowns run with `tearingDown` bound (see there), and so do the tasks they
-    /// start; the rest runs no user code that it awaits, and binds nothing: a binding costs
-    /// more than the rest of an empty scope's close.
+    /// The teardowns it awaits run with `tearingDown` bound (see there), and so do the tasks
+    /// they start; the synchronous teardowns of a scope's values run in place, as the sync
+    /// face's close runs them, and the rest runs no user code: neither binds anything, which
+    /// costs more than the rest of a request's close.
     private nonisolated func tearDownKept(
         inside: DependencyInjector.TeardownRun?
     ) async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
@@ -331,15 +332,21 @@ extension AsyncDependencyInjector {
             if !noted.isEmpty { all += noted }
             let dropsNothing = teardowns.isEmpty && kept?.isEmpty ?? true
             if !dropsNothing {
-                let failures = await DependencyInjector.$tearingDown.withValue(
-                    DependencyInjector.TeardownRun(task: inside?.task)
-                ) {
-                    if teardowns.isEmpty, var kept = kept.take() {
-                        // All a request's scope commonly keeps: run from the slots, no record made
-                        // for each (taken out, so that they are moved out of it, not copied).
-                        await kept.runAllTeardowns()
-                    } else {
-                        await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
+                var failures: [TeardownError.Failure] = []
+                let awaited: [PendingTeardown]
+                if teardowns.isEmpty, var kept = kept.take() {
+                    // All a request's scope commonly keeps: its synchronous teardowns run from
+                    // the slots (taken out, so that they are moved, not copied), in place and
+                    // unbound, as the sync face's close runs them; the rest are awaited.
+                    (failures, awaited) = kept.runTeardowns() ?? ([], [])
+                } else {
+                    awaited = teardowns + (kept?.teardowns ?? [])
+                }
+                if !awaited.isEmpty {
+                    failures += await DependencyInjector.$tearingDown.withValue(
+                        DependencyInjector.TeardownRun(task: inside?.task)
+                    ) {
+                        await PendingTeardown.runAll(awaited)
                     }
                 }
                 if !failures.isEmpty {

@@ -557,13 +557,6 @@ struct KeptValues {
             }
             return failures.isEmpty ? nil : (failures, [])
         }
-
-        /// `runTeardowns()` for the actor face's close, which awaits each asynchronous one in turn
-        /// (and those after it, latest first).
-        mutating func runAllTeardowns() async -> [TeardownError.Failure] {
-            guard let (failures, deferred) = runTeardowns() else { return [] }
-            return deferred.isEmpty ? failures : failures + (await PendingTeardown.runAll(deferred))
-        }
     }
 }
 
