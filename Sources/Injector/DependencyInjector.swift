@@ -135,15 +135,17 @@ public final class DependencyInjector: Sendable {
     }
 
     deinit {
-        // An opened scope released without `close()`: all it keeps (its scoped values, its own
-        // singletons, …) is torn down, and it is reported (principle 14), never leaked in silence.
-        // Closed (the common case) known without the lock where the OS has the atomics for it.
-        if opensScope, !ready.isKnownClosed, let parent, !registry.withLock({ $0.isClosed }) {
+        // A child released without `close()`: all it keeps (its own singletons, an opened
+        // scope's scoped values, …) is torn down (principle 11); an opened scope's release is
+        // reported besides (principle 14), never leaked in silence. A plain child's is not: it
+        // has no `close()` its user is told to call. Closed (the common case for a scope) known
+        // without the lock where the OS has the atomics for it.
+        if let parent, !ready.isKnownClosed, !registry.withLock({ $0.isClosed }) {
             // No task of its own runs: each holds it.
             guard let taken = closeKeeping() else { return }
             parent.tearDown(
                 releasedScopeKeeping: (taken.teardowns ?? []) + (taken.kept?.teardowns ?? []),
-                openedAt: registry.withLock { $0.kept.openedAt })
+                openedAt: opensScope ? registry.withLock { $0.kept.openedAt } : nil)
         }
     }
 

@@ -9,9 +9,7 @@ import Testing
     /// test scope | the test's own singletons". A plain `child()` made inside a request's
     /// `withScope` keeps a singleton of its own with a teardown: the scope closes, the child is
     /// released with it, and the teardown never runs, nor is anything reported.
-    @Test(
-        .disabled("repro: a child's own singleton under a withScope is never torn down nor reported"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func aChildsOwnSingletonIsTornDownWhenTheScopeAboveItCloses(face: Face) async throws {
         let closed = Collected<String>()
         switch face.makeInjector().base {
@@ -37,9 +35,7 @@ import Testing
     /// of its scope (TestingInParallel.md: "Each test builds its own singletons … and drops them
     /// when it ends"; ServersAndRequestScopes.md: "the end of a test scope | the test's own
     /// singletons and scoped values"). The test scope ends; the teardown never runs.
-    @Test(
-        .disabled("repro: a child's own singleton in a test scope is never torn down when the test scope ends"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func aChildsOwnSingletonIsTornDownWhenTheTestScopeEnds(face: Face) async throws {
         let closed = Collected<String>()
         let app = face.makeInjector()
@@ -59,7 +55,7 @@ import Testing
     /// `wrappedValue` doc: "The registered value … an assignment a sealed injector refuses
     /// changes nothing". A plain `@Provider` (a value, no scope) of an owner created after the
     /// injector was sealed holds its value, yet reading it stops the process with `sealed`.
-    @Test(.disabled("repro: reading a plain @Provider whose registration a sealed injector refused stops the process"))
+    @Test
     func readingAPlainProviderASealedInjectorRefusedDoesNotStop() async {
         await #expect(processExitsWith: .success) {
             final class LateModule {
@@ -72,18 +68,24 @@ import Testing
         }
     }
 
-    /// DESIGN.md principle 3 ("Errors a person can act on"): the stop of a refused `@Provider`
-    /// (above) says "To get this error instead of a stop, create the object with
-    /// `try injector.make { … }`, which throws it". `make` does not throw it: it returns the
-    /// object, whose property still stops the process when read.
-    @Test(.disabled("repro: make does not throw a @Provider's refusal, which the stop's message says it throws"))
-    func makeThrowsTheRefusalOfAProviderAsTheStopSays() {
-        final class LateModule {
-            @Provider(name: "motto") var motto = "Carpe diem"
+    /// DESIGN.md principle 3 ("Errors a person can act on"): the stop of a scoped `@Provider`
+    /// that a sealed injector refused said "create the object with `try injector.make { … }`,
+    /// which throws it". `make` does not: a scoped `@Provider` resolves on its read. The stop
+    /// now says what works, `$property`.
+    @Test func theStopOfAScopedProviderGivesAFixThatWorks() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class LateModule {
+                @Provider(scope: .singleton) var service = Service()
+            }
+            let injector = DependencyInjector()
+            injector.seal()
+            let module = (try? injector.make { LateModule() })  // returned: `make` checks no read
+            _ = module?.service
         }
-        let injector = DependencyInjector()
-        injector.seal()
-        #expect(throws: InjectionError.self) { _ = try injector.make { LateModule() } }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Injector refused"), "\(stderr)")
+        #expect(!stderr.contains("which throws it"), "\(stderr)")
+        #expect(stderr.contains("read `$property` (a Result) where it may fail"), "\(stderr)")
     }
 
     /// DESIGN.md principle 3 ("Errors a person can act on"); StrictTestScopes.md: the refusal
@@ -94,7 +96,7 @@ import Testing
     /// `.inTests { … }` and `.allowedInTests()` "on the registration", which
     /// `register(_:caching:teardown:factory:)` does not return. (What works: `allowing:`, or a
     /// stand-in factory taking the same arguments.)
-    @Test(.disabled("repro: a strict refusal of a factory with arguments advises stand-ins that cannot take them"))
+    @Test
     func aStrictRefusalOfAFactoryWithArgumentsGivesAFixThatWorks() {
         let app = DependencyInjector()
         app.register(Box<Int>.self) { (_, value: Int) in Box(value: value) }
@@ -116,6 +118,14 @@ import Testing
         #expect(!message.contains("$0.register(… as InjectorTests.Box<Swift.Int>)"), "\(message)")
         #expect(!message.contains(".inTests"), "\(message)")
         #expect(!message.contains(".allowedInTests()"), "\(message)")
+        #expect(message.contains("a stand-in factory that takes the same arguments"), "\(message)")
+        // The fix it gives works: a stand-in factory taking the argument, in the strict scope.
+        let stoodIn = app.withOverrides(
+            strict: true, { $0.register(Box<Int>.self) { (_, value: Int) in Box(value: -value) } }
+        ) {
+            try? DependencyInjector.current.resolve(Box<Int>.self, arguments: 2)
+        }
+        #expect(stoodIn?.value == -2)
     }
 
     /// DESIGN.md principle 3 ("Errors a person can act on"); Decorators.md: "A value made by a
@@ -125,7 +135,7 @@ import Testing
     /// make what is registered … succeed; the error above is its own", which sends the reader
     /// to their own code for the library's refusal (`AsyncDecoratorOnSynchronousValue` is not an
     /// `ExplainedFailure`, as `RequiresAwait` and the collections' errors are).
-    @Test(.disabled("repro: an async decorator on a sync factory's value reads as a throw of the user's code"))
+    @Test
     func anAsyncDecoratorOnASynchronousFactorysValueSaysWhatIsWrong() async {
         let server = AsyncDependencyInjector()
         server.synchronous.register(Service.self) { _ in Service() }

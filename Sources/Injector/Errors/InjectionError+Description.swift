@@ -136,6 +136,14 @@ extension InjectionError: CustomStringConvertible {
                 lines.append(
                     "To fix: allow the element type in tests (`allowing: [\(key.typeExpression)]` on the test scope), "
                         + "or declare the collection `.replacing` in the test and register the test's own elements.")
+            } else if site.takesArguments {
+                // Its arguments reach only a factory that takes them: not an instance stand-in,
+                // and a registration whose factory takes arguments returns nothing to call `.inTests` on.
+                lines.append(
+                    "To fix: register a stand-in factory that takes the same arguments in the test "
+                        + "(`$0.register(\(key.typeExpression)\(key.nameArgument)) { r, … in … }` in its `.injecting` "
+                        + "closure), or allow the real one in tests (`allowing: [\(key.typeExpression)]` on the test scope)."
+                )
             } else if key.type is any InjectionKey.Type {
                 // A key path's key: no value is registered as the key's type, and a key path's
                 // registration has no `.allowedInTests()`; the property's name is not known here.

@@ -33,9 +33,14 @@ public struct Provider<Value> {
         /// property is declared, for a failure's message, boxed: a case as small as a
         /// reference keeps the wrapper cheap to copy on every read.
         case registeredFactory(BoxedDeclarationSite)
-        /// Refused by a sealed injector when the owner was initialised: reading the property
-        /// fails with ``InjectionError/sealed(_:)``, which says so (not that nothing is registered).
+        /// A factory refused by a sealed injector when the owner was initialised: reading the
+        /// property fails with ``InjectionError/sealed(_:)``, which says so (not that nothing is
+        /// registered).
         case refused(BoxedDeclarationSite)
+        /// A value refused by a sealed injector when the owner was initialised: reading the
+        /// property returns it, as it does after an assignment the injector refuses (the
+        /// property holds its value); `$property` has the refusal, which the observer heard of.
+        case refusedValue(Value)
     }
 
     /// Registers `wrappedValue` under `Value` (and `name`) into `injector`, or into
@@ -53,8 +58,7 @@ public struct Provider<Value> {
         self.name = name
         let stored = self.injector.store(
             instance: wrappedValue, for: DependencyKey(Value.self, name: name), fileID: fileID, line: line)
-        storage =
-            stored ? .value(wrappedValue) : .refused(BoxedDeclarationSite(DeclarationSite(fileID: fileID, line: line)))
+        storage = stored ? .value(wrappedValue) : .refusedValue(wrappedValue)
     }
 
     /// Registers the initial-value expression as a factory for `scope`, under `Value` (and
@@ -162,7 +166,9 @@ public struct Provider<Value> {
     }
 
     /// The registered value. Assigning registers the new value in its place; an assignment a
-    /// sealed injector refuses changes nothing (an observer hears of the refusal).
+    /// sealed injector refuses changes nothing (an observer hears of the refusal). A value the
+    /// injector was sealed against when the owner was initialised is read all the same
+    /// (`$property` has the refusal).
     ///
     /// With a `scope:`, reading resolves the value; if that fails (the registration was
     /// removed, or the factory's dependencies are missing) the program stops with the error's
@@ -173,7 +179,7 @@ public struct Provider<Value> {
         @inlinable
         get {
             switch storage {
-            case .value(let value):
+            case .value(let value), .refusedValue(let value):
                 return value
             case .registeredFactory(let site):
                 do {
@@ -200,7 +206,7 @@ public struct Provider<Value> {
             switch storage {
             case .value(let value): .success(value)
             case .registeredFactory: injector.result(Value.self, name: name)
-            case .refused: .failure(.sealed(DependencyKey(Value.self, name: name)))
+            case .refused, .refusedValue: .failure(.sealed(DependencyKey(Value.self, name: name)))
             }
         }
     }

@@ -44,6 +44,12 @@ func stopReading(
 /// How to get the error of a `wrapper` property instead of a stop, after the error's own
 /// "To fix:" line: what `make` checks of it.
 private func stopAdvice(for wrapper: StaticString) -> String {
+    if "\(wrapper)" == "@Provider" {
+        return """
+            A scoped @Provider property resolves its value when it is read, which `try injector.make { … }` \
+            does not check: read `$property` (a Result) where it may fail.
+            """
+    }
     if "\(wrapper)" == "@LazyInject" {
         return """
             `try injector.make { … }` (and a factory that builds the object) checks that a @LazyInject \

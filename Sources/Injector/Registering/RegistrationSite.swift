@@ -18,11 +18,22 @@ public struct RegistrationSite: Hashable, Sendable, CustomStringConvertible {
     // A `StaticString`, turned into a `String` only when asked for: most paths are longer
     // than a `String` keeps inline, and registering must not allocate for a message.
     private let file: StaticString?
+    /// Whether the registration made there takes run-time arguments (a factory taking them),
+    /// which a strict test scope's refusal says how to stand in for. Not part of the site's
+    /// identity (`==`, `hash(into:)`).
+    private(set) var takesArguments = false
 
     init(fileID: StaticString?, line: UInt, module: String?) {
         file = fileID
         self.line = fileID == nil ? 0 : Int(line)
         self.module = module
+    }
+
+    /// This site, of a registration that takes run-time arguments if `takes` says so.
+    func takingArguments(_ takes: Bool) -> RegistrationSite {
+        var site = self
+        site.takesArguments = takes
+        return site
     }
 
     /// `MyApp/Services.swift:12 (in MyApp.AppModule)`; `an assignment` without a file.

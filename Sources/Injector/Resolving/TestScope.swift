@@ -69,7 +69,10 @@ struct PassedTestScopes {
         case .pending(let registration, let holder, let keeper):
             // A key that `implements` forwards resolves its target, which is screened itself.
             if registration.forwardedTo != nil { return .pending(registration, heldBy: holder, keptBy: keeper) }
-            guard let answer = answer(for: registration) else { return .refused(key, registeredAt: registration.site) }
+            guard let answer = answer(for: registration) else {
+                let site = registration.site.takingArguments(!registration.argumentTypes.isEmpty)
+                return .refused(key, registeredAt: site)
+            }
             return .pending(answer, heldBy: holder, keptBy: keeper)
         case .ready(let slot):
             guard strictScope != nil, !allowsKey else { return .ready(slot) }

@@ -193,13 +193,20 @@ final class TypedSyncDecorator<Value>: SyncDecorator, @unchecked Sendable {
 }
 
 /// The error of a value made by a synchronous factory that an async decorator (the actor
-/// face's) would wrap: only the actor face's own factories can be awaited.
-struct AsyncDecoratorOnSynchronousValue: Error, CustomStringConvertible {
+/// face's) would wrap: only the actor face's own factories can be awaited. The library's
+/// refusal, not a throw of the user's code: its message says so (see `ExplainedFailure`).
+struct AsyncDecoratorOnSynchronousValue: ExplainedFailure, CustomStringConvertible {
     let site: RegistrationSite
 
-    var description: String {
+    var problem: String {
         "the decorator registered at \(site) is async (AsyncDependencyInjector.decorate), and this value is made "
-            + "by a synchronous factory, which cannot await it: register the service with the "
-            + "AsyncDependencyInjector's async factory, or decorate it with `synchronous.decorate`"
+            + "by a synchronous factory, which cannot await it"
     }
+
+    var fix: String {
+        "register the service with the AsyncDependencyInjector's async factory, or decorate it with "
+            + "`synchronous.decorate`"
+    }
+
+    var description: String { "\(problem): \(fix)" }
 }
