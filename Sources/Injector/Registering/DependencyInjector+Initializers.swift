@@ -29,20 +29,37 @@ extension DependencyInjector {
         line: UInt = #line,
         initializer: @escaping @Sendable (repeat each Parameter) throws -> T
     ) -> Registered<T> {
-        let key = DependencyKey(type, name: name)
+        register(DependencyKey(type, name: name), scope: scope, fileID: fileID, line: line, initializer: initializer)
+    }
+
+    /// What `register(_:name:scope:fileID:line:initializer:)` does, for `key`; with `onMainActor`,
+    /// for the main-actor registrar's form: the whole factory, the parameters' resolves
+    /// included, runs on the main actor, so that a resolve off it throws before any parameter
+    /// is made.
+    func register<T, each Parameter>(
+        _ key: DependencyKey,
+        scope: Scope?,
+        fileID: StaticString,
+        line: UInt,
+        onMainActor: Bool = false,
+        initializer: @escaping @Sendable (repeat each Parameter) throws -> T
+    ) -> Registered<T> {
         let registration = store(scope: scope, fileID: fileID, line: line) { scope, site in
-            TypedRegistration(
-                { r in
-                    let position = ParameterPosition()
-                    guard let depth = InitializerDryRun.checkingDepth(of: key, in: r) else {
-                        return try initializer(
-                            repeat r.parameter((each Parameter).self, at: position, of: T.self, site: site))
-                    }
-                    try InitializerDryRun.$checkingDepths.withValue(InitializerDryRun.checkingDepths + [depth]) {
-                        repeat try r.checkParameter((each Parameter).self, at: position, of: T.self, site: site)
-                    }
-                    throw InitializerDryRun.Checked()
-                }, key: key, scope: scope, site: site)
+            let make: @Sendable (DependencyInjector) throws -> T = { r in
+                let position = ParameterPosition()
+                guard let depth = InitializerDryRun.checkingDepth(of: key, in: r) else {
+                    return try initializer(
+                        repeat r.parameter((each Parameter).self, at: position, of: T.self, site: site))
+                }
+                try InitializerDryRun.$checkingDepths.withValue(InitializerDryRun.checkingDepths + [depth]) {
+                    repeat try r.checkParameter((each Parameter).self, at: position, of: T.self, site: site)
+                }
+                throw InitializerDryRun.Checked()
+            }
+            guard onMainActor else { return TypedRegistration(make, key: key, scope: scope, site: site) }
+            return TypedRegistration(
+                { r in try MainQueue.run(for: key) { try make(r) } }, key: key, scope: scope, site: site,
+                completion: nil, runsOnMainActor: true)
         }
         var parameters: [DependencyKey] = []
         repeat parameters.append(DependencyKey.parameter((each Parameter).self))

@@ -71,6 +71,52 @@ public struct MainActorRegistrar: Sendable {
         }
         return Registered(injector: injector, registration: registration)
     }
+
+    /// Registers a `@MainActor` type's initializer as its factory, each parameter resolved by
+    /// its type, as ``DependencyInjector/register(_:name:scope:fileID:line:initializer:)`` does:
+    /// what a target whose default isolation is the main actor writes, where that form
+    /// refuses a main-actor initializer.
+    ///
+    /// ```swift
+    /// @MainActor final class CartModel {
+    ///     init(store: CartStore, analytics: Analytics?) { … }
+    /// }
+    /// injector.mainActor.register(CartModel.self, initializer: CartModel.init)
+    /// ```
+    ///
+    /// The initializer and its parameters' resolves run on the main actor, as
+    /// ``register(_:name:scope:fileID:line:factory:)``'s factory does: a resolve off the main
+    /// actor throws ``InjectionError/requiresMainActor(_:path:)`` before any parameter is
+    /// made; ``AsyncDependencyInjector`` awaits the main actor for it.
+    @discardableResult
+    public func register<T, each Parameter>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        scope: Scope? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @MainActor (repeat each Parameter) throws -> T
+    ) -> Registered<T> {
+        let key = DependencyKey(type, name: name)
+        return injector.register(key, scope: scope, fileID: fileID, line: line, onMainActor: true) {
+            (parameters: repeat each Parameter) throws -> T in
+            try Self.call(initializer, with: repeat each parameters, for: key)
+        }
+    }
+
+    /// Calls `initializer` with `parameters`, on the main queue (the registration runs there).
+    private static func call<T, each Parameter>(
+        _ initializer: @MainActor (repeat each Parameter) throws -> T,
+        with parameters: repeat each Parameter,
+        for key: DependencyKey
+    ) throws -> T {
+        // One tuple, handed over as one value: `nonisolated(unsafe)` on a pack's tuple is not
+        // honoured when a main-actor closure captures it (Swift 6.3.1).
+        let parameters = (repeat each parameters)
+        return try MainQueue.run(for: key, handing: parameters) { (parameters: (repeat each Parameter)) throws -> T in
+            try initializer(repeat each parameters)
+        }
+    }
 }
 
 extension DependencyInjector {

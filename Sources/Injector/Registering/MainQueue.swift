@@ -30,4 +30,13 @@ enum MainQueue {
         guard let result else { throw InjectionError.requiresMainActor(key, path: []) }
         return result
     }
+
+    /// `run(for:_:)` of `body` with `value`, made in nonisolated code and handed to it
+    /// unchecked, as every value of the sync face is handed out.
+    static func run<Result, Value>(
+        for key: DependencyKey, handing value: Value, _ body: @MainActor (Value) throws -> Result
+    ) throws -> Result {
+        nonisolated(unsafe) let value = value
+        return try run(for: key) { try body(value) }
+    }
 }
