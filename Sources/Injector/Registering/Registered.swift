@@ -132,6 +132,27 @@ public struct Registered<Value>: Sendable {
         }
     }
 
+    /// ``teardown(_:)`` for a teardown that runs on the main actor, as a `@MainActor` type's
+    /// must (in a target whose default isolation is the main actor, every type's): the closure
+    /// is `@MainActor`, with no mark, and touches the value's state without `assumeIsolated`.
+    ///
+    /// ```swift
+    /// injector.mainActor.register(PlayerModel.self, scope: .singleton) { _ in PlayerModel() }
+    ///     .teardown(mainActor: { player in player.stop() })
+    /// ```
+    ///
+    /// A ``DependencyInjector/close()`` on the main actor runs it in place, in its turn, and
+    /// throws its failure (a reset, replacement or unregistration there runs it in place too);
+    /// one elsewhere cannot hop there, and runs it as an asynchronous teardown: in a task, on
+    /// the main actor, with the teardowns after it. The actor face's
+    /// ``AsyncDependencyInjector/close()`` awaits the main actor for it.
+    @discardableResult
+    public func teardown(mainActor close: @escaping @MainActor @Sendable (Value) throws -> Void) -> Registered<Value> {
+        replaced { extras in
+            extras.setTeardown(.mainActor { value in try DependencyInjector.call(close, with: value) })
+        }
+    }
+
     /// Makes the registration answer `types` too (under the same name), with the value it
     /// makes: one singleton for every key (Swinject's and Resolver's `implements`).
     ///
@@ -457,11 +478,22 @@ public struct AsyncRegistered<Value>: Sendable {
 
     /// Closes each value the injector keeps for this registration on the main actor, as a
     /// `@MainActor` type's teardown must: awaited there by ``AsyncDependencyInjector/close()``,
-    /// as an async teardown is: `.teardown { @MainActor model in model.stop() }`.
+    /// as an async teardown is: `.teardown { @MainActor model in model.stop() }`. It is
+    /// ``Registered/teardown(mainActor:)``.
     @discardableResult
     public func teardown(_ close: @escaping @MainActor @Sendable (Value) throws -> Void) -> AsyncRegistered<Value>
     where Value: Sendable {
-        teardown { value async throws in try await close(value) }
+        AsyncRegistered(base: base.teardown(mainActor: close))
+    }
+
+    /// ``Registered/teardown(mainActor:)`` on the actor face: a teardown on the main actor with
+    /// no mark on its closure, `.teardown(mainActor: { model in model.stop() })`, which
+    /// ``AsyncDependencyInjector/close()`` awaits there.
+    @discardableResult
+    public func teardown(mainActor close: @escaping @MainActor @Sendable (Value) throws -> Void)
+        -> AsyncRegistered<Value>
+    {
+        AsyncRegistered(base: base.teardown(mainActor: close))
     }
 
     /// Closes each value the injector keeps for this registration when the injector lets it

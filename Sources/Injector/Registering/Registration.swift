@@ -167,6 +167,9 @@ class Registration: @unchecked Sendable {
         case sync(@Sendable (Any) throws -> Void)
         /// Registered with the actor face, whose `close()` awaits it.
         case async(any AsyncTearingDown)
+        /// Runs on the main actor (`teardown(mainActor:)`): in place in a close on the main
+        /// queue, as a synchronous one; elsewhere awaited there, as an asynchronous one.
+        case mainActor(@MainActor @Sendable (Any) throws -> Void)
     }
 
     /// What a registration carries besides its factory, changed together by `modified(_:)`.

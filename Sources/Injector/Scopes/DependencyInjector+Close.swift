@@ -28,7 +28,8 @@ extension DependencyInjector {
     /// resolve throws `closed`.
     ///
     /// An asynchronous teardown (one registered on ``AsyncDependencyInjector`` that awaits, or
-    /// runs on the main actor) cannot be awaited here: from the first one met, latest first,
+    /// one that runs on the main actor, when this is not the main actor: on it, such a
+    /// teardown runs in place) cannot be awaited here: from the first one met, latest first,
     /// the rest run in order in a task after `close()` returns. Their failures are recorded on
     /// the running test (printed outside one) and thrown by the actor face's `close()`, which
     /// awaits them: close through the actor face to await them. A second `close()` while one runs finds nothing left and

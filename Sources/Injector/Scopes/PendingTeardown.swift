@@ -64,6 +64,11 @@ final class PendingTeardown: @unchecked Sendable {
                 switch pending.teardown {
                 case .sync(let close): try close(pending.value)
                 case .async(let close): try await close.tearDown(pending.value)
+                case .mainActor(let close):
+                    // Handed to the main actor unchecked, as every kept value of the sync face is
+                    // handed out; this teardown is its only user now.
+                    nonisolated(unsafe) let value = pending.value
+                    try await close(value)
                 }
             } catch {
                 failures.append(TeardownError.Failure(key: pending.key, error: error, site: pending.site))
@@ -109,14 +114,23 @@ enum TeardownOutcome {
 
 extension Registration.Teardown {
     /// Runs this teardown on `value`, kept for `key` (registered at `site`), if it is
-    /// synchronous: `nil` when it ran, else its failure, or that it must be awaited. The key
-    /// and site are read only for a failure: a copy of a key retains its name and origin.
+    /// synchronous, or runs on the main actor and this is the main queue (a sync close cannot
+    /// hop there; elsewhere it is awaited there, as an asynchronous one): `nil` when it ran,
+    /// else its failure, or that it must be awaited. The key and site are read only for a
+    /// failure: a copy of a key retains its name and origin.
     func runIfSynchronous(
         on value: Any, key: @autoclosure () -> DependencyKey, site: @autoclosure () -> DeclarationSite?
     ) -> TeardownOutcome? {
-        guard case .sync(let close) = self else { return .asynchronous }
         do {
-            try close(value)
+            switch self {
+            case .sync(let close): try close(value)
+            case .async: return .asynchronous
+            case .mainActor(let close):
+                guard MainQueue.isCurrent else { return .asynchronous }
+                // Handed to the main actor unchecked, as `runAll` hands it.
+                nonisolated(unsafe) let value = value
+                try MainQueue.run(for: key()) { try close(value) }
+            }
             return nil
         } catch {
             return .failed(TeardownError.Failure(key: key(), error: error, site: site()))

@@ -31,11 +31,14 @@ private final class SettingsProviders {
 @MainActor
 private final class PlayerModel {
     let store: SettingsStore
+    var isPlaying = true
 
     init(store: SettingsStore, made: Counter?) {
         made?.increment()
         self.store = store
     }
+
+    func stop() { isPlaying = false }
 }
 
 /// `injector.mainActor` and main-actor modules (issue 28): main-actor factories written with no
@@ -183,5 +186,97 @@ private final class PlayerModel {
         #expect(made.value == 1)
         #expect(missing == DependencyKey(SettingsStore.self))
         #expect(player.store === (try injector.resolve(SettingsStore.self)))
+    }
+
+    /// A main-actor teardown, with no mark on its closure, touches the model's main-actor
+    /// state; a close on the main actor runs it in place, in reverse creation order with the
+    /// plain ones, and throws its failure. A `@MainActor` trailing closure is one too.
+    @MainActor
+    @Test func aMainActorTeardownRunsInPlaceInACloseOnTheMainActor() throws {
+        let injector = DependencyInjector()
+        let closed = Collected<String>()
+        injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+            .teardown { _ in closed.append("store") }
+        injector.mainActor.register(PlayerModel.self, scope: .singleton, initializer: PlayerModel.init)
+            .teardown(mainActor: { player in
+                player.stop()
+                closed.append("player")
+            })
+        injector.mainActor.register(SettingsModel.self, scope: .singleton) { r in try SettingsModel(store: r.resolve())
+        }
+        .teardown { @MainActor model in
+            closed.append(model.title)
+            model.title = "closed"
+            throw SampleError(code: 1)
+        }
+        let player = try injector.resolve(PlayerModel.self)
+        let model = try injector.resolve(SettingsModel.self)
+
+        let error = #expect(throws: TeardownError.self) { try injector.close() }
+
+        #expect(closed.values == ["Settings", "player", "store"])
+        #expect(!player.isPlaying)
+        #expect(model.title == "closed")
+        #expect(error?.failures.map(\.key) == [DependencyKey(SettingsModel.self)])
+    }
+
+    /// Off the main actor, a sync close cannot run a main-actor teardown: it runs on the main
+    /// actor in a task, with the teardowns after it (the store's, made before the player), as
+    /// an asynchronous teardown does; a plain teardown's unmarked closure is still the plain
+    /// one, run in place on the closing thread.
+    @Test func offTheMainActorASyncCloseRunsAMainActorTeardownThereAfterTheLaterPlainOnes() async throws {
+        let injector = DependencyInjector()
+        let closed = Collected<String>()
+        let onMainQueue = Collected<Bool>()
+        injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
+            .teardown { _ in closed.append("store") }
+        injector.mainActor.register(PlayerModel.self, scope: .singleton, initializer: PlayerModel.init)
+            .teardown(mainActor: { player in
+                onMainQueue.append(MainQueue.isCurrent)
+                player.stop()
+                closed.append("player")
+            })
+        injector.register(String.self, name: "log", scope: .singleton) { _ in "log" }
+            .teardown { _ in
+                onMainQueue.append(MainQueue.isCurrent)
+                closed.append("log")
+            }
+        let player = try await MainActor.run { try injector.resolve(PlayerModel.self) }
+        _ = try injector.resolve(String.self, name: "log")
+
+        let failed = await onOwnThread { () -> Bool in
+            do {
+                try injector.close()
+                return false
+            } catch {
+                return true
+            }
+        }
+        await injector.teardownsFinished()
+
+        #expect(!failed)
+        #expect(closed.values == ["log", "player", "store"])
+        #expect(onMainQueue.values == [false, true])
+        #expect(await !player.isPlaying)
+    }
+
+    /// The actor face's `teardown(mainActor:)`, with no mark on its closure, is awaited on the
+    /// main actor by its close.
+    @Test func theActorFacesMainActorTeardownIsAwaitedThere() async throws {
+        let server = AsyncDependencyInjector()
+        let onMainQueue = Collected<Bool>()
+        await server.register(PlayerModel.self, scope: .singleton) { @MainActor _ in
+            PlayerModel(store: SettingsStore(), made: nil)
+        }
+        .teardown(mainActor: { player in
+            onMainQueue.append(MainQueue.isCurrent)
+            player.stop()
+        })
+        let player = try await server.resolve(PlayerModel.self)
+
+        try await server.close()
+
+        #expect(onMainQueue.values == [true])
+        #expect(await !player.isPlaying)
     }
 }
