@@ -30,6 +30,9 @@ public final class CartStore {
     public func add(_ sku: String) {
         if catalog.products().contains(sku) { items.append(sku) }
     }
+
+    /// Empties the cart: its teardown, when the injector that keeps it lets it go.
+    public func empty() { items.removeAll() }
 }
 
 /// A SwiftUI-style view model: every wrapper, each `@ObservationIgnored`.
@@ -65,10 +68,11 @@ public struct ShopModule: MainActorDependencyModule {
     /// The module.
     public init() {}
 
-    /// Registers the catalog and the cart store.
+    /// Registers the catalog, and the cart store by its initializer, emptied when let go.
     public func register(in registrar: MainActorRegistrar) {
         registrar.register((any CatalogAPI).self) { _ in LiveCatalog() }
-        registrar.register(CartStore.self, scope: .singleton) { r in try CartStore(catalog: r.resolve()) }
+        registrar.register(CartStore.self, scope: .singleton, initializer: CartStore.init)
+            .teardown(mainActor: { store in store.empty() })
     }
 }
 
