@@ -477,7 +477,7 @@ struct KeptValues {
     mutating func release(claimOf registration: Registration) -> Claim? {
         guard let index = claimIndex(of: registration) else { return nil }
         // Most often the last: the innermost of the creations that nest on a thread.
-        return index == claims.count - 1 ? claims.popLast() : claims.remove(at: index)
+        return index == claims.count - 1 ? claims.removeLast() : claims.remove(at: index)
     }
 
     /// Forgets the values kept for `key` (a reset of that key, a decorator added for it),

@@ -121,16 +121,26 @@ extension Registration.Teardown {
     func runIfSynchronous(
         on value: Any, key: @autoclosure () -> DependencyKey, site: @autoclosure () -> DeclarationSite?
     ) -> TeardownOutcome? {
+        guard case .sync(let close) = self else { return runIfOnMainActor(on: value, key: key, site: site) }
         do {
-            switch self {
-            case .sync(let close): try close(value)
-            case .async: return .asynchronous
-            case .mainActor(let close):
-                guard MainQueue.isCurrent else { return .asynchronous }
-                // Handed to the main actor unchecked, as `runAll` hands it.
-                nonisolated(unsafe) let value = value
-                try MainQueue.run(for: key()) { try close(value) }
-            }
+            try close(value)
+            return nil
+        } catch {
+            return .failed(TeardownError.Failure(key: key(), error: error, site: site()))
+        }
+    }
+
+    /// The rest of `runIfSynchronous(on:key:site:)`, apart, so that a close's loop keeps the
+    /// synchronous teardown's run inlined: a main-actor teardown's, on the main queue.
+    @inline(never)
+    private func runIfOnMainActor(
+        on value: Any, key: () -> DependencyKey, site: () -> DeclarationSite?
+    ) -> TeardownOutcome? {
+        guard case .mainActor(let close) = self, MainQueue.isCurrent else { return .asynchronous }
+        // Handed to the main actor unchecked, as `runAll` hands it.
+        nonisolated(unsafe) let value = value
+        do {
+            try MainQueue.run(for: key()) { try close(value) }
             return nil
         } catch {
             return .failed(TeardownError.Failure(key: key(), error: error, site: site()))
