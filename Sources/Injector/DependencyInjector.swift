@@ -140,10 +140,17 @@ public final class DependencyInjector: Sendable {
         // reported besides (principle 14), never leaked in silence. A plain child's is not: it
         // has no `close()` its user is told to call. Closed (the common case for a scope) known
         // without the lock where the OS has the atomics for it.
-        if let parent, !ready.isKnownClosed, !registry.withLock({ $0.isClosed }) {
-            // No task of its own runs: each holds it.
-            guard let taken = closeKeeping() else { return }
-            parent.tearDown(
+        guard let parent, !ready.isKnownClosed, !registry.withLock({ $0.isClosed }) else { return }
+        // Handed to the nearest ancestor that its user closes, an opened scope or the root, whose
+        // `close()` awaits and throws them: a plain child has none its user is told to call.
+        var heir = parent
+        while !heir.opensScope, let above = heir.parent { heir = above }
+        // Failures of teardowns run earlier (a reset, a replacement, a released child's).
+        heir.keep(teardownFailures: takeTeardownFailures())
+        // No task of its own runs: each holds it.
+        guard let taken = closeKeeping() else { return }
+        withExtendedLifetime(taken) {  // its values released once their teardowns have run
+            heir.tearDown(
                 releasedScopeKeeping: (taken.teardowns ?? []) + (taken.kept?.teardowns ?? []),
                 openedAt: opensScope ? registry.withLock { $0.kept.openedAt } : nil)
         }

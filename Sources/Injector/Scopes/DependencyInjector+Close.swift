@@ -32,8 +32,11 @@ extension DependencyInjector {
     /// teardown runs in place) cannot be awaited here: from the first one met, latest first,
     /// the rest run in order in a task after `close()` returns. Their failures are recorded on
     /// the running test (printed outside one) and thrown by the actor face's `close()`, which
-    /// awaits them: close through the actor face to await them. A second `close()` while one runs finds nothing left and
-    /// returns at once; the actor face's waits for the running one.
+    /// awaits them: close through the actor face to await them. While teardowns of values let
+    /// go earlier still run in a task, this close's teardowns all run after them, in order, in
+    /// a task of their own: a value let go before its pool is closed before it. A second
+    /// `close()` while one runs finds nothing left and returns at once; the actor face's waits
+    /// for the running one.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier, on a
     ///   replacement, an unregistration or a reset.
@@ -50,7 +53,7 @@ extension DependencyInjector {
         // face, and the teardown may block until it has; the actor face's close does not wait.
         let ran: [TeardownError.Failure]?
         if var taken = closeKeeping() {
-            ran = tearDown(taken.teardowns, kept: taken.kept.take(), after: taken.tasks)
+            ran = tearDown(taken.teardowns, kept: taken.kept.take(), after: taken.tasks, holding: taken.held)
         } else {
             ran = nil
         }
@@ -65,14 +68,15 @@ extension DependencyInjector {
     /// asynchronous ones and all after them in a task, after `tasks`); returns their failures,
     /// `nil` for none.
     private func tearDown(
-        _ teardowns: [PendingTeardown]?, kept: consuming KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]?
+        _ teardowns: [PendingTeardown]?, kept: consuming KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]?,
+        holding held: [Entry]?
     ) -> [TeardownError.Failure]? {
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
         if let tasks {
             // Earlier async teardowns still run (of later values: a transaction let go before
             // its pool): everything waits for them, in order, in the task.
-            runLater((teardowns ?? []) + (kept?.teardowns ?? []), after: Array(tasks.values))
+            runLater((teardowns ?? []) + (kept?.teardowns ?? []), after: Array(tasks.values), holding: (kept, held))
             return nil
         } else if let teardowns {
             (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
@@ -81,8 +85,9 @@ extension DependencyInjector {
             guard let ran = kept?.runTeardowns() else { return nil }
             (failures, deferred) = ran
         }
-        // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset.
-        if !deferred.isEmpty { runLater(deferred, after: []) }
+        // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset,
+        // the values not yet torn down held until the teardowns of later ones have run.
+        if !deferred.isEmpty { runLater(deferred, after: [], holding: (kept, held)) }
         return failures.isEmpty ? nil : failures
     }
 
@@ -96,6 +101,10 @@ extension DependencyInjector {
         var kept: KeptValues.Dropped?
         /// The tasks running earlier teardowns, by number; `nil` for none.
         var tasks: [UInt64: Task<Void, Never>]?
+        /// Its registry's values, held until their teardowns have run: released sooner, one
+        /// without a teardown (an object that owns a child) could set off teardowns out of
+        /// creation order (the child's own, on its release). `nil` for none.
+        var held: [Entry]?
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
@@ -129,7 +138,7 @@ extension DependencyInjector {
         }
         return TakenAtClose(
             teardowns: teardowns?.isEmpty == false ? teardowns : nil, kept: keepsValuesForOthers ? kept : nil,
-            tasks: taken?.tasks.isEmpty == false ? taken?.tasks : nil)
+            tasks: taken?.tasks.isEmpty == false ? taken?.tasks : nil, held: dropped?.isEmpty == false ? dropped : nil)
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its
@@ -140,6 +149,15 @@ extension DependencyInjector {
             return registry.isClosed
         }
         if isClosed { tearDown([teardown]) }
+    }
+
+    /// Keeps `failures`, noted already (recorded on the test then), for the next `close()`.
+    func keep(teardownFailures failures: [TeardownError.Failure]) {
+        guard !failures.isEmpty else { return }
+        registry.withLock { registry in
+            registry.teardownFailures += failures
+            registry.ready.noteFailuresNoted()
+        }
     }
 
     /// The teardown failures noted outside `close()`, taken out. No lock taken while none was
@@ -165,8 +183,13 @@ extension DependencyInjector {
     }
 
     /// Runs `teardowns` in a task (after `tasks`), which `close()` awaits.
-    private func runLater(_ teardowns: [PendingTeardown], after tasks: [Task<Void, Never>]) {
+    private func runLater(
+        _ teardowns: [PendingTeardown], after tasks: [Task<Void, Never>],
+        holding held: (kept: KeptValues.Dropped?, entries: [Entry]?)? = nil
+    ) {
         guard !teardowns.isEmpty || !tasks.isEmpty else { return }
+        // Released in the task, once the teardowns have run (see `TakenAtClose.held`); never read.
+        nonisolated(unsafe) let held = held
         // Started under the lock, so that its removal of itself, which takes the lock, comes after.
         registry.withLock { registry in
             let number = registry.teardownTasksStarted
@@ -177,6 +200,7 @@ extension DependencyInjector {
                 let failures = await Self.$tearingDown.withValue(TeardownRun(task: (ObjectIdentifier(self), number))) {
                     await PendingTeardown.runAll(teardowns)
                 }
+                withExtendedLifetime(held) {}
                 note(failures)
                 // Outside a test, a closed injector's are printed: it is not closed again.
                 let isUnseen = TestIssueRecorder.currentOrRunningTest == nil && self.registry.withLock(\.isClosed)
@@ -189,10 +213,7 @@ extension DependencyInjector {
     /// Keeps `failures` for the next `close()`, and records them on the running test.
     func note(_ failures: [TeardownError.Failure]) {
         guard !failures.isEmpty else { return }
-        registry.withLock { registry in
-            registry.teardownFailures += failures
-            registry.ready.noteFailuresNoted()
-        }
+        keep(teardownFailures: failures)
         for failure in failures {
             TestIssueRecorder.currentOrRunningTest?.record(
                 TeardownError(failures: [failure]).description, at: failure.site)
@@ -321,10 +342,11 @@ extension AsyncDependencyInjector {
             let teardowns: [PendingTeardown]
             var kept: KeptValues.Dropped?
             let tasks: [UInt64: Task<Void, Never>]
+            let held: [Entry]?  // released once the teardowns have run (see `TakenAtClose.held`)
             if let taken = core.closeKeeping() {
-                (teardowns, kept, tasks) = (taken.teardowns ?? [], taken.kept, taken.tasks ?? .init())
+                (teardowns, kept, tasks, held) = (taken.teardowns ?? [], taken.kept, taken.tasks ?? .init(), taken.held)
             } else {
-                (teardowns, kept, tasks) = ([], nil, .init())
+                (teardowns, kept, tasks, held) = ([], nil, .init(), nil)
             }
             for (number, task) in tasks where number != running { await task.value }
             let noted = core.takeTeardownFailures()
@@ -333,23 +355,28 @@ extension AsyncDependencyInjector {
             if !noted.isEmpty { all += noted }
             let dropsNothing = teardowns.isEmpty && kept?.isEmpty ?? true
             if !dropsNothing {
-                var failures: [TeardownError.Failure] = []
-                let awaited: [PendingTeardown]
-                if teardowns.isEmpty, var kept = kept.take() {
-                    // All a request's scope commonly keeps: its synchronous teardowns run from
+                let failures: [TeardownError.Failure]
+                if teardowns.isEmpty, kept?.tearsDownInPlace == true, var kept = kept.take() {
+                    // All a request's scope commonly keeps, every teardown synchronous: run from
                     // the slots (taken out, so that they are moved, not copied), in place and
-                    // unbound, as the sync face's close runs them; the rest are awaited.
-                    (failures, awaited) = kept.runTeardowns() ?? ([], [])
+                    // unbound, as the sync face's close runs them. None is awaited, so none can
+                    // wait for a task that another starts (which finds no close to skip).
+                    failures = kept.runTeardowns()?.failures ?? []
                 } else {
-                    awaited = teardowns + (kept?.teardowns ?? [])
-                }
-                if !awaited.isEmpty {
-                    failures += await DependencyInjector.$tearingDown.withValue(
+                    failures = await DependencyInjector.$tearingDown.withValue(
                         DependencyInjector.TeardownRun(task: inside?.task)
                     ) {
-                        await PendingTeardown.runAll(awaited)
+                        guard teardowns.isEmpty, var kept = kept.take() else {
+                            return await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
+                        }
+                        guard let (failures, deferred) = kept.runTeardowns() else { return [] }
+                        guard !deferred.isEmpty else { return failures }
+                        // The values not yet torn down held until the later ones' teardowns have run.
+                        defer { withExtendedLifetime(kept) {} }
+                        return failures + (await PendingTeardown.runAll(deferred))
                     }
                 }
+                withExtendedLifetime(held) {}
                 if !failures.isEmpty {
                     all += failures
                     ran += failures

@@ -241,6 +241,17 @@ struct KeptValues {
                 on: strongly, key: registration.key, site: registration.site.declarationSite)
         }
 
+        /// Whether its teardown, if any, is synchronous (not awaited, not on the main actor).
+        var tearsDownInPlace: Bool { isHeldWeakly || Self.runsInPlace(registration.teardown) }
+
+        /// Whether `teardown`, if any, is synchronous (not awaited, not on the main actor).
+        static func runsInPlace(_ teardown: Registration.Teardown?) -> Bool {
+            switch teardown {
+            case nil, .sync?: true
+            case .async?, .mainActor?: false
+            }
+        }
+
         /// The teardown of the value, if its registration has one (only a strongly held value's),
         /// with the value to run it on.
         var pendingTeardown: (teardown: Registration.Teardown, value: Any)? {
@@ -270,6 +281,10 @@ struct KeptValues {
     private var tuples = [ObjectIdentifier: Tuples]()  // not `[:]`, a call (see `SimpleNames`)
     /// Whether the injector's `close()` has begun: nothing is kept from then on.
     var isClosed = false
+    /// Whether a value kept here has a teardown that does not run in place (awaited, or on the
+    /// main actor): a close then binds its teardowns' run (see `Dropped.tearsDownInPlace`).
+    /// Noted as values are kept, where their registrations are in hand: never unset.
+    private var awaitsTeardowns = false
     /// Where `openScope` was called, for the report of a scope released without `close()`;
     /// `nil` for the scopes the library opens and closes itself (tests, `verify()`, previews).
     let openedAt: DeclarationSite?
@@ -319,7 +334,7 @@ struct KeptValues {
     /// later version of the one that made it.
     mutating func resolvedValue(of registration: Registration) -> Any? {
         guard let index = valueIndex(of: registration) else { return nil }
-        if let adopted = values[index].adopted(by: registration) { values[index] = adopted }
+        if let adopted = values[index].adopted(by: registration) { adopt(adopted, at: index) }
         return values[index].value
     }
 
@@ -370,7 +385,7 @@ struct KeptValues {
     ) -> Claimed {
         // A weak value gone is made again, and replaces the old one when kept.
         if let index = valueIndex(of: registration), let value = values[index].value {
-            if let adopted = values[index].adopted(by: registration) { values[index] = adopted }
+            if let adopted = values[index].adopted(by: registration) { adopt(adopted, at: index) }
             return .ready(value)
         }
         if let index = claimIndex(of: registration) {
@@ -385,6 +400,12 @@ struct KeptValues {
         if claims.capacity == 0 { claims.reserveCapacity(4) }  // a request's few, without a growth
         claims.append(Claim(creator: creator(), registration: registration.lineage))
         return .claimed
+    }
+
+    /// Replaces the value at `index` with `adopted`, a later version of its registration's.
+    private mutating func adopt(_ adopted: Kept, at index: Int) {
+        if !adopted.tearsDownInPlace { awaitsTeardowns = true }
+        values[index] = adopted
     }
 
     /// The thread creating the value `claim` names, if it still is, marked as awaited, so that
@@ -422,6 +443,10 @@ struct KeptValues {
         if let index = valueIndex(of: registration) { keeping.replaced = Replaced(values.remove(at: index)) }
         if values.capacity == 0 { values.reserveCapacity(4) }  // a request's few, without a growth
         values.append(Kept(keeping: value, producedBy: registration, heldBy: holder, keptBy: keeper))
+        // A weak value's teardown never runs (see `Kept.teardown`).
+        if !awaitsTeardowns, registration.scope.isKeptStrongly {
+            awaitsTeardowns = !Kept.runsInPlace(registration.teardown)
+        }
         // Searched only when a value of the key's type may be kept already (a request keeps
         // values of as many types, where a search per value is dear).
         let bits = TypeFilter.bits(of: registration.key.typeID)
@@ -514,7 +539,7 @@ struct KeptValues {
         if tuples.isEmpty {
             // Most injectors keep no tuples: no array made for none.
             guard !values.isEmpty else { return nil }
-            return Dropped(values: exchange(&values, with: []))
+            return Dropped(values: exchange(&values, with: []), tearsDownInPlace: !awaitsTeardowns)
         }
         return Dropped(values: exchange(&values, with: []), tuples: Array(exchange(&tuples, with: [:]).values))
     }
@@ -526,6 +551,9 @@ struct KeptValues {
         /// The values kept per argument tuple, with their registrations (which may hold the
         /// last reference to what their factories capture), whose teardowns the caller takes.
         fileprivate var tuples: [Tuples] = []
+        /// Whether each of its teardowns runs in place, synchronous (none awaited, none on the
+        /// main actor), and it holds no tuples: known only for a close's (see `awaitsTeardowns`).
+        private(set) var tearsDownInPlace = false
 
         /// Whether it holds no value: nothing to tear down or release.
         var isEmpty: Bool { values.isEmpty && tuples.isEmpty }
