@@ -11,8 +11,9 @@ import Testing
 @Suite struct ActorFaceWaitsForThreadsTests {
     /// How long a factory waits for what these tests release, standing in for "never": long,
     /// for a cooperative pool that the suite's other tests may keep busy for a while (under
-    /// the thread sanitizer, for tens of seconds). A test passes as soon as it is released.
-    static let forever = 120
+    /// the thread sanitizer on a loaded machine, the deep-chain tests held it past 120 s once).
+    /// A test passes as soon as it is released. The deadlock tests' 300 s.
+    static let forever = 300
 
     final class Report: Sendable {}
 
