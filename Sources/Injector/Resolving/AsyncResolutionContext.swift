@@ -111,14 +111,10 @@ extension AsyncResolutionContext {
                 }
                 registrations = RegistrationSet.inserting(registration, into: above)
             }
-            // Taken by the node, which `begin` makes once: moved in, not copied (a retain and a
-            // release a run).
-            var parent = innermost
             let unbound = task.flatMap { task in task != 0 && task == CurrentTask.address ? task : nil }
-            let (run, node, isUnbound) = Resolve.begin(after: innermost, unboundIn: unbound) { resolve, run in
-                let frame = Frame(registration: registration, creation: creation, resolve: resolve, run: run)
-                return Node(frame, parent: parent.take(), depth: depth, registrations: registrations.take())
-            }
+            let (run, node, isUnbound) = Resolve.begin(
+                registration, creation: creation, after: innermost, depth: depth, registrations: registrations,
+                unboundIn: unbound)
             return (Frames(innermost: node), run, isUnbound)
         }
 
@@ -309,15 +305,22 @@ extension AsyncResolutionContext {
         /// `takeCaptured` takes no lock.
         private static let capturedCount = AtomicCount()
 
-        /// A new run of the resolve of `innermost` (the innermost node of the frames it runs
-        /// inside), whose frames' innermost node `makeNode` makes (its frame names the resolve);
-        /// or, when there is none or it has ended, the outermost run of a new resolve. A new run
-        /// of that resolve made in `task` (the current one) is kept as unbound for it (see
-        /// `State.unbound`).
+        /// A new run of `registration` (creation number `creation`, if any) in the resolve of
+        /// `innermost` (the innermost node of the frames it runs inside), and the node of its
+        /// frame, at `depth`, with `registrations`; or, when there is none or it has ended, the
+        /// outermost run of a new resolve. A new run of that resolve made in `task` (the
+        /// current one) is kept as unbound for it (see `State.unbound`).
+        ///
+        /// The node made here from the arguments: made by a closure of the caller's, which
+        /// captured what it is made of, it cost each run a retain and a release more (of the
+        /// registration, and of `innermost`).
         fileprivate static func begin(
+            _ registration: Registration,
+            creation: AsyncSingletonCreation.Number?,
             after innermost: Node?,
-            unboundIn task: UInt?,
-            makeNode: (Resolve, Run) -> Node
+            depth: Int,
+            registrations: RegistrationSet?,
+            unboundIn task: UInt?
         ) -> (run: Run, node: Node, isUnbound: Bool) {
             // The resolve read in place from the innermost node: copied out, it cost a retain
             // and a release a run.
@@ -325,7 +328,9 @@ extension AsyncResolutionContext {
                 guard state.inProgress > 0, let innermost else { return nil }
                 state.inProgress += 1
                 let run = state.running.begin()
-                let node = makeNode(innermost.frame.resolve, run)
+                let frame = Frame(
+                    registration: registration, creation: creation, resolve: innermost.frame.resolve, run: run)
+                let node = Node(frame, parent: innermost, depth: depth, registrations: registrations)
                 if let task {
                     state.unbound.append(UnboundRun(run: run, task: task, frames: Frames(innermost: node)))
                 }
@@ -333,7 +338,8 @@ extension AsyncResolutionContext {
             }) {
                 return (run, node, task != nil)
             }
-            return (0, makeNode(Resolve(), 0), false)
+            let frame = Frame(registration: registration, creation: creation, resolve: Resolve(), run: 0)
+            return (0, Node(frame, parent: innermost, depth: depth, registrations: registrations), false)
         }
 
         /// Ends `run`; the last run in progress ends the resolve, whose shared values are
