@@ -32,6 +32,9 @@ extension AsyncDependencyInjector {
     }
 
     /// Removes this injector's registration, as ``DependencyInjector/unregister(_:name:)`` does.
+    /// It returns once a synchronous teardown of its value has run; an asynchronous one runs
+    /// in a task, which ``close()`` awaits (as it awaits one of a value replaced by a new
+    /// registration).
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
         core.unregister(type, name: name)
     }
