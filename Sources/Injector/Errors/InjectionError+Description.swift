@@ -82,9 +82,14 @@ extension InjectionError: CustomStringConvertible {
                     + "(`implements`), whose value cannot be used as \(key.typeName)."
             ]
             lines += Self.pathLine(path)
+            // A concrete type is no conformance to add: one value cannot be of two concrete types.
             lines.append(
-                "To fix: make \(implementation.typeName) conform to \(key.typeName), "
-                    + "or take \(key.typeName) out of that registration's `implements(…)`.")
+                DependencyKey.isExistential(key.type)
+                    ? "To fix: make \(implementation.typeName) conform to \(key.typeName), "
+                        + "or take \(key.typeName) out of that registration's `implements(…)`."
+                    : "To fix: take \(key.typeName) out of that registration's `implements(…)` "
+                        + "(it forwards to protocols the value conforms to, or to a class it inherits from), "
+                        + "and register \(key.typeName) with a factory of its own.")
         case .unknownScope(let scope):
             lines =
                 scope.isKept

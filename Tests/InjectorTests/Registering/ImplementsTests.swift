@@ -96,6 +96,24 @@ final class Stripe: Charging, Refunding, Sendable {}
                 """)
     }
 
+    /// DESIGN.md principle 3: a fix a person can follow. A concrete type forwarded to is no
+    /// conformance to add (a hunt found "make InjectorTests.Stripe conform to
+    /// InjectorTests.Ledger", for a struct): the fix says to register it on its own.
+    @Test func aConcreteForwardedTypeIsNotAConformanceToAdd() {
+        struct Ledger {}
+        let injector = DependencyInjector()
+        injector.register(Stripe.self, scope: .singleton) { _ in Stripe() }.implements(Ledger.self)
+        var error: InjectionError?
+        do throws(InjectionError) { _ = try injector.resolve(Ledger.self) } catch let failure { error = failure }
+        guard case .notImplemented = error else {
+            Issue.record("expected notImplemented, got \(String(describing: error))")
+            return
+        }
+        let message = error?.description ?? ""
+        #expect(!message.contains("conform to"), "\(message)")
+        #expect(message.contains("register InjectorTests"), "\(message)")
+    }
+
     @Test(arguments: Face.allCases)
     func aKeyUnderAnotherNameForwardsToTheNamedRegistration(face: Face) async throws {
         let injector = face.makeInjector()
