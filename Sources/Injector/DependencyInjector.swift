@@ -148,12 +148,12 @@ public final class DependencyInjector: Sendable {
         // Failures of teardowns run earlier (a reset, a replacement, a released child's).
         heir.keep(teardownFailures: takeTeardownFailures())
         // No task of its own runs: each holds it.
-        guard let taken = closeKeeping() else { return }
-        withExtendedLifetime(taken) {  // its values released once their teardowns have run
-            heir.tearDown(
-                releasedScopeKeeping: (taken.teardowns ?? []) + (taken.kept?.teardowns ?? []),
-                openedAt: opensScope ? registry.withLock { $0.kept.openedAt } : nil)
-        }
+        guard var taken = closeKeeping() else { return }
+        // Moved out: each value released in its turn, once the teardowns of later ones have run
+        // (awaited ones too, in the heir's task).
+        heir.tearDown(
+            releasedScopeKeeping: Self.releases(taken.teardowns.take(), taken.kept.take()),
+            openedAt: opensScope ? registry.withLock { $0.kept.openedAt } : nil)
     }
 
     /// A test scope under this injector: an opened scope that keeps its own singletons, and

@@ -24,7 +24,7 @@ import Testing
     /// (`withExtendedLifetime(taken)`) as soon as the heir has *started* the teardowns: the
     /// async one runs later in the heir's task, so the earlier, teardown-less value is released
     /// before the later value's teardown runs.
-    @Test(.disabled("repro: a released child releases its teardown-less values before its async teardowns run"))
+    @Test
     func aReleasedChildHoldsItsValuesUntilItsAsyncTeardownsHaveRun() async throws {
         let app = AsyncDependencyInjector()
         let events = Collected<String>()
@@ -49,7 +49,7 @@ import Testing
     /// of `closeKeeping()`, before any teardown runs: a cached value that owns a child sets
     /// off the child's teardowns first. Made in this order: the cached owner, the child's
     /// singleton, the app's "late" singleton; closed: "late", then the child's.
-    @Test(.disabled("repro: the root's close releases argument-cached values before its teardowns run"))
+    @Test
     func anArgumentCachedOwnerIsReleasedAfterTheTeardownsOfLaterValues() throws {
         let app = DependencyInjector()
         let closed = Collected<String>()
@@ -75,9 +75,7 @@ import Testing
     /// "early"'s teardown, then releases the owner, which sets off the child's teardown: the
     /// child's singleton, made last, is torn down last. (Before 9200f66 the owner was released
     /// first, in its turn here.) Kept values are released each in its turn (`runTeardowns()`).
-    @Test(
-        .disabled("repro: a close holds a teardown-less value made after others until their teardowns ran"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func aTeardownlessOwnerMadeLaterIsReleasedBeforeEarlierTeardowns(face: Face) async throws {
         let closed = Collected<String>()
         switch face.makeInjector().base {

@@ -53,7 +53,8 @@ extension DependencyInjector {
         // face, and the teardown may block until it has; the actor face's close does not wait.
         let ran: [TeardownError.Failure]?
         if var taken = closeKeeping() {
-            ran = tearDown(taken.teardowns, kept: taken.kept.take(), after: taken.tasks, holding: taken.held)
+            // Moved out, so that each value is released in its turn (see `PendingTeardown`).
+            ran = tearDown(taken.teardowns.take(), kept: taken.kept.take(), after: taken.tasks)
         } else {
             ran = nil
         }
@@ -68,26 +69,26 @@ extension DependencyInjector {
     /// asynchronous ones and all after them in a task, after `tasks`); returns their failures,
     /// `nil` for none.
     private func tearDown(
-        _ teardowns: [PendingTeardown]?, kept: consuming KeptValues.Dropped?, after tasks: [UInt64: Task<Void, Never>]?,
-        holding held: [Entry]?
+        _ teardowns: consuming [PendingTeardown]?, kept: consuming KeptValues.Dropped?,
+        after tasks: [UInt64: Task<Void, Never>]?
     ) -> [TeardownError.Failure]? {
         let failures: [TeardownError.Failure]
         let deferred: [PendingTeardown]
         if let tasks {
             // Earlier async teardowns still run (of later values: a transaction let go before
             // its pool): everything waits for them, in order, in the task.
-            runLater((teardowns ?? []) + (kept?.teardowns ?? []), after: Array(tasks.values), holding: (kept, held))
+            runLater(Self.releases(teardowns.take(), kept.take()), after: Array(tasks.values))
             return nil
-        } else if let teardowns {
-            (failures, deferred) = PendingTeardown.runSynchronous(teardowns + (kept?.teardowns ?? []))
+        } else if teardowns != nil {
+            (failures, deferred) = PendingTeardown.runSynchronous(Self.releases(teardowns.take(), kept.take()))
         } else {
             // All a request's scope commonly keeps: run from the slots, no record made for each.
             guard let ran = kept?.runTeardowns() else { return nil }
             (failures, deferred) = ran
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset,
-        // the values not yet torn down held until the teardowns of later ones have run.
-        if !deferred.isEmpty { runLater(deferred, after: [], holding: (kept, held)) }
+        // with the values not yet torn down, each released in its turn.
+        if !deferred.isEmpty { runLater(deferred, after: []) }
         return failures.isEmpty ? nil : failures
     }
 
@@ -101,10 +102,6 @@ extension DependencyInjector {
         var kept: KeptValues.Dropped?
         /// The tasks running earlier teardowns, by number; `nil` for none.
         var tasks: [UInt64: Task<Void, Never>]?
-        /// Its registry's values, held until their teardowns have run: released sooner, one
-        /// without a teardown (an object that owns a child) could set off teardowns out of
-        /// creation order (the child's own, on its release). `nil` for none.
-        var held: [Entry]?
     }
 
     /// Marks this injector closed and takes out what it keeps: the teardowns of its registry's
@@ -131,14 +128,24 @@ extension DependencyInjector {
         // opened scope commonly has none of these, only its kept values).
         if let kept, kept.hasTuples { teardowns = (teardowns ?? []) + kept.tupleTeardowns }
         if let dropped {
+            // A value without a teardown is released in its turn too, held until then: released
+            // with `dropped`, a value that owns a child would set off the child's teardowns (on
+            // its release) before those of values made after it.
             for entry in dropped {
-                guard let teardown = entry.teardown else { continue }
-                if teardowns == nil { teardowns = [teardown] } else { teardowns?.append(teardown) }
+                let release: PendingTeardown
+                if let teardown = entry.teardown {
+                    release = teardown
+                } else if case .factory(let registration, .strong(let value, nil, let order)) = entry {
+                    release = PendingTeardown(holding: value, key: registration.key, order: order)
+                } else {
+                    continue
+                }
+                if teardowns == nil { teardowns = [release] } else { teardowns?.append(release) }
             }
         }
         return TakenAtClose(
             teardowns: teardowns?.isEmpty == false ? teardowns : nil, kept: keepsValuesForOthers ? kept : nil,
-            tasks: taken?.tasks.isEmpty == false ? taken?.tasks : nil, held: dropped?.isEmpty == false ? dropped : nil)
+            tasks: taken?.tasks.isEmpty == false ? taken?.tasks : nil)
     }
 
     /// Keeps `teardown`, of a value made for a registration replaced or removed while its
@@ -171,25 +178,35 @@ extension DependencyInjector {
     /// Tears down values this injector let go outside `close()` (replaced, unregistered,
     /// reset): outside any lock, latest first; synchronous teardowns now, asynchronous ones in a
     /// task that `close()` awaits. A failure is kept for `close()` and recorded on the running test.
-    func tearDown(_ teardowns: [PendingTeardown]) {
+    func tearDown(_ teardowns: consuming [PendingTeardown]) {
         guard !teardowns.isEmpty else { return }
+        // Moved into the run, so that each value is released in its turn (see `PendingTeardown`).
+        var records = consume teardowns
         // User code, run perhaps inside a task's resolve that awaits other threads' creations (a
         // value made after a close, one a bound lets go): its own resolves wait as threads do.
         let (failures, deferred) = ResolutionContext.withCurrent { context in
-            context.runningUserCode { PendingTeardown.runSynchronous(teardowns) }
+            context.runningUserCode { PendingTeardown.runSynchronous(exchange(&records, with: [])) }
         }
         note(failures)
         runLater(deferred, after: [])
     }
 
+    /// `teardowns` and what a close does with each of `kept`'s values, moved into one list: no
+    /// other holder keeps a value past its turn.
+    static func releases(
+        _ teardowns: consuming [PendingTeardown]?, _ kept: consuming KeptValues.Dropped?
+    ) -> [PendingTeardown] {
+        var releases = teardowns.take() ?? []
+        if let values = kept.take()?.releases { releases += values }
+        return releases
+    }
+
     /// Runs `teardowns` in a task (after `tasks`), which `close()` awaits.
-    private func runLater(
-        _ teardowns: [PendingTeardown], after tasks: [Task<Void, Never>],
-        holding held: (kept: KeptValues.Dropped?, entries: [Entry]?)? = nil
-    ) {
+    private func runLater(_ teardowns: consuming [PendingTeardown], after tasks: [Task<Void, Never>]) {
         guard !teardowns.isEmpty || !tasks.isEmpty else { return }
-        // Released in the task, once the teardowns have run (see `TakenAtClose.held`); never read.
-        nonisolated(unsafe) let held = held
+        // Handed to the task in a box it empties, so that its run holds the only reference to
+        // each value, released in its turn (a closure's capture would hold them all to its end).
+        let records = Locked(consume teardowns)
         // Started under the lock, so that its removal of itself, which takes the lock, comes after.
         registry.withLock { registry in
             let number = registry.teardownTasksStarted
@@ -198,9 +215,8 @@ extension DependencyInjector {
                 for task in tasks { await task.value }
                 // A close awaits this task: a teardown here that closes the injector must not wait for it.
                 let failures = await Self.$tearingDown.withValue(TeardownRun(task: (ObjectIdentifier(self), number))) {
-                    await PendingTeardown.runAll(teardowns)
+                    await PendingTeardown.runAll(records.withLock { exchange(&$0, with: []) })
                 }
-                withExtendedLifetime(held) {}
                 note(failures)
                 // Outside a test, a closed injector's are printed: it is not closed again.
                 let isUnseen = TestIssueRecorder.currentOrRunningTest == nil && self.registry.withLock(\.isClosed)
@@ -256,13 +272,16 @@ extension DependencyInjector {
     /// injector's task, failures kept for this injector's `close()`), and reports the
     /// forgotten close at the `openScope` call (`openedAt`, `nil` for the scopes the library
     /// opens itself): recorded on the running test, printed otherwise.
-    func tearDown(releasedScopeKeeping teardowns: [PendingTeardown], openedAt: DeclarationSite?) {
+    func tearDown(releasedScopeKeeping teardowns: consuming [PendingTeardown], openedAt: DeclarationSite?) {
         guard !teardowns.isEmpty else { return }
-        if let openedAt {
-            let keys = PendingTeardown.latestFirst(teardowns).map { "\($0.key)" }.joined(separator: ", ")
+        // Reported for the values with a teardown (the others are only released, in their turn),
+        // by key: the report holds none of them past its turn.
+        let tornDown = PendingTeardown.latestFirst(teardowns).filter(\.tearsDown).map(\.key)
+        if let openedAt, !tornDown.isEmpty {
+            let keys = tornDown.map { "\($0)" }.joined(separator: ", ")
             let message =
                 "Injector: a scope opened at \(openedAt.fileID):\(openedAt.line) was released without close(), "
-                + "keeping \(teardowns.count) value\(teardowns.count == 1 ? "" : "s") to tear down (\(keys)); "
+                + "keeping \(tornDown.count) value\(tornDown.count == 1 ? "" : "s") to tear down (\(keys)); "
                 + "they were torn down as it was released. To fix: close it on every path, or run the work "
                 + "in withScope { … }, which does."
             if let recorder = TestIssueRecorder.currentOrRunningTest {
@@ -271,11 +290,11 @@ extension DependencyInjector {
                 print(message)
             }
         }
-        tearDown(teardowns)
+        tearDown(consume teardowns)
     }
 
     /// `tearDown(_:)` for the actor face's creations, which await an asynchronous teardown.
-    func tearDownAwaiting(_ teardowns: [PendingTeardown]) async {
+    func tearDownAwaiting(_ teardowns: consuming [PendingTeardown]) async {
         guard !teardowns.isEmpty else { return }
         note(await PendingTeardown.runAll(teardowns))
     }
@@ -339,14 +358,13 @@ extension AsyncDependencyInjector {
         // Twice: a teardown of the first round may let go of more (a replacement, a value
         // made in flight), which the second takes.
         for round in 0..<2 {
-            let teardowns: [PendingTeardown]
+            var teardowns: [PendingTeardown]
             var kept: KeptValues.Dropped?
             let tasks: [UInt64: Task<Void, Never>]
-            let held: [Entry]?  // released once the teardowns have run (see `TakenAtClose.held`)
             if let taken = core.closeKeeping() {
-                (teardowns, kept, tasks, held) = (taken.teardowns ?? [], taken.kept, taken.tasks ?? .init(), taken.held)
+                (teardowns, kept, tasks) = (taken.teardowns ?? [], taken.kept, taken.tasks ?? .init())
             } else {
-                (teardowns, kept, tasks, held) = ([], nil, .init(), nil)
+                (teardowns, kept, tasks) = ([], nil, .init())
             }
             for (number, task) in tasks where number != running { await task.value }
             let noted = core.takeTeardownFailures()
@@ -366,17 +384,16 @@ extension AsyncDependencyInjector {
                     failures = await DependencyInjector.$tearingDown.withValue(
                         DependencyInjector.TeardownRun(task: inside?.task)
                     ) {
+                        // Moved into the run, so that each value is released in its turn.
                         guard teardowns.isEmpty, var kept = kept.take() else {
-                            return await PendingTeardown.runAll(teardowns + (kept?.teardowns ?? []))
+                            return await PendingTeardown.runAll(
+                                DependencyInjector.releases(exchange(&teardowns, with: []), kept.take()))
                         }
                         guard let (failures, deferred) = kept.runTeardowns() else { return [] }
                         guard !deferred.isEmpty else { return failures }
-                        // The values not yet torn down held until the later ones' teardowns have run.
-                        defer { withExtendedLifetime(kept) {} }
                         return failures + (await PendingTeardown.runAll(deferred))
                     }
                 }
-                withExtendedLifetime(held) {}
                 if !failures.isEmpty {
                     all += failures
                     ran += failures

@@ -264,6 +264,13 @@ struct KeptValues {
             guard !isHeldWeakly else { return nil }
             return PendingTeardown(of: strongly, producedBy: registration, order: order)
         }
+
+        /// What a close does with the value in its turn: its teardown, or, without one, its
+        /// release (see `PendingTeardown.init(holding:key:order:)`); `nil` for one held weakly.
+        var release: PendingTeardown? {
+            guard !isHeldWeakly else { return nil }
+            return teardown ?? PendingTeardown(holding: strongly, key: registration.key, order: order)
+        }
     }
 
     /// The kept values, in the order they were kept, which is creation order: a close runs
@@ -567,6 +574,10 @@ struct KeptValues {
         /// The teardowns of the values, in the order they were kept.
         var teardowns: [PendingTeardown] { values.compactMap(\.teardown) }
 
+        /// What a close does with each value, in the order they were kept: its teardown, or
+        /// its release in its turn (see `Kept.release`).
+        var releases: [PendingTeardown] { values.compactMap(\.release) }
+
         /// Runs the teardowns of the values, latest first, up to the first asynchronous one,
         /// with no `PendingTeardown` made for each: what a close runs when nothing else is torn
         /// down with them. Returns the failures, and the teardowns from that one on, latest
@@ -580,7 +591,13 @@ struct KeptValues {
                 case nil: break
                 case .failed(let failure)?: failures.append(failure)
                 case .asynchronous?:
-                    return (failures, ([kept] + values.reversed()).compactMap(\.teardown))
+                    // The values not yet torn down go with the deferred teardowns, moved out of
+                    // their slots, so that each is released in its turn.
+                    var deferred = kept.release.map { [$0] } ?? []
+                    while let earlier = values.popLast() {
+                        if let release = earlier.release { deferred.append(release) }
+                    }
+                    return (failures, deferred)
                 }
             }
             return failures.isEmpty ? nil : (failures, [])
@@ -595,7 +612,8 @@ extension KeptValues {
     final class Tuple: @unchecked Sendable {
         // `@unchecked Sendable`: every property is touched only under the keeper's lock.
         let arguments: ArgumentTuple
-        /// A value held strongly, and its teardown, if the registration has one.
+        /// A value held strongly, and its teardown (or, if the registration has none, the record
+        /// of its release, see `PendingTeardown.init(holding:key:order:)`).
         var value: Any?
         var teardown: PendingTeardown?
         /// A value held weakly (``ArgumentCaching/weak``).
@@ -743,7 +761,9 @@ extension KeptValues {
         }
         if !caching.isWeak {
             tuple.value = value
-            tuple.teardown = teardown
+            // Without a teardown, a record of its release alone: a close releases it in its turn.
+            tuple.teardown =
+                teardown ?? PendingTeardown(holding: value, key: registration.key, order: CreationOrder.next())
         } else if type(of: value) is AnyObject.Type {
             tuple.object = value as AnyObject
         } else {

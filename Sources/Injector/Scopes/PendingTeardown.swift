@@ -9,7 +9,8 @@ final class PendingTeardown: @unchecked Sendable {
     let order: UInt64
     let key: DependencyKey
     let value: Any
-    let teardown: Registration.Teardown
+    /// `nil` for a value a close only releases, in its turn (`init(holding:key:order:)`).
+    let teardown: Registration.Teardown?
     /// Where the registration was made: where a failure of the teardown is recorded in a test.
     let site: DeclarationSite?
 
@@ -37,31 +38,50 @@ final class PendingTeardown: @unchecked Sendable {
         self.site = site
     }
 
+    /// `value`, which has no teardown, held by a close until its turn in reverse creation
+    /// order (`order`) to be released: released sooner, a value that owns a child would set
+    /// off the child's teardowns (on the child's release) before those of values made after it.
+    init(holding value: Any, key: DependencyKey, order: UInt64) {
+        self.order = order
+        self.key = key
+        self.value = value
+        teardown = nil
+        site = nil
+    }
+
+    /// Whether it has a teardown to run (not only a value to release in its turn).
+    var tearsDown: Bool { teardown != nil }
+
     /// Runs `teardowns`, latest first, up to the first asynchronous one; the failures, and
     /// the rest from that one on, which must be awaited (`runAll`), latest first too: a pool
-    /// made before a transaction is not closed before the transaction's async teardown.
-    static func runSynchronous(_ teardowns: [PendingTeardown]) -> (
+    /// made before a transaction is not closed before the transaction's async teardown. Each
+    /// record is let go once its teardown has run (its value released, if it was the last
+    /// holder: see `init(holding:key:order:)`); the deferred ones hold theirs until they run.
+    static func runSynchronous(_ teardowns: consuming [PendingTeardown]) -> (
         failures: [TeardownError.Failure], deferred: [PendingTeardown]
     ) {
         var failures: [TeardownError.Failure] = []
-        let ordered = latestFirst(teardowns)
-        for index in ordered.indices {
-            let pending = ordered[index]
-            switch pending.teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
+        var ordered = inCreationOrder(teardowns)
+        while let pending = ordered.popLast() {
+            guard let teardown = pending.teardown else { continue }
+            switch teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
             case nil: break
             case .failed(let failure)?: failures.append(failure)
-            case .asynchronous?: return (failures, Array(ordered[index...]))
+            case .asynchronous?: return (failures, [pending] + ordered.reversed())
             }
         }
         return (failures, [])
     }
 
-    /// Runs `teardowns`, latest first, awaiting the asynchronous ones; the failures.
-    static func runAll(_ teardowns: [PendingTeardown]) async -> [TeardownError.Failure] {
+    /// Runs `teardowns`, latest first, awaiting the asynchronous ones; the failures. Each
+    /// record is let go once its teardown has run, as in `runSynchronous(_:)`.
+    static func runAll(_ teardowns: consuming [PendingTeardown]) async -> [TeardownError.Failure] {
         var failures: [TeardownError.Failure] = []
-        for pending in latestFirst(teardowns) {
+        var ordered = inCreationOrder(teardowns)
+        while let pending = ordered.popLast() {
+            guard let teardown = pending.teardown else { continue }
             do {
-                switch pending.teardown {
+                switch teardown {
                 case .sync(let close): try close(pending.value)
                 case .async(let close): try await close.tearDown(pending.value)
                 case .mainActor(let close):
@@ -80,13 +100,20 @@ final class PendingTeardown: @unchecked Sendable {
     /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
     /// as it kept them): then no sort.
     static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
+        inCreationOrder(teardowns).reversed()
+    }
+
+    /// `teardowns` in creation order, sorted in place unless they are already (commonly: one
+    /// scope's values, as it kept them).
+    private static func inCreationOrder(_ teardowns: consuming [PendingTeardown]) -> [PendingTeardown] {
         var isInOrder = true
         var index = 1
         while isInOrder, index < teardowns.count {
             isInOrder = teardowns[index - 1].order < teardowns[index].order
             index += 1
         }
-        return (isInOrder ? teardowns : teardowns.sorted { $0.order < $1.order }).reversed()
+        if !isInOrder { teardowns.sort { $0.order < $1.order } }
+        return teardowns
     }
 }
 
