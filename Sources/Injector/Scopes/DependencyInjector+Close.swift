@@ -317,7 +317,9 @@ extension AsyncDependencyInjector {
     /// for: a task a sync teardown starts may be this close, and the teardown may block on it).
     /// Called in a teardown, or a task one starts, it does not wait for a running close: that
     /// close may be waiting, one way or another, for the teardown (two closes that close each
-    /// other in their teardowns).
+    /// other in their teardowns). When every teardown of a scope is synchronous, its close
+    /// runs them in place, as the sync face's does, and awaits none: a task one of them starts
+    /// waits for that close to end, which no teardown can then hold up.
     ///
     /// - Throws: ``TeardownError`` with every teardown that threw, here or earlier.
     public nonisolated func close() async throws(TeardownError) {
