@@ -158,12 +158,15 @@ extension DependencyInjector {
         if isClosed { tearDown([teardown]) }
     }
 
-    /// Keeps `failures`, noted already (recorded on the test then), for the next `close()`.
-    func keep(teardownFailures failures: [TeardownError.Failure]) {
-        guard !failures.isEmpty else { return }
-        registry.withLock { registry in
+    /// Keeps `failures`, noted already (recorded on the test then), for the next `close()`;
+    /// returns whether this injector is closed (no `close()` will take them).
+    @discardableResult
+    func keep(teardownFailures failures: [TeardownError.Failure]) -> Bool {
+        guard !failures.isEmpty else { return false }
+        return registry.withLock { registry in
             registry.teardownFailures += failures
             registry.ready.noteFailuresNoted()
+            return registry.isClosed
         }
     }
 
@@ -229,10 +232,15 @@ extension DependencyInjector {
     /// Keeps `failures` for the next `close()`, and records them on the running test.
     func note(_ failures: [TeardownError.Failure]) {
         guard !failures.isEmpty else { return }
-        keep(teardownFailures: failures)
+        let isClosed = keep(teardownFailures: failures)
+        guard let recorder = TestIssueRecorder.currentOrRunningTest else {
+            // Outside a test, a closed injector's are printed: it is not closed again (a
+            // released child's, handed to an ancestor closed before it).
+            if isClosed { Self.reportFailedTeardowns(TeardownError(failures: failures)) }
+            return
+        }
         for failure in failures {
-            TestIssueRecorder.currentOrRunningTest?.record(
-                TeardownError(failures: [failure]).description, at: failure.site)
+            recorder.record(TeardownError(failures: [failure]).description, at: failure.site)
         }
     }
 
