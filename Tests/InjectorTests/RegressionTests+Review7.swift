@@ -17,7 +17,7 @@ import Testing
     /// returns (its pops work on a copy of the buffer). So the teardown-less owner, made
     /// between "early" and the child's singleton, is released only after "early" is torn
     /// down: the child's singleton, made after "early", is torn down after it.
-    @Test(.disabled("repro: the actor face's close holds the deferred records past their turn"))
+    @Test
     func anAsyncTeardownInARequestReleasesATeardownlessOwnerInItsTurn() async throws {
         let app = AsyncDependencyInjector()
         let closed = Collected<String>()
@@ -47,9 +47,7 @@ import Testing
     /// releases the dropped entries at the end of each level's iteration, before any teardown
     /// runs. Hunt 6's case at a reset: the teardown-less owner is released first, so the
     /// child's singleton, made before "late", is torn down before it.
-    @Test(
-        .disabled("repro: a reset releases teardown-less values before the teardowns of later ones"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func aChildHeldByASingletonIsTornDownInReverseCreationOrderOnAReset(face: Face) async throws {
         let closed = Collected<String>()
         switch face.makeInjector().base {

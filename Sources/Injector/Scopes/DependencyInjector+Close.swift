@@ -87,8 +87,8 @@ extension DependencyInjector {
             (failures, deferred) = ran
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset,
-        // with the values not yet torn down, each released in its turn.
-        if !deferred.isEmpty { runLater(deferred, after: []) }
+        // with the values not yet torn down (moved there), each released in its turn.
+        if !deferred.isEmpty { runLater(consume deferred, after: []) }
         return failures.isEmpty ? nil : failures
     }
 
@@ -132,14 +132,7 @@ extension DependencyInjector {
             // with `dropped`, a value that owns a child would set off the child's teardowns (on
             // its release) before those of values made after it.
             for entry in dropped {
-                let release: PendingTeardown
-                if let teardown = entry.teardown {
-                    release = teardown
-                } else if case .factory(let registration, .strong(let value, nil, let order)) = entry {
-                    release = PendingTeardown(holding: value, key: registration.key, order: order)
-                } else {
-                    continue
-                }
+                guard let release = entry.release else { continue }
                 if teardowns == nil { teardowns = [release] } else { teardowns?.append(release) }
             }
         }
@@ -185,13 +178,19 @@ extension DependencyInjector {
         guard !teardowns.isEmpty else { return }
         // Moved into the run, so that each value is released in its turn (see `PendingTeardown`).
         var records = consume teardowns
+        // Values without teardowns (a released child's, commonly): released, latest first, with
+        // no run of user code set up for them.
+        guard records.contains(where: \.tearsDown) else {
+            PendingTeardown.release(exchange(&records, with: []))
+            return
+        }
         // User code, run perhaps inside a task's resolve that awaits other threads' creations (a
         // value made after a close, one a bound lets go): its own resolves wait as threads do.
-        let (failures, deferred) = ResolutionContext.withCurrent { context in
+        var (failures, deferred) = ResolutionContext.withCurrent { context in
             context.runningUserCode { PendingTeardown.runSynchronous(exchange(&records, with: [])) }
         }
         note(failures)
-        runLater(deferred, after: [])
+        runLater(exchange(&deferred, with: []), after: [])
     }
 
     /// `teardowns` and what a close does with each of `kept`'s values, moved into one list: no
@@ -220,10 +219,7 @@ extension DependencyInjector {
                 let failures = await Self.$tearingDown.withValue(TeardownRun(task: (ObjectIdentifier(self), number))) {
                     await PendingTeardown.runAll(records.withLock { exchange(&$0, with: []) })
                 }
-                note(failures)
-                // Outside a test, a closed injector's are printed: it is not closed again.
-                let isUnseen = TestIssueRecorder.currentOrRunningTest == nil && self.registry.withLock(\.isClosed)
-                if !failures.isEmpty, isUnseen { Self.reportFailedTeardowns(TeardownError(failures: failures)) }
+                note(failures)  // outside a test, printed if the injector is closed (not closed again)
                 _ = self.registry.withLock { $0.teardownTasks.removeValue(forKey: number) }
             }
         }
@@ -304,7 +300,7 @@ extension DependencyInjector {
     /// `tearDown(_:)` for the actor face's creations, which await an asynchronous teardown.
     func tearDownAwaiting(_ teardowns: consuming [PendingTeardown]) async {
         guard !teardowns.isEmpty else { return }
-        note(await PendingTeardown.runAll(teardowns))
+        note(await PendingTeardown.runAll(consume teardowns))
     }
 
     /// `tearDownUnkept(_:madeBy:)` for the actor face's runs, which await an asynchronous teardown.
@@ -384,12 +380,23 @@ extension AsyncDependencyInjector {
             let dropsNothing = teardowns.isEmpty && kept?.isEmpty ?? true
             if !dropsNothing {
                 let failures: [TeardownError.Failure]
-                if teardowns.isEmpty, kept?.tearsDownInPlace == true, var kept = kept.take() {
-                    // All a request's scope commonly keeps, every teardown synchronous: run from
-                    // the slots (taken out, so that they are moved, not copied), in place and
-                    // unbound, as the sync face's close runs them. None is awaited, so none can
-                    // wait for a task that another starts (which finds no close to skip).
-                    failures = kept.runTeardowns()?.failures ?? []
+                let inPlace =
+                    (kept?.tearsDownInPlace ?? true)
+                    && teardowns.allSatisfy { KeptValues.Kept.runsInPlace($0.teardown) }
+                if inPlace {
+                    // Every teardown synchronous (a request's scope commonly): run in place and
+                    // unbound, as the sync face's close runs them, from the slots when they are
+                    // all it keeps (taken out, so that they are moved, not copied). None is
+                    // awaited, so none can wait for a task that another starts (which finds no
+                    // close to skip).
+                    if teardowns.isEmpty, var kept = kept.take() {
+                        failures = kept.runTeardowns()?.failures ?? []
+                    } else {
+                        failures =
+                            PendingTeardown.runSynchronous(
+                                DependencyInjector.releases(exchange(&teardowns, with: []), kept.take())
+                            ).failures
+                    }
                 } else {
                     failures = await DependencyInjector.$tearingDown.withValue(
                         DependencyInjector.TeardownRun(task: inside?.task)
@@ -399,9 +406,10 @@ extension AsyncDependencyInjector {
                             return await PendingTeardown.runAll(
                                 DependencyInjector.releases(exchange(&teardowns, with: []), kept.take()))
                         }
-                        guard let (failures, deferred) = kept.runTeardowns() else { return [] }
-                        guard !deferred.isEmpty else { return failures }
-                        return failures + (await PendingTeardown.runAll(deferred))
+                        guard var ran = kept.runTeardowns() else { return [] }
+                        guard !ran.deferred.isEmpty else { return ran.failures }
+                        // Moved into the run: held here too, each would outlive its turn.
+                        return ran.failures + (await PendingTeardown.runAll(exchange(&ran.deferred, with: [])))
                     }
                 }
                 if !failures.isEmpty {

@@ -37,11 +37,12 @@ extension DependencyInjector {
         for current in sequence(first: self, next: \.parent) {
             // The dropped entries leave the lock whole, released here, after it.
             let dropped = current.registry.updateReturning { $0.dropValues(ofScopes: resets) }
-            teardowns += dropped.compactMap(\.teardown)
+            // A value without a teardown is released in its turn too (see `Entry.release`).
+            teardowns += dropped.compactMap(\.release)
             // Scoped values are kept by the nearest opened scope; a test scope keeps every value
             // above it, for resolves through it.
             if (scope == .scoped && current.opensScope) || current.keepsOwnSingletons, let kept = current.keptValues {
-                teardowns += kept.withLock { $0.dropValues(ofScopes: resets) }.teardowns
+                teardowns += kept.withLock { $0.dropValues(ofScopes: resets) }.releases
                 break
             }
         }

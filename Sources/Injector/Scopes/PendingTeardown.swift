@@ -97,6 +97,12 @@ final class PendingTeardown: @unchecked Sendable {
         return failures
     }
 
+    /// Releases `records`, of values without teardowns, latest first.
+    static func release(_ records: consuming [PendingTeardown]) {
+        var ordered = inCreationOrder(records)
+        while ordered.popLast() != nil {}
+    }
+
     /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
     /// as it kept them): then no sort.
     static func latestFirst(_ teardowns: [PendingTeardown]) -> ReversedCollection<[PendingTeardown]> {
@@ -130,6 +136,13 @@ extension Entry {
     var teardown: PendingTeardown? {
         guard case .factory(_, let cache) = self else { return nil }
         return cache.teardown
+    }
+
+    /// What a close or a reset does with the value the entry keeps strongly, in its turn: its
+    /// teardown, or, without one, its release (see `PendingTeardown.init(holding:key:order:)`).
+    var release: PendingTeardown? {
+        guard case .factory(let registration, .strong(let value, let teardown, let order)) = self else { return nil }
+        return teardown ?? PendingTeardown(holding: value, key: registration.key, order: order)
     }
 }
 
