@@ -1,7 +1,9 @@
 /// A kept value that needs closing: its registration's teardown, and when it was kept, for
 /// closing in reverse creation order. It travels inside the value's `Cache`, so that whatever
 /// moves, restores or drops the value moves, restores or drops its teardown with it. A class,
-/// so that each of those moves is a reference's, not a copy of a value in an `Any`.
+/// so that each of those moves is a reference's, not a copy of a value in an `Any`. A close
+/// (and a reset) also makes one for a kept value without a teardown, which it only releases
+/// in its turn (`init(holding:key:order:)`): a run lets go of each record once it has run.
 final class PendingTeardown: @unchecked Sendable {
     // `@unchecked Sendable`: immutable; the value is handed from the thread that kept it to
     // the one that closes it, as every kept value of the sync face is handed out, and each
