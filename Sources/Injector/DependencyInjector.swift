@@ -145,12 +145,8 @@ public final class DependencyInjector: Sendable {
         // `close()` awaits and throws them: a plain child has none its user is told to call.
         var heir = parent
         while !heir.opensScope, let above = heir.parent { heir = above }
-        // Failures of teardowns run earlier (a reset, a replacement, a released child's): outside
-        // a test, printed if the heir was closed before (no close takes them then).
-        let noted = takeTeardownFailures()
-        if heir.keep(teardownFailures: noted), TestIssueRecorder.currentOrRunningTest == nil {
-            Self.reportFailedTeardowns(TeardownError(failures: noted))
-        }
+        // Failures of teardowns run earlier (a reset, a replacement, a released child's).
+        heir.keep(teardownFailures: takeTeardownFailures())
         // No task of its own runs: each holds it.
         guard var taken = closeKeeping() else { return }
         // Moved out: each value released in its turn, once the teardowns of later ones have run

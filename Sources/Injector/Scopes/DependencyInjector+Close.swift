@@ -151,15 +151,12 @@ extension DependencyInjector {
         if isClosed { tearDown([teardown]) }
     }
 
-    /// Keeps `failures`, noted already (recorded on the test then), for the next `close()`;
-    /// returns whether this injector is closed (no `close()` will take them).
-    @discardableResult
-    func keep(teardownFailures failures: [TeardownError.Failure]) -> Bool {
-        guard !failures.isEmpty else { return false }
-        return registry.withLock { registry in
+    /// Keeps `failures`, noted already (recorded on the test then), for the next `close()`.
+    func keep(teardownFailures failures: [TeardownError.Failure]) {
+        guard !failures.isEmpty else { return }
+        registry.withLock { registry in
             registry.teardownFailures += failures
             registry.ready.noteFailuresNoted()
-            return registry.isClosed
         }
     }
 
@@ -219,7 +216,10 @@ extension DependencyInjector {
                 let failures = await Self.$tearingDown.withValue(TeardownRun(task: (ObjectIdentifier(self), number))) {
                     await PendingTeardown.runAll(records.withLock { exchange(&$0, with: []) })
                 }
-                note(failures)  // outside a test, printed if the injector is closed (not closed again)
+                note(failures)
+                // Outside a test, a closed injector's are printed: it is not closed again.
+                let isUnseen = TestIssueRecorder.currentOrRunningTest == nil && self.registry.withLock(\.isClosed)
+                if !failures.isEmpty, isUnseen { Self.reportFailedTeardowns(TeardownError(failures: failures)) }
                 _ = self.registry.withLock { $0.teardownTasks.removeValue(forKey: number) }
             }
         }
@@ -228,15 +228,10 @@ extension DependencyInjector {
     /// Keeps `failures` for the next `close()`, and records them on the running test.
     func note(_ failures: [TeardownError.Failure]) {
         guard !failures.isEmpty else { return }
-        let isClosed = keep(teardownFailures: failures)
-        guard let recorder = TestIssueRecorder.currentOrRunningTest else {
-            // Outside a test, a closed injector's are printed: it is not closed again (a
-            // released child's, handed to an ancestor closed before it).
-            if isClosed { Self.reportFailedTeardowns(TeardownError(failures: failures)) }
-            return
-        }
+        keep(teardownFailures: failures)
         for failure in failures {
-            recorder.record(TeardownError(failures: [failure]).description, at: failure.site)
+            TestIssueRecorder.currentOrRunningTest?.record(
+                TeardownError(failures: [failure]).description, at: failure.site)
         }
     }
 
