@@ -32,9 +32,7 @@ import Testing
     /// elements registered before (`unregister` removes elements only while the collection is
     /// the gathering registration), so they stay in `registrations` and the next
     /// `register(into:)` brings them back into the collection.
-    @Test(
-        .disabled("repro: unregistering a hand-registered collection leaves its old elements, which come back"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func unregisteringACollectionRegisteredByHandRemovesTheElementsItReplaced(face: Face) async throws {
         let (labels, left): ([String], [RegistrationInfo])
         switch face.makeInjector().base {
@@ -63,9 +61,7 @@ import Testing
     /// resolve never reaches the elements, yet `graph()` still draws the collection's edges to
     /// them (the edges come from the collection's element list, not from the registration that
     /// answers the key).
-    @Test(
-        .disabled("repro: graph() keeps edges from a collection replaced by hand to its old elements"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func theGraphOfACollectionRegisteredByHandHasNoEdgesToTheElementsItReplaced(face: Face) async throws {
         let graph: DependencyGraph
         switch face.makeInjector().base {

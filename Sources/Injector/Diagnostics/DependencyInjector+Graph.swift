@@ -26,8 +26,8 @@ extension DependencyInjector {
             }
         }
         // A collection gathers the elements a resolve through this injector would, whether or
-        // not one has run yet.
-        for collection in collections {
+        // not one has run yet; not one that a registration by hand replaced, which gathers none.
+        for collection in collections where gathers(collection) {
             for element in collectionElements(collection).levels.joined() {
                 edges.insert(.init(from: collection, to: element.key))
             }
@@ -39,5 +39,13 @@ extension DependencyInjector {
         }
         let nodes = registrations.map { DependencyGraph.Node(key: $0.key, kind: $0.kind, decorators: $0.decorators) }
         return DependencyGraph(nodes: nodes, edges: Array(edges))
+    }
+
+    /// Whether a resolve of `collection` through this injector gathers its elements: nothing is
+    /// registered for it yet (its gathering is made on the first resolve), or what is registered
+    /// gathers them, not a registration by hand.
+    private func gathers(_ collection: DependencyKey) -> Bool {
+        guard let (_, owner) = lookup(collection) else { return true }
+        return owner.registry.withLock { $0.collections[collection]?.currentGathering(in: $0) != nil }
     }
 }

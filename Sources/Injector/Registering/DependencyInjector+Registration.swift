@@ -78,11 +78,10 @@ extension DependencyInjector {
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
         let key = DependencyKey(type, name: name)
         let installation = Installation.current(into: self)
+        // Its elements too, whether the collection gathers them now or a registration by hand
+        // replaced it: unregistered, it starts anew.
         let elements = registry.withLock { registry in
-            guard let contents = registry.collections[key], contents.currentGathering(in: registry) != nil else {
-                return [DependencyKey]()
-            }
-            return contents.present(in: registry).map(\.key)
+            registry.collections[key].map { $0.present(in: registry).map(\.key) } ?? []
         }
         store(nil, for: key, recordingIn: installation)
         for element in elements { store(nil, for: element, recordingIn: installation) }
