@@ -10,20 +10,12 @@ import Testing
         deinit { onDeinit() }
     }
 
-    /// An app value that owns a plain child of the app.
-    final class Owner: Sendable {
-        let child: DependencyInjector
-        init(_ child: DependencyInjector) { self.child = child }
-    }
-
-    /// DESIGN.md principle 11 (reverse creation order); `TakenAtClose.held` ("released sooner,
-    /// one without a teardown … could set off teardowns out of creation order"), which a close
-    /// now honours for an async teardown too (9200f66: "an async teardown met in a close holds
-    /// the values not yet torn down"). A child released without `close()` "tears down its own
-    /// singletons … as its close() would have", but its deinit releases what it took
-    /// (`withExtendedLifetime(taken)`) as soon as the heir has *started* the teardowns: the
-    /// async one runs later in the heir's task, so the earlier, teardown-less value is released
-    /// before the later value's teardown runs.
+    /// DESIGN.md principle 11 (reverse creation order): a value without a teardown that could
+    /// set off teardowns is released in its turn, an async teardown's turn too. A child released
+    /// without `close()` tears down its own singletons as its close would have; its deinit once
+    /// released what it took as soon as the heir had *started* the teardowns: the async one ran
+    /// later in the heir's task, so the earlier, teardown-less value was released before the
+    /// later value's teardown ran.
     @Test
     func aReleasedChildHoldsItsValuesUntilItsAsyncTeardownsHaveRun() async throws {
         let app = AsyncDependencyInjector()
@@ -53,11 +45,11 @@ import Testing
     func anArgumentCachedOwnerIsReleasedAfterTheTeardownsOfLaterValues() throws {
         let app = DependencyInjector()
         let closed = Collected<String>()
-        app.register(Owner.self, caching: .strong) { (_, _: Int) in Owner(app.child()) }
+        app.register(ChildOwner.self, caching: .strong) { (_, _: Int) in ChildOwner(app.child()) }
         app.register(Service.self, name: "late", scope: .singleton) { _ in Service(label: "late") }
             .teardown { closed.append($0.label) }
         do {
-            let owner = try app.resolve(Owner.self, arguments: 1)
+            let owner = try app.resolve(ChildOwner.self, arguments: 1)
             owner.child.register(Service.self, scope: .singleton) { _ in Service(label: "child's") }
                 .teardown { closed.append($0.label) }
             _ = try owner.child.resolve(Service.self)
@@ -67,10 +59,9 @@ import Testing
         #expect(closed.values == ["late", "child's"])
     }
 
-    /// DESIGN.md principle 11 (reverse creation order). 9200f66 holds every teardown-less value
-    /// of the registry (`TakenAtClose.held`) until *all* teardowns have run, which fixes a
-    /// teardown-less owner made *before* the values with teardowns (Hunt6's test) but reverses
-    /// one made *after* them: here an app singleton with a teardown is made first, then a
+    /// DESIGN.md principle 11 (reverse creation order). 9200f66 held every teardown-less value
+    /// of the registry until *all* teardowns had run, which fixed a teardown-less owner made
+    /// *before* the values with teardowns (Hunt6's test) but reversed one made *after* them: here an app singleton with a teardown is made first, then a
     /// teardown-less one that owns a plain child, then the child's singleton. Its close runs
     /// "early"'s teardown, then releases the owner, which sets off the child's teardown: the
     /// child's singleton, made last, is torn down last. (Before 9200f66 the owner was released
@@ -82,10 +73,10 @@ import Testing
         case .sync(let app):
             app.register(Service.self, name: "early", scope: .singleton) { _ in Service(label: "early") }
                 .teardown { closed.append($0.label) }
-            app.register(Owner.self, scope: .singleton) { _ in Owner(app.child()) }
+            app.register(ChildOwner.self, scope: .singleton) { _ in ChildOwner(app.child()) }
             _ = try app.resolve(Service.self, name: "early")
             do {
-                let owner = try app.resolve(Owner.self)
+                let owner = try app.resolve(ChildOwner.self)
                 owner.child.register(Service.self, scope: .singleton) { _ in Service(label: "child's") }
                     .teardown { closed.append($0.label) }
                 _ = try owner.child.resolve(Service.self)
@@ -94,10 +85,10 @@ import Testing
         case .async(let app):
             await app.register(Service.self, name: "early", scope: .singleton) { _ in Service(label: "early") }
                 .teardown { (service: Service) async in closed.append(service.label) }
-            await app.register(Owner.self, scope: .singleton) { _ in Owner(app.synchronous.child()) }
+            await app.register(ChildOwner.self, scope: .singleton) { _ in ChildOwner(app.synchronous.child()) }
             _ = try await app.resolve(Service.self, name: "early")
             do {
-                let owner = try await app.resolve(Owner.self)
+                let owner = try await app.resolve(ChildOwner.self)
                 owner.child.register(Service.self, scope: .singleton) { _ in Service(label: "child's") }
                     .teardown { closed.append($0.label) }
                 _ = try owner.child.resolve(Service.self)

@@ -3,12 +3,6 @@ import Testing
 
 /// Defects in the release of kept values in their turn (26885b1), found by review 7.
 @Suite struct Review7RegressionTests {
-    /// An app value that owns a plain child of the app.
-    final class Owner: Sendable {
-        let child: DependencyInjector
-        init(_ child: DependencyInjector) { self.child = child }
-    }
-
     /// DESIGN.md principle 11 (reverse creation order); `PendingTeardown.runAll`: "Each record
     /// is let go once its teardown has run". The actor face's close of a request whose kept
     /// values meet an asynchronous teardown runs `kept.runTeardowns()` and then
@@ -23,13 +17,13 @@ import Testing
         let closed = Collected<String>()
         await app.register(Service.self, name: "early", scope: .scoped) { _ in Service(label: "early") }
             .teardown { (service: Service) in closed.append(service.label) }
-        await app.register(Owner.self, scope: .scoped) { _ in Owner(app.synchronous.child()) }
+        await app.register(ChildOwner.self, scope: .scoped) { _ in ChildOwner(app.synchronous.child()) }
         await app.register(Service.self, name: "late", scope: .scoped) { _ in Service(label: "late") }
             .teardown { (service: Service) async in closed.append(service.label) }
         let request = app.openScope()
         _ = try await request.resolve(Service.self, name: "early")
         do {
-            let owner = try await request.resolve(Owner.self)
+            let owner = try await request.resolve(ChildOwner.self)
             owner.child.register(Service.self, scope: .singleton) { _ in Service(label: "child's") }
                 .teardown { closed.append($0.label) }
             _ = try owner.child.resolve(Service.self)
@@ -52,11 +46,11 @@ import Testing
         let closed = Collected<String>()
         switch face.makeInjector().base {
         case .sync(let app):
-            app.register(Owner.self, scope: .singleton) { _ in Owner(app.child()) }
+            app.register(ChildOwner.self, scope: .singleton) { _ in ChildOwner(app.child()) }
             app.register(Service.self, name: "late", scope: .singleton) { _ in Service(label: "late") }
                 .teardown { closed.append($0.label) }
             do {
-                let owner = try app.resolve(Owner.self)
+                let owner = try app.resolve(ChildOwner.self)
                 owner.child.register(Service.self, scope: .singleton) { _ in Service(label: "child's") }
                     .teardown { closed.append($0.label) }
                 _ = try owner.child.resolve(Service.self)
@@ -64,11 +58,11 @@ import Testing
             _ = try app.resolve(Service.self, name: "late")
             try app.reset(.singleton)
         case .async(let app):
-            await app.register(Owner.self, scope: .singleton) { _ in Owner(app.synchronous.child()) }
+            await app.register(ChildOwner.self, scope: .singleton) { _ in ChildOwner(app.synchronous.child()) }
             await app.register(Service.self, name: "late", scope: .singleton) { _ in Service(label: "late") }
                 .teardown { (service: Service) async in closed.append(service.label) }
             do {
-                let owner = try await app.resolve(Owner.self)
+                let owner = try await app.resolve(ChildOwner.self)
                 owner.child.register(Service.self, scope: .singleton) { _ in Service(label: "child's") }
                     .teardown { closed.append($0.label) }
                 _ = try owner.child.resolve(Service.self)

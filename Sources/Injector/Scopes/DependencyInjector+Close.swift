@@ -377,7 +377,7 @@ extension AsyncDependencyInjector {
                 let failures: [TeardownError.Failure]
                 let inPlace =
                     (kept?.tearsDownInPlace ?? true)
-                    && teardowns.allSatisfy { KeptValues.Kept.runsInPlace($0.teardown) }
+                    && teardowns.allSatisfy { $0.teardown?.runsInPlace ?? true }
                 if inPlace {
                     // Every teardown synchronous (a request's scope commonly): run in place and
                     // unbound, as the sync face's close runs them, from the slots when they are

@@ -242,22 +242,7 @@ struct KeptValues {
         }
 
         /// Whether its teardown, if any, is synchronous (not awaited, not on the main actor).
-        var tearsDownInPlace: Bool { isHeldWeakly || Self.runsInPlace(registration.teardown) }
-
-        /// Whether `teardown`, if any, is synchronous (not awaited, not on the main actor).
-        static func runsInPlace(_ teardown: Registration.Teardown?) -> Bool {
-            switch teardown {
-            case nil, .sync?: true
-            case .async?, .mainActor?: false
-            }
-        }
-
-        /// The teardown of the value, if its registration has one (only a strongly held value's),
-        /// with the value to run it on.
-        var pendingTeardown: (teardown: Registration.Teardown, value: Any)? {
-            guard !isHeldWeakly, let teardown = registration.teardown else { return nil }
-            return (teardown, strongly)
-        }
+        var tearsDownInPlace: Bool { isHeldWeakly || registration.teardown?.runsInPlace ?? true }
 
         /// The teardown of the value, if its registration has one (only a strongly held value's).
         var teardown: PendingTeardown? {
@@ -452,7 +437,7 @@ struct KeptValues {
         values.append(Kept(keeping: value, producedBy: registration, heldBy: holder, keptBy: keeper))
         // A weak value's teardown never runs (see `Kept.teardown`).
         if !awaitsTeardowns, registration.scope.isKeptStrongly {
-            awaitsTeardowns = !Kept.runsInPlace(registration.teardown)
+            awaitsTeardowns = !(registration.teardown?.runsInPlace ?? true)
         }
         // Searched only when a value of the key's type may be kept already (a request keeps
         // values of as many types, where a search per value is dear).

@@ -155,6 +155,13 @@ enum TeardownOutcome {
 }
 
 extension Registration.Teardown {
+    /// Whether it runs in place wherever a close runs: synchronous, not awaited, not on the
+    /// main actor.
+    var runsInPlace: Bool {
+        guard case .sync = self else { return false }
+        return true
+    }
+
     /// Runs this teardown on `value`, kept for `key` (registered at `site`), if it is
     /// synchronous, or runs on the main actor and this is the main queue (a sync close cannot
     /// hop there; elsewhere it is awaited there, as an asynchronous one): `nil` when it ran,

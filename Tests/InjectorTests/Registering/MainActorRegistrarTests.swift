@@ -63,20 +63,7 @@ private final class PlayerModel {
         let injector = DependencyInjector()
         injector.mainActor.register(SettingsModel.self) { _ in SettingsModel(store: SettingsStore()) }
 
-        let error = await onOwnThread { () -> InjectionError? in
-            do throws(InjectionError) {
-                _ = try injector.resolve(SettingsModel.self)
-                return nil
-            } catch {
-                return error
-            }
-        }
-
-        guard case .requiresMainActor(let key, _)? = error else {
-            Issue.record("expected requiresMainActor, got \(String(describing: error))")
-            return
-        }
-        #expect(key == DependencyKey(SettingsModel.self))
+        await expectRequiresMainActor(resolving: SettingsModel.self, from: injector)
     }
 
     @MainActor
@@ -141,20 +128,7 @@ private final class PlayerModel {
         }
         injector.mainActor.register(SettingsModel.self, initializer: SettingsModel.init)
 
-        let error = await onOwnThread { () -> InjectionError? in
-            do throws(InjectionError) {
-                _ = try injector.resolve(SettingsModel.self)
-                return nil
-            } catch {
-                return error
-            }
-        }
-
-        guard case .requiresMainActor(let key, _)? = error else {
-            Issue.record("expected requiresMainActor, got \(String(describing: error))")
-            return
-        }
-        #expect(key == DependencyKey(SettingsModel.self))
+        await expectRequiresMainActor(resolving: SettingsModel.self, from: injector)
         #expect(stores.value == 0)
     }
 
@@ -278,5 +252,25 @@ private final class PlayerModel {
 
         #expect(onMainQueue.values == [true])
         #expect(await !player.isPlaying)
+    }
+
+    /// Expects a resolve of `type` through `injector` on a thread of its own (off the main
+    /// actor) to throw `requiresMainActor` for `type`.
+    private func expectRequiresMainActor<T>(
+        resolving type: T.Type, from injector: DependencyInjector, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let error = await onOwnThread { () -> InjectionError? in
+            do throws(InjectionError) {
+                _ = try injector.resolve(type)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard case .requiresMainActor(let key, _)? = error else {
+            Issue.record("expected requiresMainActor, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(key == DependencyKey(type), sourceLocation: sourceLocation)
     }
 }

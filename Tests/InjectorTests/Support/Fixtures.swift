@@ -22,6 +22,13 @@ final class Service: Sendable {
     init(label: String = "service") { self.label = label }
 }
 
+/// A value with no teardown that owns a plain child of the app, which keeps values of its own:
+/// its release (in its turn, at a close or reset) sets off the child's teardowns.
+final class ChildOwner: Sendable {
+    let child: DependencyInjector
+    init(_ child: DependencyInjector) { self.child = child }
+}
+
 final class Dependent: Sendable {
     let service: Service
     init(service: Service) { self.service = service }
