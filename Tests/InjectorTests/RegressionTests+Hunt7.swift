@@ -3,12 +3,6 @@ import Testing
 
 /// Defects around the actor face's factories and collections replaced by hand, found by hunt 7.
 @Suite struct Hunt7RegressionTests {
-    /// A service that keeps the resolver of the run that made it, to resolve later.
-    final class ResolverKeeper: Sendable {
-        let resolver: AsyncResolver
-        init(resolver: AsyncResolver) { self.resolver = resolver }
-    }
-
     /// AsyncDependencies.md, "Factories may resolve": "A factory, a decorator and an
     /// `initCompleted` hook get an ``AsyncResolver`` of their run, `r`"; AsyncResolver's doc: a
     /// resolve through it once the run ended "is a resolve of its own". A synchronous factory
@@ -17,7 +11,7 @@ import Testing
     /// that overload wins, and the registration resolves `AsyncResolver` as a parameter, which
     /// nothing registers. (The synchronous face's factory and initializer have the same shape,
     /// and there the factory wins; `factory:` spelled out works on the actor face.)
-    @Test(.disabled("repro: a sync factory passing r on is registered as an initializer on the actor face"))
+    @Test
     func aFactoryThatHandsItsResolverOnIsAFactoryOnTheActorFace() async throws {
         let app = AsyncDependencyInjector()
         await app.register(Int.self) { _ in 7 }

@@ -2,6 +2,10 @@ extension AsyncDependencyInjector {
     /// Registers `initializer` as the factory of `type`, each parameter resolved and awaited, as
     /// ``DependencyInjector/register(_:name:scope:fileID:line:initializer:)`` does:
     /// `await server.register(OrderService.self, scope: .singleton, initializer: OrderService.init)`.
+    ///
+    /// An ``AsyncResolver`` parameter gets the run's resolver, a factory's `r`: so a synchronous
+    /// closure that hands `r` on, `{ r in Keeper(resolver: r) }`, which the compiler takes for
+    /// this form (it needs no async conversion), works as the factory it was meant to be.
     @discardableResult
     public func register<T: Sendable, each Parameter: Sendable>(
         _ type: T.Type = T.self,
@@ -27,9 +31,7 @@ extension AsyncDependencyInjector {
                     throw InitializerDryRun.Checked()
                 }, site: site)
         }
-        var parameters: [DependencyKey] = []
-        repeat parameters.append(DependencyKey.parameter((each Parameter).self))
-        core.noteParameters(parameters, of: registration)
+        core.noteParameters(repeat (each Parameter).self, except: AsyncResolver.self, of: registration)
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 }
@@ -43,6 +45,8 @@ extension AsyncResolver {
         site: RegistrationSite
     ) async throws(InjectionError) -> P {
         let index = position.next()
+        // What a closure factory is handed, `r`: no registration holds it.
+        if P.self == AsyncResolver.self, let resolver = self as? P { return resolver }
         do {
             return try await resolve(P.self)
         } catch {

@@ -13,7 +13,9 @@ extension DependencyInjector {
     /// One form for any number of parameters (a parameter pack), where SwinjectAutoregistration
     /// has twenty overloads. A parameter of an optional type resolves as ``OptionalInject``
     /// does, to `nil` when nothing is registered for it; a ``ProviderHandle`` parameter
-    /// (``AsyncProviderHandle`` on the actor face) resolves later, when called. The rest is ``register(_:name:scope:fileID:line:factory:)-method``'s:
+    /// (``AsyncProviderHandle`` on the actor face) resolves later, when called. A
+    /// `DependencyInjector` parameter gets the injector that resolves, the factory's `r`
+    /// (``AsyncResolver`` on the actor face). The rest is ``register(_:name:scope:fileID:line:factory:)-method``'s:
     /// the scope, the ``Registered`` value returned.
     ///
     /// The parameter types are known at registration, so ``graph()`` has the edges from
@@ -61,9 +63,7 @@ extension DependencyInjector {
                 { r in try MainQueue.run(for: key) { try make(r) } }, key: key, scope: scope, site: site,
                 completion: nil, runsOnMainActor: true)
         }
-        var parameters: [DependencyKey] = []
-        repeat parameters.append(DependencyKey.parameter((each Parameter).self))
-        noteParameters(parameters, of: registration)
+        noteParameters(repeat (each Parameter).self, except: DependencyInjector.self, of: registration)
         return Registered(injector: self, registration: registration)
     }
 
@@ -76,6 +76,8 @@ extension DependencyInjector {
         site: RegistrationSite
     ) throws(InjectionError) -> P {
         let index = position.next()
+        // What a closure factory is handed, `r`: no registration holds it.
+        if P.self == DependencyInjector.self, let injector = self as? P { return injector }
         do {
             return try resolve(P.self)
         } catch {
@@ -85,9 +87,16 @@ extension DependencyInjector {
         }
     }
 
-    /// Keeps the parameter keys of `registration`'s initializer, if it was stored (a sealed
-    /// injector refuses it), for `graph()`.
-    func noteParameters(_ parameters: [DependencyKey], of registration: Registration) {
+    /// Keeps the keys that the parameters of `registration`'s initializer, of `types`, depend
+    /// on, if it was stored (a sealed injector refuses it), for `graph()`; not a parameter of
+    /// `resolver`, the type the face hands its factories, which gets the run's (see `parameter`).
+    func noteParameters<each P>(
+        _ types: repeat (each P).Type, except resolver: Any.Type, of registration: Registration
+    ) {
+        var parameters: [DependencyKey] = []
+        for type in repeat each types {
+            if type != resolver { parameters.append(.parameter(type)) }
+        }
         registry.withLock { registry in
             guard case .factory(let current, _)? = registry[registration.key], current === registration else { return }
             registry.initializerParameters[registration.key] = parameters

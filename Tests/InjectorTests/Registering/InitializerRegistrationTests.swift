@@ -123,6 +123,42 @@ import Testing
             ])
     }
 
+    /// A parameter of the type a factory is handed (`DependencyInjector` on the synchronous face,
+    /// `AsyncResolver` on the actor face) gets the run's, as a factory's `r`, not a registration:
+    /// the child's, resolving a transient its parent registered; nothing for `verify()` to
+    /// report; no edge in `graph()`.
+    @Test(arguments: Face.allCases)
+    func aParameterOfTheResolverAFactoryIsHandedGetsTheRuns(face: Face) async throws {
+        let parent = face.makeInjector()
+        let child = parent.child()
+        let seven: Int
+        switch (parent.base, child.base) {
+        case (.sync(let parent), .sync(let child)):
+            parent.register(Int.self) { _ in 7 }
+            parent.register(InjectorKeeper.self, initializer: InjectorKeeper.init(injector:))
+            child.register(Int.self) { _ in 8 }
+            #expect(try child.resolve(InjectorKeeper.self).injector.resolve(Int.self) == 8)
+            seven = try parent.resolve(InjectorKeeper.self).injector.resolve(Int.self)
+        case (.async(let parent), .async(let child)):
+            await parent.register(Int.self) { _ in 7 }
+            await parent.register(ResolverKeeper.self, initializer: ResolverKeeper.init(resolver:))
+            await child.register(Int.self) { _ in 8 }
+            #expect(try await child.resolve(ResolverKeeper.self).resolver.resolve(Int.self) == 8)
+            seven = try await parent.resolve(ResolverKeeper.self).resolver.resolve(Int.self)
+        default:
+            Issue.record("a child of another face")
+            return
+        }
+        #expect(seven == 7)
+
+        try await parent.verify()
+
+        let graph = await parent.graph()
+        let resolvers: Set = [DependencyKey(DependencyInjector.self), DependencyKey(AsyncResolver.self)]
+        #expect(graph.nodes.filter { resolvers.contains($0.key) }.isEmpty, "\(graph.nodes)")
+        #expect(graph.edges.filter { resolvers.contains($0.to) }.isEmpty, "\(graph.edges)")
+    }
+
     @Test func anInitializerWithoutParametersIsAFactory() throws {
         let injector = DependencyInjector()
         injector.register(Cart.self, scope: .singleton, initializer: Cart.init)

@@ -29,6 +29,20 @@ final class ChildOwner: Sendable {
     init(_ child: DependencyInjector) { self.child = child }
 }
 
+/// Keeps the injector that the run that made it was handed, the synchronous face's `r`, to
+/// resolve later.
+final class InjectorKeeper: Sendable {
+    let injector: DependencyInjector
+    init(injector: DependencyInjector) { self.injector = injector }
+}
+
+/// Keeps the resolver that the run that made it was handed, the actor face's `r`, to resolve
+/// later.
+final class ResolverKeeper: Sendable {
+    let resolver: AsyncResolver
+    init(resolver: AsyncResolver) { self.resolver = resolver }
+}
+
 final class Dependent: Sendable {
     let service: Service
     init(service: Service) { self.service = service }
