@@ -51,9 +51,7 @@ import Testing
     /// and what the hook resolves is unseen: `verify()` passes, every resolve fails.
     /// `InitializerDryRun.checkingDepth` builds a decorated key for this reason, but not a key
     /// with completion hooks.
-    @Test(
-        .disabled("repro: verify() skips the initCompleted hook of an initializer registration"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func verifyRunsTheHookOfAnInitializerRegistration(face: Face) async throws {
         var verifyError: VerificationError?
         var resolveFails = false
@@ -103,7 +101,7 @@ import Testing
     /// factory resolved (`Verification.cause(of:)` files `argumentMismatch` under
     /// `.failing(key)`), so the second appears only after the first is fixed. The same merge
     /// hides a second synchronous caller of an async factory (`RequiresAwait`).
-    @Test(.disabled("repro: verify() merges two callers' different argument mistakes into one problem"))
+    @Test
     func verifyReportsEveryCallerThatPassesWrongArguments() async throws {
         let app = DependencyInjector()
         app.register(Leaf.self) { (_, id: Int) in Leaf() }
@@ -125,7 +123,7 @@ import Testing
     /// of the key overrides it"), but the edges an ancestor recorded are added unfiltered: a
     /// child that overrides a key keeps the ancestor's edges from it in its graph, even after
     /// the child's own `verify()`, though no resolve through the child makes them.
-    @Test(.disabled("repro: a child's graph keeps an ancestor's recorded edges from a key the child overrides"))
+    @Test
     func aChildsGraphHasNoEdgesFromAKeyItOverrides() async throws {
         let app = DependencyInjector()
         app.register(Leaf.self) { _ in Leaf() }
@@ -144,9 +142,7 @@ import Testing
     /// `.weak` behaves like `.transient`". A `.transient` struct may resolve a `.scoped` value
     /// (nothing keeps it); a `.weak` struct, which the injector keeps no more than a transient,
     /// is refused as a captive holder, on resolve and in `verify()`.
-    @Test(
-        .disabled("repro: a .weak value type is refused a scoped value, though it behaves like a transient"),
-        arguments: Face.allCases)
+    @Test(arguments: Face.allCases)
     func aWeakValueTypeMayResolveAScopedValue(face: Face) async throws {
         let app = face.makeInjector()
         await app.register(Leaf.self, scope: .scoped) { Leaf() }

@@ -13,8 +13,14 @@ extension DependencyInjector {
     public func graph() -> DependencyGraph {
         var edges: Set<DependencyGraph.Edge> = []
         var collections: Set<DependencyKey> = []
+        var below: [DependencyInjector] = []
         for injector in sequence(first: self, next: \.parent) {
-            edges.formUnion(injector.registry.withLock { $0.diagnostics.edges })
+            // An ancestor's edge from a key that an injector below it registers again is not one
+            // a resolve through this injector makes: that registration overrides it.
+            let recorded = injector.registry.withLock { $0.diagnostics.edges }
+            edges.formUnion(
+                recorded.filter { edge in !below.contains { $0.registry.withLock { $0.contains(edge.from) } } })
+            below.append(injector)
             collections.formUnion(injector.registry.withLock { $0.collections.keys })
             // An initializer's parameters are known from its registration, if a resolve through
             // this injector uses it (a nearer injector's registration of the key overrides it).

@@ -39,7 +39,8 @@ extension DependencyInjector {
     /// > it reports). A registration made from an
     /// > initializer (``register(_:name:scope:fileID:line:initializer:)``) is checked without
     /// > calling the initializer: each of its parameters is resolved (or checked so, when it is
-    /// > an initializer's too), unless a closure factory needs its value.
+    /// > an initializer's too), unless a closure factory needs its value, or a decorator or an
+    /// > `initCompleted` hook does.
     ///
     /// - Throws: ``VerificationError`` listing every failure.
     public func verify() throws(VerificationError) {
@@ -183,6 +184,9 @@ struct Verification {
     private enum Cause: Hashable {
         case missing(DependencyKey)
         case failing(DependencyKey)
+        /// Resolved wrongly by its caller (arguments it does not take, an async factory without
+        /// an await): each caller's mistake is one of its own.
+        case calledWrongly(DependencyKey, caller: DependencyKey?)
         case captive(DependencyKey, holder: DependencyKey)
         case cycle(Set<DependencyKey>)
         /// The graph is deeper than the thread's stack allows, wherever it ran out.
@@ -193,7 +197,11 @@ struct Verification {
         switch error {
         case .notRegistered(let key, _, _):
             return .missing(key)
-        case .factoryFailed(let key, _, _), .argumentMismatch(let key, _, _, _), .requiresMainActor(let key, _),
+        case .argumentMismatch(let key, let path, _, _):
+            return .calledWrongly(key, caller: path.dropLast().last)
+        case .factoryFailed(let key, let path, let underlying) where underlying is RequiresAwait:
+            return .calledWrongly(key, caller: path.dropLast().last)
+        case .factoryFailed(let key, _, _), .requiresMainActor(let key, _),
             .sealed(let key), .notImplemented(let key, _, _), .notProvidedInTest(let key, _, _),
             .outsideScope(let key, _), .notProvidedByScope(let key, _, _), .closed(let key, _),
             .notResettable(let key, _):

@@ -29,8 +29,9 @@ enum InitializerDryRun {
 
     /// The depth of the initializer of `key` now running (its own key last in the path) if it
     /// is checked rather than built: its asker is `verify()` or an initializer being checked,
-    /// and nothing decorates its values (a decorator runs on a built value, and `verify()` runs
-    /// it); `nil` when it is built. Outside `verify()`, one task-local read.
+    /// and nothing decorates or completes its values (a decorator and an `initCompleted` hook
+    /// run on a built value, and `verify()` runs them); `nil` when it is built. Outside
+    /// `verify()`, one task-local read.
     static func checkingDepth(of key: DependencyKey, in injector: DependencyInjector) -> Int? {
         // No task-local read while no `verify()` runs in the process (every initializer's
         // and forward's resolve asks).
@@ -39,7 +40,11 @@ enum InitializerDryRun {
         guard let asker = checking.last else { return nil }
         let depth = Self.depth
         guard asker == depth - 1 else { return nil }
-        return !injector.mayDecorate(key) || injector.decorators(of: key).isEmpty ? depth : nil
+        if injector.mayDecorate(key), !injector.decorators(of: key).isEmpty { return nil }
+        if case .factory(let registration, _)? = injector.lookup(key)?.entry, registration.completion != nil {
+            return nil
+        }
+        return depth
     }
 
     /// Whether `error` says that the initializer of `key` was checked, not that it failed.

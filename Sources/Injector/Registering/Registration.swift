@@ -279,6 +279,9 @@ class Registration: @unchecked Sendable {
         let caching = rare?.caching
         self.plainValueType = plainValueType
         self.key = key
+        // A value type cannot be held weakly: registered `.weak`, it is a transient, built where
+        // a transient is (in an opened scope, say, whose values it may then ask for).
+        let scope = scope == .weak && !Registration.mayBeHeldWeakly(key.type) ? .transient : scope
         self.scope = scope
         self.factory = factory
         self.site = site
@@ -298,6 +301,13 @@ class Registration: @unchecked Sendable {
             isAsyncFactory = false
             isPublishedFactory = false
         }
+    }
+
+    /// Whether a value registered as `type` may be a class instance, which a `.weak`
+    /// registration holds weakly: a class, or an existential or `Any`, whose values may be one.
+    /// Asked only of `.weak` registrations (telling an existential costs a string).
+    private static func mayBeHeldWeakly(_ type: any Any.Type) -> Bool {
+        type is AnyObject.Type || type == Any.self || DependencyKey.isExistential(type)
     }
 
     /// Whether its factory applies the decorators itself, before the value is kept (a factory

@@ -10,14 +10,17 @@ import Testing
         let child = parent.child()
         await child.register(Service(label: "child"))
         await child.register(Int.self) { 1 }
+        await child.register(Service.self, name: "weakly", scope: .weak) { Service(label: "weak") }
+        // Scopes.md: a value type cannot be held weakly; registered `.weak`, it is a transient.
         await child.register(String.self, name: "weakly", scope: .weak) { "" }
 
         #expect(
             await child.registrations.map(\.description) == [
                 "InjectorTests.Dependent (singleton, inherited)",
                 "InjectorTests.Service (instance)",
+                #"InjectorTests.Service named "weakly" (weak)"#,
                 "Swift.Int (transient)",
-                #"Swift.String named "weakly" (weak)"#,
+                #"Swift.String named "weakly" (transient)"#,
             ]
         )
 
