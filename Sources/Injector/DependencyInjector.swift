@@ -150,7 +150,8 @@ public final class DependencyInjector: Sendable {
         // No task of its own runs: each holds it.
         guard var taken = closeKeeping() else { return }
         // Moved out: each value released in its turn, once the teardowns of later ones have run
-        // (awaited ones too, in the heir's task).
+        // (awaited ones too: in the run of the heir's teardowns that released this child, if one
+        // did, else in the heir's task; see `handOver(_:)`).
         heir.tearDown(
             releasedScopeKeeping: Self.releases(taken.teardowns.take(), taken.kept.take()),
             openedAt: opensScope ? registry.withLock { $0.kept.openedAt } : nil)

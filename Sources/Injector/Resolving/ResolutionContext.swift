@@ -64,6 +64,16 @@ final class ResolutionContext: @unchecked Sendable {
     /// The end of another thread's creation that the task's resolve is to await before it asks
     /// again, handed back by the wait that found the creation running (see `awaitsCreations`).
     var handedBack: AsyncSingletonCreation?
+    /// The injector whose teardowns this thread runs now (a close's, a reset's, or a teardown
+    /// task's between its awaits), if any: what a release there sets off for that injector to
+    /// await (a released child's teardowns: its `deinit` cannot) is taken into the run, to run
+    /// next, in its turn, not in a task of its own (see `DependencyInjector.handOver(_:)`).
+    private var teardownsRunFor: ObjectIdentifier?
+    /// What that run took in since it last asked; empty but then.
+    private var takenIn: [PendingTeardown] = []
+    /// Whether `takenIn` has any, which the run reads after each release (a `Bool` needs no
+    /// run-time exclusivity check).
+    private(set) var hasTakenIn = false
     // The owning thread's stack; `stackLow` is 0 (the check never fires) where unknown.
     private let stackLow: UInt
     private let stackSize: Int
@@ -145,6 +155,33 @@ final class ResolutionContext: @unchecked Sendable {
         awaitsCreations = false
         defer { awaitsCreations = true }
         return body()
+    }
+
+    /// Marks what runs on this thread until `endTeardowns(resuming:)` as a run of `injector`'s
+    /// teardowns (see `teardownsRunFor`); returns the run it interrupts, to resume then.
+    func beginTeardowns(of injector: DependencyInjector) -> ObjectIdentifier? {
+        defer { teardownsRunFor = ObjectIdentifier(injector) }
+        return teardownsRunFor
+    }
+
+    /// Ends the run that `beginTeardowns(of:)` began, resuming the one it interrupted.
+    func endTeardowns(resuming interrupted: ObjectIdentifier?) {
+        teardownsRunFor = interrupted
+    }
+
+    /// Takes `teardowns` (emptied) into the run of `injector`'s teardowns that this thread is
+    /// in; `false`, leaving them, when it is in none.
+    func takeIn(_ teardowns: inout [PendingTeardown], of injector: DependencyInjector) -> Bool {
+        guard teardownsRunFor == ObjectIdentifier(injector) else { return false }
+        takenIn += exchange(&teardowns, with: [])
+        hasTakenIn = true
+        return true
+    }
+
+    /// What the run took in since it last asked, taken out.
+    func takeTakenIn() -> [PendingTeardown] {
+        hasTakenIn = false
+        return exchange(&takenIn, with: [])
     }
 
     /// Ends the synchronous part of a task's resolve (see `awaitsCreations`), thrown or not:

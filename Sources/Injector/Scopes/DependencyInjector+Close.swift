@@ -80,10 +80,11 @@ extension DependencyInjector {
             runLater(Self.releases(teardowns.take(), kept.take()), after: Array(tasks.values))
             return nil
         } else if teardowns != nil {
-            (failures, deferred) = PendingTeardown.runSynchronous(Self.releases(teardowns.take(), kept.take()))
+            (failures, deferred) = PendingTeardown.runSynchronous(
+                Self.releases(teardowns.take(), kept.take()), of: self)
         } else {
             // All a request's scope commonly keeps: run from the slots, no record made for each.
-            guard let ran = kept?.runTeardowns() else { return nil }
+            guard let ran = kept?.runTeardowns(of: self) else { return nil }
             (failures, deferred) = ran
         }
         // An asynchronous teardown (the actor face's) in a sync close: in a task, as on a reset,
@@ -169,25 +170,31 @@ extension DependencyInjector {
     }
 
     /// Tears down values this injector let go outside `close()` (replaced, unregistered,
-    /// reset): outside any lock, latest first; synchronous teardowns now, asynchronous ones in a
-    /// task that `close()` awaits. A failure is kept for `close()` and recorded on the running test.
+    /// reset, a released child's): outside any lock, latest first; synchronous teardowns now,
+    /// asynchronous ones later (see `handOver(_:)`). A failure is kept for `close()` and
+    /// recorded on the running test.
     func tearDown(_ teardowns: consuming [PendingTeardown]) {
         guard !teardowns.isEmpty else { return }
         // Moved into the run, so that each value is released in its turn (see `PendingTeardown`).
         var records = consume teardowns
-        // Values without teardowns (a released child's, commonly): released, latest first, with
-        // no run of user code set up for them.
-        guard records.contains(where: \.tearsDown) else {
-            PendingTeardown.release(exchange(&records, with: []))
-            return
-        }
         // User code, run perhaps inside a task's resolve that awaits other threads' creations (a
         // value made after a close, one a bound lets go): its own resolves wait as threads do.
         var (failures, deferred) = ResolutionContext.withCurrent { context in
-            context.runningUserCode { PendingTeardown.runSynchronous(exchange(&records, with: [])) }
+            context.runningUserCode { PendingTeardown.runSynchronous(exchange(&records, with: []), of: self) }
         }
         note(failures)
-        runLater(exchange(&deferred, with: []), after: [])
+        handOver(exchange(&deferred, with: []))
+    }
+
+    /// Runs `teardowns`, the rest of a run of this injector's from the first to await, in the
+    /// run of its teardowns that this thread is in, if any, which set them off (a child it
+    /// released, whose `deinit` cannot await, or a reset in one of its synchronous teardowns):
+    /// there they run next, in their turn, and that run's rest after them. Else in a task,
+    /// which `close()` awaits.
+    private func handOver(_ teardowns: consuming [PendingTeardown]) {
+        var teardowns = teardowns
+        guard !teardowns.isEmpty, !ResolutionContext.withCurrent({ $0.takeIn(&teardowns, of: self) }) else { return }
+        runLater(teardowns, after: [])
     }
 
     /// `teardowns` and what a close does with each of `kept`'s values, moved into one list: no
@@ -214,7 +221,7 @@ extension DependencyInjector {
                 for task in tasks { await task.value }
                 // A close awaits this task: a teardown here that closes the injector must not wait for it.
                 let failures = await Self.$tearingDown.withValue(TeardownRun(task: (ObjectIdentifier(self), number))) {
-                    await PendingTeardown.runAll(records.withLock { exchange(&$0, with: []) })
+                    await PendingTeardown.runAll(records.withLock { exchange(&$0, with: []) }, of: self)
                 }
                 note(failures)
                 // Outside a test, a closed injector's are printed: it is not closed again.
@@ -295,13 +302,13 @@ extension DependencyInjector {
     /// `tearDown(_:)` for the actor face's creations, which await an asynchronous teardown.
     func tearDownAwaiting(_ teardowns: consuming [PendingTeardown]) async {
         guard !teardowns.isEmpty else { return }
-        note(await PendingTeardown.runAll(consume teardowns))
+        note(await PendingTeardown.runAll(consume teardowns, of: self))
     }
 
     /// `tearDownUnkept(_:madeBy:)` for the actor face's runs, which await an asynchronous teardown.
     func tearDownUnkept(_ value: Any, madeBy registration: Registration) async {
         guard let teardown = PendingTeardown(of: value, producedBy: latestVersion(of: registration)) else { return }
-        note(await PendingTeardown.runAll([teardown]))
+        note(await PendingTeardown.runAll([teardown], of: self))
     }
 }
 
@@ -374,7 +381,7 @@ extension AsyncDependencyInjector {
             if !noted.isEmpty { all += noted }
             let dropsNothing = teardowns.isEmpty && kept?.isEmpty ?? true
             if !dropsNothing {
-                let failures: [TeardownError.Failure]
+                var failures: [TeardownError.Failure] = []
                 let inPlace =
                     (kept?.tearsDownInPlace ?? true)
                     && teardowns.allSatisfy { $0.teardown?.runsInPlace ?? true }
@@ -383,29 +390,31 @@ extension AsyncDependencyInjector {
                     // unbound, as the sync face's close runs them, from the slots when they are
                     // all it keeps (taken out, so that they are moved, not copied). None is
                     // awaited, so none can wait for a task that another starts (which finds no
-                    // close to skip).
+                    // close to skip). Left, to await: what a release set off (a released child's
+                    // asynchronous teardowns), and the values after it.
                     if teardowns.isEmpty, var kept = kept.take() {
-                        failures = kept.runTeardowns()?.failures ?? []
+                        (failures, teardowns) = kept.runTeardowns(of: core) ?? ([], [])
                     } else {
-                        failures =
-                            PendingTeardown.runSynchronous(
-                                DependencyInjector.releases(exchange(&teardowns, with: []), kept.take())
-                            ).failures
+                        (failures, teardowns) = PendingTeardown.runSynchronous(
+                            DependencyInjector.releases(exchange(&teardowns, with: []), kept.take()), of: core)
                     }
-                } else {
-                    failures = await DependencyInjector.$tearingDown.withValue(
+                }
+                if !inPlace || !teardowns.isEmpty {
+                    let awaited = await DependencyInjector.$tearingDown.withValue(
                         DependencyInjector.TeardownRun(task: inside?.task)
                     ) {
                         // Moved into the run, so that each value is released in its turn.
                         guard teardowns.isEmpty, var kept = kept.take() else {
                             return await PendingTeardown.runAll(
-                                DependencyInjector.releases(exchange(&teardowns, with: []), kept.take()))
+                                DependencyInjector.releases(exchange(&teardowns, with: []), kept.take()), of: core)
                         }
-                        guard var ran = kept.runTeardowns() else { return [] }
+                        guard var ran = kept.runTeardowns(of: core) else { return [] }
                         guard !ran.deferred.isEmpty else { return ran.failures }
                         // Moved into the run: held here too, each would outlive its turn.
-                        return ran.failures + (await PendingTeardown.runAll(exchange(&ran.deferred, with: [])))
+                        return ran.failures
+                            + (await PendingTeardown.runAll(exchange(&ran.deferred, with: []), of: core))
                     }
+                    if !awaited.isEmpty { failures += awaited }
                 }
                 if !failures.isEmpty {
                     all += failures

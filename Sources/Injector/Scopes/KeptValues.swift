@@ -563,29 +563,44 @@ struct KeptValues {
         /// its release in its turn (see `Kept.release`).
         var releases: [PendingTeardown] { values.compactMap(\.release) }
 
-        /// Runs the teardowns of the values, latest first, up to the first asynchronous one,
-        /// with no `PendingTeardown` made for each: what a close runs when nothing else is torn
-        /// down with them. Returns the failures, and the teardowns from that one on, latest
-        /// first, for the caller to await (as `PendingTeardown.runSynchronous`); `nil` when all
-        /// ran and none failed (most closes): no empty arrays returned, nor released. Each
-        /// value is taken out (moved, not copied) and released once its teardown has run.
-        mutating func runTeardowns() -> (failures: [TeardownError.Failure], deferred: [PendingTeardown])? {
+        /// Runs the teardowns of the values, `injector`'s, latest first, up to the first
+        /// asynchronous one, with no `PendingTeardown` made for each: what a close runs when
+        /// nothing else is torn down with them. Returns the failures, and the teardowns from
+        /// that one on, latest first, for the caller to await (as `PendingTeardown.runSynchronous`,
+        /// which takes over when a release sets off teardowns for `injector` to await); `nil`
+        /// when all ran and none failed (most closes): no empty arrays returned, nor released.
+        /// Each value is taken out (moved, not copied) and released once its teardown has run.
+        mutating func runTeardowns(of injector: DependencyInjector) -> (
+            failures: [TeardownError.Failure], deferred: [PendingTeardown]
+        )? {
             var failures: [TeardownError.Failure] = []
-            while let kept = values.popLast() {
-                switch kept.runTeardownIfSynchronous() {
-                case nil: break
-                case .failed(let failure)?: failures.append(failure)
-                case .asynchronous?:
-                    // The values not yet torn down go with the deferred teardowns, moved out of
-                    // their slots, so that each is released in its turn.
-                    var deferred = kept.release.map { [$0] } ?? []
-                    while let earlier = values.popLast() {
-                        if let release = earlier.release { deferred.append(release) }
+            return ResolutionContext.withCurrent { context in
+                let interrupted = context.beginTeardowns(of: injector)
+                defer { context.endTeardowns(resuming: interrupted) }
+                while true {
+                    // A release set off teardowns to await (a released child's): they run in
+                    // their turn among the values left, as records.
+                    if context.hasTakenIn {
+                        let rest = PendingTeardown.runSynchronous(
+                            exchange(&values, with: []).compactMap(\.release), of: injector)
+                        return (failures + rest.failures, rest.deferred)
                     }
-                    return (failures, deferred)
+                    guard let kept = values.popLast() else { break }
+                    switch kept.runTeardownIfSynchronous() {
+                    case nil: break
+                    case .failed(let failure)?: failures.append(failure)
+                    case .asynchronous?:
+                        // The values not yet torn down go with the deferred teardowns, moved out of
+                        // their slots, so that each is released in its turn.
+                        var deferred = kept.release.map { [$0] } ?? []
+                        while let earlier = values.popLast() {
+                            if let release = earlier.release { deferred.append(release) }
+                        }
+                        return (failures, deferred)
+                    }
                 }
+                return failures.isEmpty ? nil : (failures, [])
             }
-            return failures.isEmpty ? nil : (failures, [])
         }
     }
 }

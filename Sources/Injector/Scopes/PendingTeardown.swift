@@ -54,55 +54,83 @@ final class PendingTeardown: @unchecked Sendable {
     /// Whether it has a teardown to run (not only a value to release in its turn).
     var tearsDown: Bool { teardown != nil }
 
-    /// Runs `teardowns`, latest first, up to the first asynchronous one; the failures, and
-    /// the rest from that one on, which must be awaited (`runAll`), latest first too: a pool
-    /// made before a transaction is not closed before the transaction's async teardown. Each
-    /// record is let go once its teardown has run (its value released, if it was the last
-    /// holder: see `init(holding:key:order:)`); the deferred ones hold theirs until they run.
-    static func runSynchronous(_ teardowns: consuming [PendingTeardown]) -> (
+    /// Runs `teardowns`, `injector`'s, latest first, up to the first asynchronous one; the
+    /// failures, and the rest from that one on, which must be awaited (`runAll`), latest first
+    /// too: a pool made before a transaction is not closed before the transaction's async
+    /// teardown. Each record is let go once its teardown has run (its value released, if it
+    /// was the last holder: see `init(holding:key:order:)`); the deferred ones hold theirs until
+    /// they run. What runs here sets off for `injector` to await (a released child's teardowns)
+    /// is taken in, in its turn (see `ResolutionContext.takeIn(_:of:)`).
+    static func runSynchronous(_ teardowns: consuming [PendingTeardown], of injector: DependencyInjector) -> (
         failures: [TeardownError.Failure], deferred: [PendingTeardown]
     ) {
         var failures: [TeardownError.Failure] = []
         var ordered = inCreationOrder(teardowns)
-        while let pending = ordered.popLast() {
-            guard let teardown = pending.teardown else { continue }
-            switch teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
-            case nil: break
-            case .failed(let failure)?: failures.append(failure)
-            case .asynchronous?: return (failures, [pending] + ordered.reversed())
+        return ResolutionContext.withCurrent { context in
+            let interrupted = context.beginTeardowns(of: injector)
+            defer { context.endTeardowns(resuming: interrupted) }
+            while true {
+                // Asked before each record, so after the release of the one before.
+                if context.hasTakenIn { ordered = takingIn(ordered, from: context) }
+                guard let pending = ordered.popLast() else { return (failures, []) }
+                guard let teardown = pending.teardown else { continue }
+                switch teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
+                case nil: break
+                case .failed(let failure)?: failures.append(failure)
+                case .asynchronous?: return (failures, [pending] + ordered.reversed())
+                }
             }
         }
-        return (failures, [])
     }
 
-    /// Runs `teardowns`, latest first, awaiting the asynchronous ones; the failures. Each
-    /// record is let go once its teardown has run, as in `runSynchronous(_:)`.
-    static func runAll(_ teardowns: consuming [PendingTeardown]) async -> [TeardownError.Failure] {
+    /// Runs `teardowns`, `injector`'s, latest first, awaiting the asynchronous ones; the
+    /// failures. Each record is let go once its teardown has run, and what that sets off is
+    /// taken in, as in `runSynchronous(_:of:)`.
+    static func runAll(_ teardowns: consuming [PendingTeardown], of injector: DependencyInjector) async
+        -> [TeardownError.Failure]
+    {
         var failures: [TeardownError.Failure] = []
         var ordered = inCreationOrder(teardowns)
         while let pending = ordered.popLast() {
-            guard let teardown = pending.teardown else { continue }
             do {
-                switch teardown {
-                case .sync(let close): try close(pending.value)
-                case .async(let close): try await close.tearDown(pending.value)
-                case .mainActor(let close):
+                switch pending.teardown {
+                case .async(let close)?: try await close.tearDown(pending.value)
+                case .mainActor(let close)?:
                     // Handed to the main actor unchecked, as every kept value of the sync face is
                     // handed out; this teardown is its only user now.
                     nonisolated(unsafe) let value = pending.value
                     try await close(value)
+                case .sync?, nil: break  // below
                 }
             } catch {
-                failures.append(TeardownError.Failure(key: pending.key, error: error, site: pending.site))
+                failures.append(pending.failure(error))
             }
+            // The rest runs on this thread, up to the next record's await, as a run of
+            // `injector`'s teardowns: a synchronous teardown, and the record's release.
+            let context = ResolutionContext.current
+            let interrupted = context.beginTeardowns(of: injector)
+            do {
+                if case .sync(let close)? = pending.teardown { try close(pending.value) }
+            } catch {
+                failures.append(pending.failure(error))
+            }
+            _ = consume pending
+            context.endTeardowns(resuming: interrupted)
+            if context.hasTakenIn { ordered = takingIn(ordered, from: context) }
         }
         return failures
     }
 
-    /// Releases `records`, of values without teardowns, latest first.
-    static func release(_ records: consuming [PendingTeardown]) {
-        var ordered = inCreationOrder(records)
-        while ordered.popLast() != nil {}
+    /// `ordered` with what `context`'s run took in, in creation order.
+    private static func takingIn(_ ordered: consuming [PendingTeardown], from context: ResolutionContext)
+        -> [PendingTeardown]
+    {
+        inCreationOrder(ordered + context.takeTakenIn())
+    }
+
+    /// The failure of this teardown that threw `error`.
+    private func failure(_ error: any Error) -> TeardownError.Failure {
+        TeardownError.Failure(key: key, error: error, site: site)
     }
 
     /// Reverse creation order. Teardowns commonly come in creation order (one scope's values,
