@@ -91,9 +91,7 @@ import Testing
     /// do not compile. The advice is the same for every registration but key paths, collection
     /// elements and factories with arguments (InjectionError+Description.swift): an instance's
     /// registration site is not marked as one.
-    @Test(
-        .disabled("repro: a refused instance registration is told to use .inTests/.allowedInTests(), which it has not"))
-    func aRefusedInstanceRegistrationIsNotToldToUseModifiersItHasNot() {
+    @Test func aRefusedInstanceRegistrationIsNotToldToUseModifiersItHasNot() {
         let app = DependencyInjector()
         app.register(LiveReceipts() as any Receipts)  // an instance: returns nothing to modify
         var refusal: InjectionError?

@@ -141,7 +141,7 @@ extension InjectionError: CustomStringConvertible {
                 lines.append(
                     "To fix: allow the element type in tests (`allowing: [\(key.typeExpression)]` on the test scope), "
                         + "or declare the collection `.replacing` in the test and register the test's own elements.")
-            } else if site.takesArguments {
+            } else if site.shape == .factoryTakingArguments {
                 // Its arguments reach only a factory that takes them: not an instance stand-in,
                 // and a registration whose factory takes arguments returns nothing to call `.inTests` on.
                 lines.append(
@@ -156,6 +156,12 @@ extension InjectionError: CustomStringConvertible {
                     "To fix: set the key path's value in the test's injector (`$0.values.… = …`, or "
                         + "`$0.register(\\.…) { _ in … }`, in its `.injecting` closure), "
                         + "or allow the app's in tests (`allowing: [\(key.typeExpression)]` on the test scope).")
+            } else if site.shape == .instance {
+                // A value registered as it is returns nothing to call `.inTests` on.
+                lines.append(
+                    "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName)\(key.nameArgument))` in "
+                        + "its `.injecting` closure), or allow the real one in tests "
+                        + "(`allowing: [\(key.typeExpression)]` on the test scope).")
             } else {
                 lines.append(
                     "To fix: register a stand-in for it in the test (`$0.register(… as \(key.typeName)\(key.nameArgument))` in "

@@ -150,7 +150,7 @@ extension DependencyInjector {
     @discardableResult
     func store(instance: Any, for key: DependencyKey, fileID: StaticString?, line: UInt) -> Bool {
         let installation = Installation.current(into: self)
-        let site = RegistrationSite(fileID: fileID, line: line, module: installation?.module)
+        let site = RegistrationSite(fileID: fileID, line: line, module: installation?.module).of(.instance)
         return store(.make(.instance(instance, key, site: site)), for: key, recordingIn: installation)
     }
 

@@ -18,10 +18,20 @@ public struct RegistrationSite: Hashable, Sendable, CustomStringConvertible {
     // A `StaticString`, turned into a `String` only when asked for: most paths are longer
     // than a `String` keeps inline, and registering must not allocate for a message.
     private let file: StaticString?
-    /// Whether the registration made there takes run-time arguments (a factory taking them),
-    /// which a strict test scope's refusal says how to stand in for. Not part of the site's
-    /// identity (`==`, `hash(into:)`).
-    private(set) var takesArguments = false
+    /// What the registration made there is, which a strict test scope's refusal says how to
+    /// stand in for: what can be called on it differs. Not part of the site's identity (`==`,
+    /// `hash(into:)`).
+    private(set) var shape = Shape.factory
+
+    /// What a registration is, as far as a fix that modifies it goes.
+    enum Shape {
+        /// A factory, whose `Registered` value takes `.inTests` and `.allowedInTests()`.
+        case factory
+        /// A factory taking run-time arguments, which returns nothing to modify.
+        case factoryTakingArguments
+        /// A value registered as it is, which returns nothing to modify.
+        case instance
+    }
 
     init(fileID: StaticString?, line: UInt, module: String?) {
         file = fileID
@@ -29,10 +39,10 @@ public struct RegistrationSite: Hashable, Sendable, CustomStringConvertible {
         self.module = module
     }
 
-    /// This site, of a registration that takes run-time arguments if `takes` says so.
-    func takingArguments(_ takes: Bool) -> RegistrationSite {
+    /// This site, of a registration of `shape`.
+    func of(_ shape: Shape) -> RegistrationSite {
         var site = self
-        site.takesArguments = takes
+        site.shape = shape
         return site
     }
 

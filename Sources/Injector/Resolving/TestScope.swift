@@ -70,7 +70,7 @@ struct PassedTestScopes {
             // A key that `implements` forwards resolves its target, which is screened itself.
             if registration.forwardedTo != nil { return .pending(registration, heldBy: holder, keptBy: keeper) }
             guard let answer = answer(for: registration) else {
-                let site = registration.site.takingArguments(!registration.argumentTypes.isEmpty)
+                let site = registration.site.of(registration.argumentTypes.isEmpty ? .factory : .factoryTakingArguments)
                 return .refused(key, registeredAt: site)
             }
             return .pending(answer, heldBy: holder, keptBy: keeper)
