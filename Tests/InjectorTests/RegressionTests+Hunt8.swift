@@ -81,7 +81,7 @@ import Testing
     /// server's every request), yet the actor face's `verify()` passes: `Verification.record`
     /// drops every `requiresMainActor` failure, as the sync face's `verify()` off the main
     /// actor does, although the actor face has no such excuse.
-    @Test(.disabled("repro: the actor face's verify() drops a sync factory's requiresMainActor failure"))
+    @Test
     func actorFaceVerifyReportsASynchronousFactoryNeedingTheMainActor() async throws {
         let app = AsyncDependencyInjector()
         app.synchronous.mainActor.register(MainModel.self) { _ in MainModel() }
@@ -92,6 +92,19 @@ import Testing
         let resolved = await Task.detached { (try? await app.resolve(NeedsMainModel.self)) != nil }.value
         #expect(!resolved)
         await #expect(throws: VerificationError.self) { try await app.verify() }
+        // Each fix the message names works, for the resolve and for verify().
+        app.synchronous.mainActor.register(NeedsMainModel.self) { r in
+            _ = try r.resolve(MainModel.self)
+            return NeedsMainModel()
+        }
+        #expect(await Task.detached { (try? await app.resolve(NeedsMainModel.self)) != nil }.value)
+        try await app.verify()
+        await app.register(NeedsMainModel.self) { r in
+            _ = try await r.resolve(MainModel.self)
+            return NeedsMainModel()
+        }
+        #expect(await Task.detached { (try? await app.resolve(NeedsMainModel.self)) != nil }.value)
+        try await app.verify()
     }
 
     /// CheckingTheGraph.md: `verify()` "reports every problem at once, each with its path".
@@ -158,9 +171,11 @@ import Testing
     /// `KeepsInjected.leaf → Leaf`). On the actor face the same singleton's captive failure,
     /// in a resolve and in `verify()`, reads `KeepsInjected.leaf → KeepsInjected → Leaf`: the
     /// owner after its own property, as if the property had resolved its owner.
-    @Test(.disabled("repro: the actor face's path puts an Injected property's owner after the property"))
+    @Test
     func anInjectedPropertysPathIsTheSameOnBothFaces() async throws {
         var paths: [[String]] = []
+        // The messages too: they show the property at its step (`KeepsInjected.leaf (…) → Leaf`).
+        var messages: [[String?]] = []
         for face in Face.allCases {
             let app = face.makeInjector()
             switch app.base {
@@ -175,8 +190,10 @@ import Testing
             let error = await request.resolveError(KeepsInjected.self)
             try await request.close()
             paths.append(error?.path.map(\.description) ?? [])
+            messages.append([error?.description, await app.verificationError()?.description])
         }
         #expect(paths.count == 2)
         #expect(paths.first == paths.last)
+        #expect(messages.first == messages.last)
     }
 }

@@ -48,9 +48,12 @@ final class AsyncWrapperCapture: Sendable {
     /// none, or it has returned.
     static func capture(_ failure: WrapperFailure) -> Bool {
         // The wrapper resolved through the thread's own (sync) path: its error's path begins
-        // with the key the property asked for (a run adds its keys before it).
-        let captured = CapturedWrapperFailure(failure: failure, pathIndex: 0)
+        // with the key the property asked for (a run adds its keys before it), unless the
+        // resolve read the task's runs and put their keys first (a captive value's check does).
         let frames = AsyncResolutionContext.frames
+        let keys = frames.keys
+        let captured = CapturedWrapperFailure(
+            failure: failure, pathIndex: failure.error.path.starts(with: keys) ? keys.count : 0)
         if let construction = current, frames.count <= construction.depth {
             return construction.capture(captured)
         }

@@ -148,17 +148,16 @@ final class WrapperFailure: Sendable {
 struct CapturedWrapperFailure {
     let failure: WrapperFailure
     /// Where in the error's path the key the property asked for is: the number of factories
-    /// running on the thread when it failed.
+    /// running on the thread when it failed (in a task, of the runs whose keys the path starts with).
     let pathIndex: Int
 
     /// The error the builder throws, having made `value` (`nil`: nothing to search): the
     /// wrapper's, with the property named at its step of the path, and `keys` (an async
-    /// builder's own path, which the wrapper's sync resolve did not know) before it.
+    /// builder's own path, which the wrapper's sync resolve may not have known) before it.
     func error(building value: Any?, after keys: [DependencyKey] = []) -> InjectionError {
         let found = value.flatMap { failure.property(in: $0) }
         let property = InjectedProperty(declaredAt: failure.site, ownerType: found?.owner, name: found?.name)
-        let error = failure.error.requested(through: property, at: pathIndex)
-        return keys.isEmpty ? error : error.withPath { $0.insert(contentsOf: keys, at: 0) }
+        return failure.error.requested(through: property, at: pathIndex).after(keys)
     }
 }
 
