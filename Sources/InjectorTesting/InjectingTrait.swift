@@ -32,7 +32,9 @@ public import Testing
 /// A wrapped property (`@Inject`, `@LazyInject`, `@OptionalInject`) whose resolution fails
 /// in the test records an issue at once, at the property's declaration, with the full message:
 /// the report names the test and what is missing even if a later read of the property stops
-/// the process. A test that expects the failure wraps it in `withKnownIssue`.
+/// the process. A test that expects the failure wraps it in `withKnownIssue`. What fails in a
+/// `Task.detached` (which has no `Test.current`) is recorded when the test's body returns,
+/// outside any `withKnownIssue`; what fails after the test ended is printed, naming it.
 ///
 /// Each scope keeps its own singletons: a singleton registered in
 /// the app is built afresh in the test, with the test's overrides, and dropped after it, so no
@@ -83,9 +85,10 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
         let allowed = strictMode?.allowed ?? []
         let (app, asyncApp) = (injector, asyncInjector)
         // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
-        let recorder = TestIssueRecorder.recordingIssues()
-        // What failed in tasks that could not record on the test (`Task.detached`), on it now.
-        defer { recorder.recordHeld() }
+        let recorder = TestIssueRecorder.recordingIssues(of: test)
+        // What failed in tasks that could not record on the test (`Task.detached`), on it now;
+        // what fails after, printed (see `TestIssueRecorder.end()`).
+        defer { recorder.end() }
         do {
             try await TestIssueRecorder.$current.withValue(recorder) {
                 do {
@@ -98,8 +101,8 @@ public struct InjectingTrait: TestTrait, SuiteTrait, TestScoping {
                 await closeStrictApp(app, asyncApp, isOneCore: isOneCore)
             }
         } catch  where recorder.hasRecorded(error) {
-            // A strict scope's refusal, recorded on the test when it happened: thrown again,
-            // it would be reported twice. The test fails with the issue recorded.
+            // A strict scope's refusal, recorded on the test when it happened (not as a known
+            // issue): thrown again, it would be reported twice. The test fails with the issue.
         }
     }
 

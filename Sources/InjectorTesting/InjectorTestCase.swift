@@ -37,7 +37,9 @@
     ///
     /// A wrapped property (`@Inject`, `@LazyInject`, `@OptionalInject`) whose resolution fails
     /// while the method runs fails the test at once (`XCTFail` at the property's declaration,
-    /// with the full message), even if a later read of the property stops the process.
+    /// with the full message), even if a later read of the property stops the process. What
+    /// fails after the method ended, in work it left running, is printed with its name: XCTest
+    /// would record it on whichever test runs then.
     ///
     /// ``registerDependencies(in:)-(DependencyInjector)`` configures the first before the method
     /// starts; ``registerDependencies(in:)-(AsyncDependencyInjector)`` configures the second in
@@ -117,9 +119,12 @@
                 registrationFailure = error
             }
             // Bound outside the scopes, so that their teardowns' failures, when they end, are the test's.
-            let recorder = TestIssueRecorder.failingTestCase
+            let recorder = TestIssueRecorder.failingTestCase(named: name)
             issueRecorder = recorder
             TestIssueRecorder.$current.withValue(recorder) { invokeTest(in: app) }
+            // What the method's leftover work (a `Task.detached`) fails later is printed, not
+            // recorded on the test case XCTest runs then.
+            recorder.end()
         }
 
         #if canImport(Darwin)

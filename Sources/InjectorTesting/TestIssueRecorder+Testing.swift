@@ -6,31 +6,38 @@ import Testing
 #endif
 
 extension TestIssueRecorder {
-    /// Records each failure as an issue of the Swift Testing test running in the task, at the
-    /// property's declaration (or the registration's line), where known. One for each test:
-    /// it remembers the refusals it recorded (see `init(rememberingRefusals:_:)`), so that a
-    /// refusal the test then throws is reported once.
+    /// Records each failure as an issue of the Swift Testing test running in the task (`test`),
+    /// at the property's declaration (or the registration's line), where known. One for each
+    /// test: it remembers the refusals it recorded (see `init`), so that a refusal the test
+    /// then throws is reported once.
     ///
     /// `Issue.record` finds the test through the task's `Test.current`: what it is handed in a
     /// task without one (a `Task.detached` the test awaits) is held, and recorded on the test
-    /// by `recordHeld()` in the test's task, when the test's body returns.
-    package static func recordingIssues() -> TestIssueRecorder {
-        TestIssueRecorder(rememberingRefusals: true, canRecordHere: { Test.current != nil }, recordIssue)
+    /// by `end()` in the test's task, when the test's body returns; after that, printed.
+    static func recordingIssues(of test: Test) -> TestIssueRecorder {
+        TestIssueRecorder(
+            rememberingRefusals: true, endingWith: "\(test.id)", canRecordHere: { Test.current != nil }, recordIssue)
     }
 
-    /// Records `message` as an issue of the running Swift Testing test, at `site` where known.
-    fileprivate static func recordIssue(_ message: String, at site: DeclarationSite?) {
-        guard let site else {
-            Issue.record(Comment(rawValue: message))
-            return
+    /// Records `message` as an issue of the running Swift Testing test, at `site` where known;
+    /// whether the test fails with it (`false`: a `withKnownIssue` expected it).
+    fileprivate static func recordIssue(_ message: String, at site: DeclarationSite?) -> Bool {
+        let location = site.map {
+            SourceLocation(
+                fileID: "\($0.fileID)", filePath: "\($0.filePath ?? $0.fileID)", line: Int($0.line), column: 1)
         }
-        let location = SourceLocation(
-            fileID: "\(site.fileID)",
-            filePath: "\(site.filePath ?? site.fileID)",
-            line: Int(site.line),
-            column: 1
-        )
-        Issue.record(Comment(rawValue: message), sourceLocation: location)
+        let issue =
+            if let location {
+                Issue.record(Comment(rawValue: message), sourceLocation: location)
+            } else {
+                Issue.record(Comment(rawValue: message))
+            }
+        #if compiler(>=6.3)
+            return issue.isFailure
+        #else
+            _ = issue
+            return true  // whether an issue is known is public from Swift 6.3 only
+        #endif
     }
 }
 
@@ -40,9 +47,9 @@ extension TestIssueRecorder {
 /// to XCTest, which records it on the test case it runs, if any (and drops it otherwise).
 package enum RunningTestIssues: RunningTestRecorderSource {
     package static func recorderForRunningTest() -> TestIssueRecorder? {
-        if Test.current != nil { return .recordingIssues() }
+        if let test = Test.current { return .recordingIssues(of: test) }
         #if canImport(XCTest)
-            if #available(watchOS 7.4, *) { return .failingTestCase }
+            if #available(watchOS 7.4, *) { return .failingTestCase() }
         #endif
         return nil
     }
@@ -53,14 +60,16 @@ package enum RunningTestIssues: RunningTestRecorderSource {
     @available(watchOS 7.4, *)
     extension TestIssueRecorder {
         /// Fails the running XCTest test case, at the property's declaration (or the
-        /// registration's line), where known.
-        package static var failingTestCase: TestIssueRecorder {
-            TestIssueRecorder(rememberingRefusals: true) { message, site in
-                guard let site else {
+        /// registration's line), where known: `testCase`, until it ends (`end()`), when named;
+        /// else whichever runs (a plain `XCTestCase`'s `withOverrides`, whose end is unknown).
+        package static func failingTestCase(named testCase: String? = nil) -> TestIssueRecorder {
+            TestIssueRecorder(rememberingRefusals: true, endingWith: testCase) { message, site in
+                if let site {
+                    XCTFail(message, file: site.filePath ?? site.fileID, line: site.line)
+                } else {
                     XCTFail(message)
-                    return
                 }
-                XCTFail(message, file: site.filePath ?? site.fileID, line: site.line)
+                return true
             }
         }
     }

@@ -21,15 +21,18 @@ import Testing
     /// refusal of the same key *passes*: the second refusal is not recorded (the recorder records
     /// a key once), and the trait swallows the thrown error because the recorder "has recorded"
     /// that key (`InjectingTrait.provideScope`'s `catch where recorder.hasRecorded(error)`),
-    /// though what it recorded was a known issue. Nothing fails.
-    @Test(.disabled("repro: a refusal thrown after a known one of the same key is swallowed; the test passes"))
-    func aRefusalThrownAfterAnExpectedOneFailsTheTest() async throws {
-        let (issues, thrown) = try await outcome(of: .injecting(.strict(app: registerShop))) {
-            withKnownIssue { _ = try? DependencyInjector.current.resolve((any Receipts).self) }
-            _ = try DependencyInjector.current.resolve((any Receipts).self)  // unexpected: must fail the test
+    /// though what it recorded was a known issue. Nothing fails. (Fixed from Swift 6.3, whose
+    /// `Issue.isFailure` tells the recorder that an issue was known.)
+    #if compiler(>=6.3)
+        @Test
+        func aRefusalThrownAfterAnExpectedOneFailsTheTest() async throws {
+            let (issues, thrown) = try await outcome(of: .injecting(.strict(app: registerShop))) {
+                withKnownIssue { _ = try? DependencyInjector.current.resolve((any Receipts).self) }
+                _ = try DependencyInjector.current.resolve((any Receipts).self)  // unexpected: must fail the test
+            }
+            #expect(issues.count + (thrown == nil ? 0 : 1) == 1)
         }
-        #expect(issues.count + (thrown == nil ? 0 : 1) == 1)
-    }
+    #endif
 
     /// TestingInParallel.md: "`Task.detached` … do not inherit task-local values … Hand over
     /// objects created in the scope, or the injector (`@Inject(injector:)`): what fails through
@@ -43,19 +46,22 @@ import Testing
     /// `TestIssueRecorder.recorder(for:capturedAtInit:searching:)` look past the task-local
     /// recorder to the scope's (`currentOrTest(of:)`, `injector.testScopeRecorder`) for a
     /// refusal only; `@OptionalInject` and `@Provider` (whose getter reports through
-    /// `report(_:of:declaredAt:searchingIn:)` before it stops) share that path.
-    @Test(
-        .disabled("repro: a wrapper given the test's injector in a detached task records its failure nowhere"),
-        arguments: ["@Inject", "@LazyInject"])
+    /// `report(_:of:declaredAt:searchingIn:)` before it stops) share that path. (The same for a
+    /// key path whose factory fails, read through the handed injector: `InjectedValues`
+    /// looked for the task-local recorder only.)
+    @Test(arguments: ["@Inject", "@LazyInject", "key path"])
     func aWrapperGivenTheTestsInjectorInADetachedTaskRecordsItsFailure(wrapper: String) async throws {
         let (issues, _) = try await outcome(of: .injecting()) {
             let injector = DependencyInjector.current
+            injector.register(\.unreachable) { _ in throw Unreachable() }
             let failed = await Task.detached { () -> Bool in
-                wrapper == "@Inject"
-                    ? HandedInjectorPrinter(injector: injector).$printer.failure != nil
-                    : HandedInjectorLazyPrinter(injector: injector).$printer.failure != nil
+                switch wrapper {
+                case "@Inject": HandedInjectorPrinter(injector: injector).$printer.failure != nil
+                case "@LazyInject": HandedInjectorLazyPrinter(injector: injector).$printer.failure != nil
+                default: injector.resolve(\.unreachable) == "default"
+                }
             }.value
-            #expect(failed)  // nothing is registered for the printer
+            #expect(failed)  // nothing is registered for the printer; the key's factory throws
         }
         #expect(issues.count == 1)
         #expect(issues.first?.sourceLocation?.fileID == "InjectorTestingTests/RegressionTests+Hunt9.swift")
@@ -67,10 +73,18 @@ import Testing
     ///
     /// Instead: a refusal met in a detached task inside `withKnownIssue` is held by the
     /// recorder (`canRecordHere` is `Test.current != nil`, false there) and recorded by
-    /// `recordHeld()` when the test's scope ends, outside the `withKnownIssue` block: the test
+    /// `end()` when the test's scope ends, outside the `withKnownIssue` block: the test
     /// fails with an unexpected issue, and `withKnownIssue` adds "Known issue was not recorded".
     /// Awaiting the task inside the block does not help.
-    @Test(.disabled("repro: a failure held from a detached task escapes the withKnownIssue it happened in"))
+    ///
+    /// Left as a documented limitation (TestingInParallel.md, "What reaches the scope"): Swift
+    /// Testing records an issue, and matches it to a `withKnownIssue`, only in a task that
+    /// carries the test's task-locals, and its API has no way to bind them in a detached task
+    /// nor to run code in the awaiting task when the awaited value arrives.
+    @Test(
+        .disabled(
+            "limitation: a failure in a Task.detached is recorded when the test's body returns, outside its withKnownIssue"
+        ))
     func aDetachedFailureInsideWithKnownIssueIsKnown() async throws {
         let (issues, thrown) = try await outcome(of: .injecting(.strict(app: registerShop))) {
             let injector = DependencyInjector.current
@@ -91,6 +105,28 @@ import Testing
     /// do not compile. The advice is the same for every registration but key paths, collection
     /// elements and factories with arguments (InjectionError+Description.swift): an instance's
     /// registration site is not marked as one.
+    /// Principle 12: "nothing a test does wrong takes another test's result with it" (the
+    /// Swift Testing face of `Hunt9LeftoverWorkTests`). Work a test leaves running (a detached
+    /// task reading an object made in the test, after the test's scope ended) recorded its
+    /// failure through the trait's recorder "at once, wherever": in a task with no test, an
+    /// issue of "Test «unknown»" that failed the run. Now printed, naming the test.
+    @Test func workLeftRunningFailsNoTestAfterItsTestEnded() async throws {
+        let gate = AsyncStream.makeStream(of: Void.self)
+        let leftover = Collected<Task<Void, Never>>()
+        let (issues, thrown) = try await outcome(of: .injecting()) {
+            let owner = StrictModeTests.LazyReceipts()  // nothing registered for its receipts
+            leftover.append(
+                Task.detached {
+                    for await _ in gate.stream { break }
+                    _ = owner.$receipts  // fails after the test's scope ended
+                })
+        }
+        gate.continuation.yield()
+        for work in leftover.values { await work.value }
+        #expect(issues.isEmpty)
+        #expect(thrown == nil)
+    }
+
     @Test func aRefusedInstanceRegistrationIsNotToldToUseModifiersItHasNot() {
         let app = DependencyInjector()
         app.register(LiveReceipts() as any Receipts)  // an instance: returns nothing to modify
@@ -134,6 +170,20 @@ private func outcome(
     return (issues.values, thrown.values.first)
 }
 
+/// A key whose registered factory, in `aWrapperGivenTheTestsInjectorInADetachedTaskRecordsItsFailure`, throws.
+private enum UnreachableKey: InjectionKey {
+    static var defaultValue: String { "default" }
+}
+
+extension InjectedValues {
+    fileprivate var unreachable: String {
+        get { self[UnreachableKey.self] }
+        set { self[UnreachableKey.self] = newValue }
+    }
+}
+
+private struct Unreachable: Error {}
+
 /// An object made in a detached task with the test's injector handed to its `@Inject`.
 private final class HandedInjectorPrinter {
     @Inject var printer: any ReceiptPrinter
@@ -171,13 +221,10 @@ private final class HandedInjectorLazyPrinter {
     /// captured the method's recorder, `TestIssueRecorder.failingTestCase`, whose `XCTFail`
     /// goes to whichever test case XCTest runs now. (Swift Testing's face: after
     /// `recordHeld()`, the trait's recorder records "at once, wherever", and an issue from a
-    /// detached task then lands on no test, "Test «unknown»", failing the run.) Enabled,
-    /// `test2_innocent` fails with test 1's message.
+    /// detached task then lands on no test, "Test «unknown»", failing the run: see
+    /// `workLeftRunningFailsNoTestAfterItsTestEnded`.) Enabled, `test2_innocent` failed with
+    /// test 1's message; now the recorder, ended with test 1 (`end()`), prints it, naming test 1.
     final class Hunt9LeftoverWorkTests: InjectorTestCase {
-        override func setUpWithError() throws {
-            try XCTSkipUnless(hunt9XCTestReprosEnabled, "repro: leftover work of one test method fails the next")
-        }
-
         func test1_leavesWorkBehind() {
             let owner = StrictModeTests.LazyReceipts()  // nothing registered for its receipts
             leftoverWork = Task.detached {

@@ -8,36 +8,46 @@ package struct TestIssueRecorder: Sendable {
     /// The recorder of the test running in this task, if any.
     @TaskLocal package static var current: TestIssueRecorder?
 
-    private let recordNow: @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
-    /// The keys whose refusal this recorder has recorded, when it remembers them (one test's
-    /// recorder, see `init(rememberingRefusals:_:)`); guarded by its lock.
-    private let recordedRefusals: Locked<Set<DependencyKey>>?
+    /// Records a message on the test; whether the test fails with it (`false`: a known issue,
+    /// one that a `withKnownIssue` around it expected).
+    private let recordNow: @Sendable (_ message: String, _ site: DeclarationSite?) -> Bool
+    /// The keys whose refusal this recorder has recorded (or holds to record), when it
+    /// remembers them (one test's recorder, see `init`), each with whether the test fails with
+    /// it (`false`: a known issue, one that a `withKnownIssue` around it expected); guarded by
+    /// its lock.
+    private let recordedRefusals: Locked<[DependencyKey: Bool]>?
     /// Whether this task can record on the recorder's test, for a recorder that cannot record
     /// from any task (Swift Testing's, which finds the test through the task's `Test.current`):
     /// what it is handed elsewhere (a `Task.detached` the test awaits) is held for the test's
-    /// own task (see `recordHeld()`). `nil` for one that records from any task.
+    /// own task (see `end()`). `nil` for one that records from any task.
     private let canRecordHere: (@Sendable () -> Bool)?
-    /// What was handed to the recorder where it could not record, until `recordHeld()`.
-    private let held: Locked<HeldIssues>?
+    /// The test's run, for a recorder that is told when its test ends (`end()`): the test's
+    /// name, what the recorder holds until then, and whether it has ended. `nil` for one whose
+    /// test's end is unknown.
+    private let run: Locked<TestRun>?
 
     /// A recorder that hands each failure's message, and where the property is declared (or
-    /// the failing registration made; `nil` when unknown), to `record`.
+    /// the failing registration made; `nil` when unknown), to `record`, which says whether the
+    /// test fails with it (`false`: a known issue).
     ///
     /// With `rememberingRefusals` (one recorder per test), it records each strict-scope
     /// refusal once, and knows the refusals it recorded (`hasRecorded(_:)`), so that a test
     /// that throws one is not reported twice.
     ///
-    /// With `canRecordHere`, what it is handed in a task where that says no is held, and
-    /// recorded by `recordHeld()` in the test's own task.
+    /// With `endingWith`, the name of its test, it is told when the test ends (`end()`): from
+    /// then on, what it can only record on another test, or on none, is printed instead,
+    /// naming the test. With `canRecordHere` too, what it is handed in a task where that says
+    /// no is held until then, and recorded by `end()` in the test's own task.
     package init(
         rememberingRefusals: Bool = false,
+        endingWith testName: String? = nil,
         canRecordHere: (@Sendable () -> Bool)? = nil,
-        _ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite?) -> Void
+        _ record: @escaping @Sendable (_ message: String, _ site: DeclarationSite?) -> Bool
     ) {
         recordNow = record
-        recordedRefusals = rememberingRefusals ? Locked([]) : nil
+        recordedRefusals = rememberingRefusals ? Locked([:]) : nil
         self.canRecordHere = canRecordHere
-        held = canRecordHere == nil ? nil : Locked(HeldIssues())
+        run = testName.map { Locked(TestRun(test: $0)) }
         Self.made.increment()
     }
 
@@ -45,27 +55,41 @@ package struct TestIssueRecorder: Sendable {
     /// registration's line, where the forgotten stand-in belongs: at once, so that code that
     /// swallows the error does not hide it; once per key, when this recorder remembers refusals.
     func recordRefusal(_ refusal: InjectionError, registeredAt site: RegistrationSite) {
-        guard isFirstRecording(of: refusal) else { return }
-        record(refusal.description, at: site.declarationSite)
+        record(refusal.description, at: site.declarationSite, for: refusal)
     }
 
-    /// Whether `error` is to be recorded: anything but a strict scope's refusal, or the first
-    /// refusal of its key that this recorder records (noted now), when it remembers them.
-    private func isFirstRecording(of error: InjectionError) -> Bool {
-        guard let recordedRefusals, case .notProvidedInTest(let key, _, _) = error else { return true }
-        return recordedRefusals.withLock { $0.insert(key).inserted }
+    /// Records `message`, about `error`: anything but a strict scope's refusal each time; a
+    /// refusal once per key when this recorder remembers them, noting whether the test fails
+    /// with it (see `hasRecorded(_:)`).
+    private func record(_ message: @autoclosure () -> String, at site: DeclarationSite?, for error: InjectionError) {
+        guard let recordedRefusals, case .notProvidedInTest(let key, _, _) = error else {
+            record(message(), at: site)
+            return
+        }
+        let isFirst = recordedRefusals.withLock { refusals in
+            if refusals[key] != nil { return false }
+            refusals[key] = true  // until the recording says it is known
+            return true
+        }
+        guard isFirst else { return }
+        if !record(message(), at: site) {
+            recordedRefusals.withLock { $0[key] = false }
+        }
     }
 
-    /// The keys whose refusal this recorder has recorded (none when it does not remember them).
+    /// The keys whose refusal this recorder has recorded as a failure of its test (none when it
+    /// does not remember them).
     package var recordedRefusalKeys: Set<DependencyKey> {
-        recordedRefusals?.withLock { $0 } ?? []
+        recordedRefusals.map { refusals in refusals.withLock { Set($0.filter(\.value).keys) } } ?? []
     }
 
-    /// Whether `error`, thrown out of a test, is a refusal this recorder has recorded already:
-    /// the test's result has it, and the thrown copy would report it twice.
+    /// Whether `error`, thrown out of a test, is a refusal this recorder has recorded already as
+    /// a failure of the test (or holds to record): the test's result has it, and the thrown
+    /// copy would report it twice. Not one recorded as a known issue: expected where it was
+    /// met, not where it is thrown, the thrown copy is the test's failure.
     package func hasRecorded(_ error: any Error) -> Bool {
         guard let error = error as? InjectionError, case .notProvidedInTest(let key, _, _) = error else { return false }
-        return recordedRefusals?.withLock { $0.contains(key) } ?? false
+        return recordedRefusals?.withLock { $0[key] } ?? false
     }
 
     /// `current`, read only once a recorder has been made in this process: until then none can
@@ -88,21 +112,27 @@ package struct TestIssueRecorder: Sendable {
     }
 
     /// `current`, or else the recorder of the test that opened the test scope `injector`
-    /// resolves through (a task the test handed the injector to, `Task.detached`, binds none),
-    /// or else the running test's. For a failure found through `injector`; read on failure only.
+    /// resolves through (a task the test handed the injector to, `Task.detached`, binds none).
+    /// For a failure found through `injector`; read on failure only.
+    static func currentOrScope(of injector: DependencyInjector) -> TestIssueRecorder? {
+        current ?? injector.testScopeRecorder
+    }
+
+    /// `currentOrScope(of:)`, or else the running test's: for a strict scope's refusal, which
+    /// is recorded wherever a test runs.
     static func currentOrTest(of injector: DependencyInjector) -> TestIssueRecorder? {
-        current ?? injector.testScopeRecorder ?? runningTestRecorders?.recorderForRunningTest()
+        currentOrScope(of: injector) ?? runningTestRecorders?.recorderForRunningTest()
     }
 
     /// Runs `body` with `recorder` (`currentOrRunningTest`, kept by a test scope just opened)
     /// bound where none is, so that what fails in a test scope a plain test opens
     /// (`withOverrides`) is recorded as under the trait: a refusal once, however often the code
-    /// meets it. When `body` ends, what the recorder held for this task is recorded
-    /// (`recordHeld()`). Where a recorder is bound already (its binder records what it holds),
-    /// or outside a test, it binds nothing.
+    /// meets it. When `body` ends, so does the recorder (`end()`): what it held for this task
+    /// is recorded. Where a recorder is bound already (its binder ends it), or outside a test,
+    /// it binds nothing.
     static func binding<Result>(_ recorder: TestIssueRecorder?, _ body: () throws -> Result) rethrows -> Result {
         guard current == nil, let recorder else { return try body() }
-        defer { recorder.recordHeld() }
+        defer { recorder.end() }
         return try $current.withValue(recorder, operation: body)
     }
 
@@ -113,7 +143,7 @@ package struct TestIssueRecorder: Sendable {
         _ body: () async throws -> Result
     ) async rethrows -> Result {
         guard current == nil, let recorder else { return try await body() }
-        defer { recorder.recordHeld() }
+        defer { recorder.end() }
         return try await $current.withValue(recorder, operation: body)
     }
 
@@ -124,18 +154,32 @@ package struct TestIssueRecorder: Sendable {
         _typeByName("15InjectorTesting17RunningTestIssuesO") as? any RunningTestRecorderSource.Type
 
     /// Records `message`, at `site` when known, on the test: at once, or, in a task that cannot
-    /// record on the test, when the test's own task calls `recordHeld()` (at once if it has).
-    func record(_ message: String, at site: DeclarationSite?) {
-        if let held, let canRecordHere, !canRecordHere(), held.withLock({ $0.hold(message, at: site) }) { return }
-        recordNow(message, site)
+    /// record on the test, when the test's own task ends the recorder (`end()`). Once the test
+    /// has ended, what would be recorded on another test, or on none, is printed instead:
+    /// work the test left running is not another test's failure. Whether the test fails with
+    /// it (`false`: a known issue).
+    @discardableResult
+    func record(_ message: String, at site: DeclarationSite?) -> Bool {
+        if let canRecordHere, canRecordHere() { return recordNow(message, site) }
+        guard let run else { return recordNow(message, site) }
+        switch run.withLock({ $0.take(message, at: site, holding: canRecordHere != nil) }) {
+        case .held: break
+        case .running: return recordNow(message, site)
+        case .ended(let test):
+            print(
+                "Injector: this failure came after its test (\(test)) ended, in work the test left running; "
+                    + "printed, not recorded, as it would fail a test that did nothing wrong.\n\(message)")
+        }
+        return true
     }
 
-    /// Records, in this task (the test's), what was held for it (see `record(_:at:)`); from now
-    /// on, what this recorder is handed is recorded at once, wherever: the test has ended.
-    package func recordHeld() {
-        guard let held else { return }
-        let messages = held.withLock { $0.release() }
-        for (message, site) in messages { recordNow(message, site) }
+    /// Ends the recorder's test (or the scope a plain test opened, see `binding(_:_:)`):
+    /// records, in this task (the test's), what was held for it (see `record(_:at:)`); from now
+    /// on, what it could only record on another test, or on none, is printed.
+    package func end() {
+        guard let run else { return }
+        let messages = run.withLock { $0.end() }
+        for (message, site) in messages { _ = recordNow(message, site) }
     }
 
     /// Reports that the `wrapper` property declared at `site` failed with `error`, searching
@@ -154,16 +198,18 @@ package struct TestIssueRecorder: Sendable {
             to: recorder(for: error, searching: injector))
     }
 
-    /// Where a wrapper records `error`: this task's recorder, or, for a strict scope's refusal
-    /// that the resolve left to the wrapper, the running test where no recorder is bound (as
-    /// the resolve would have recorded it).
+    /// Where a wrapper records `error`: the recorder of the task that made it, or else of the
+    /// test scope it searched (a task the test handed the injector to binds none), or else,
+    /// for a strict scope's refusal that the resolve left to the wrapper, the running test's
+    /// (as the resolve would have recorded it).
     static func recorder(
         for error: InjectionError,
         capturedAtInit captured: TestIssueRecorder? = current,
         searching injector: DependencyInjector
     ) -> TestIssueRecorder? {
-        guard case .notProvidedInTest = error else { return captured }
-        return captured ?? currentOrTest(of: injector)
+        if let captured { return captured }
+        guard case .notProvidedInTest = error else { return currentOrScope(of: injector) }
+        return currentOrTest(of: injector)
     }
 
     /// Whether a wrapper's `error` is on the test already: a strict scope's refusal is, at the
@@ -189,15 +235,15 @@ package struct TestIssueRecorder: Sendable {
             return
         }
         // A refusal once per key, whichever recorded it first: this wrapper, an earlier read, a resolve.
-        guard let recorder, recorder.isFirstRecording(of: error) else { return }
-        recorder.record(
+        recorder?.record(
             """
             \(wrapper) property declared at \(site.location) could not be resolved.
             \(error.description)
             Searched: \(searched()).
             \(advice(for: wrapper))
             """,
-            at: site
+            at: site,
+            for: error
         )
     }
 
@@ -223,24 +269,39 @@ package protocol RunningTestRecorderSource: SendableMetatype {
     static func recorderForRunningTest() -> TestIssueRecorder?
 }
 
-/// What a recorder was handed in tasks that cannot record on its test, held for the test's own
-/// task (see `TestIssueRecorder.recordHeld()`).
-private struct HeldIssues {
-    private var messages: [(message: String, site: DeclarationSite?)] = []
-    /// Whether the test's task has recorded what was held: nothing more is held.
-    private var isReleased = false
+/// A recorder's test, from the recorder's side: running, with what the recorder was handed in
+/// tasks that cannot record on the test, held for the test's own task; or ended (see
+/// `TestIssueRecorder.end()`).
+private struct TestRun {
+    /// The test's name, for what is printed once it has ended.
+    let test: String
+    private var held: [(message: String, site: DeclarationSite?)] = []
+    private var hasEnded = false
 
-    /// Holds `message`, unless what was held is released; whether it did.
-    mutating func hold(_ message: String, at site: DeclarationSite?) -> Bool {
-        guard !isReleased else { return false }
-        messages.append((message, site))
-        return true
+    init(test: String) {
+        self.test = test
     }
 
-    /// What was held, released: nothing more will be.
-    mutating func release() -> [(message: String, site: DeclarationSite?)] {
-        isReleased = true
-        defer { messages = [] }
-        return messages
+    /// What becomes of a message handed to the recorder: held until the test ends, or left to
+    /// the caller, to record while the test runs, or to print once it has ended.
+    enum Outcome {
+        case held, running
+        case ended(test: String)
+    }
+
+    /// What becomes of `message`, handed to the recorder now: held when `holding` (in a task
+    /// that cannot record on the test) and the test runs.
+    mutating func take(_ message: String, at site: DeclarationSite?, holding: Bool) -> Outcome {
+        if hasEnded { return .ended(test: test) }
+        guard holding else { return .running }
+        held.append((message, site))
+        return .held
+    }
+
+    /// Ends the test: what was held, to record now; nothing more will be.
+    mutating func end() -> [(message: String, site: DeclarationSite?)] {
+        hasEnded = true
+        defer { held = [] }
+        return held
     }
 }

@@ -86,14 +86,12 @@ final class WrapperFailure: Sendable {
     ) {
         self.init(error, declaredAt: site, searched: injector.searchedDescription)
         if captureByBuilder() { return }
-        var recorder = TestIssueRecorder.current
-        if case .notProvidedInTest = error {
-            // A refusal deeper in the chain is on the test already, at the registration's line;
-            // one of the property's own key, here, at the property (see `DependencyInjector.refusal`).
-            guard error.path.count == 1 else { return }
-            recorder = TestIssueRecorder.currentOrTest(of: injector)
-        }
-        TestIssueRecorder.report(error, of: "@Inject", declaredAt: site, searched: searched, to: recorder)
+        // A refusal deeper in the chain is on the test already, at the registration's line;
+        // one of the property's own key, here, at the property (see `DependencyInjector.refusal`).
+        if case .notProvidedInTest = error, error.path.count > 1 { return }
+        TestIssueRecorder.report(
+            error, of: "@Inject", declaredAt: site, searched: searched,
+            to: TestIssueRecorder.recorder(for: error, searching: injector))
     }
 
     private init(_ error: InjectionError, declaredAt site: DeclarationSite, searched: String) {

@@ -187,7 +187,10 @@ private final class SealedModule {
             let module = DependencyInjector.$current.withValue(injector) { Module() }
             injector.unregister(Service.self)
             // The test's recorder (the testing trait binds one): it hears of the failure before the stop.
-            let recorder = TestIssueRecorder { message, _ in print("recorded: \(message)") }
+            let recorder = TestIssueRecorder { message, _ in
+                print("recorded: \(message)")
+                return true
+            }
             TestIssueRecorder.$current.withValue(recorder) { _ = module.service }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

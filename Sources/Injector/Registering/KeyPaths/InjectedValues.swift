@@ -64,7 +64,7 @@ public struct InjectedValues {
         in injector: DependencyInjector
     ) -> Any? {
         if case .notProvidedInTest = error { return nil }
-        if Verification.wrapperFailures == nil, let recorder = TestIssueRecorder.current {
+        if Verification.wrapperFailures == nil, let recorder = TestIssueRecorder.currentOrScope(of: injector) {
             recorder.record(
                 "Injector could not resolve \(key), so its default value is used instead.\n\(error)",
                 at: site ?? injector.lookup(key)?.entry.site.declarationSite)
