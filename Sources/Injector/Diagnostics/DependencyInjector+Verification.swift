@@ -112,21 +112,14 @@ struct Verification {
 
     /// The declared keys whose stand-ins the scratch scope was given (see `providesStandIn`).
     private var providedStandIns: Set<DependencyKey> = []
-    /// Whether the face that resolves awaits the main actor for a main-actor registration (the
-    /// actor face does): then `requiresMainActor` is the failure of a synchronous factory (or a
-    /// wrapper) that needs a main-actor value, which every resolve off the main actor meets.
-    private let awaitsMainActor: Bool
-    /// The main-actor values made first for a resolve that needed them (see `mainActorValue`).
-    private var madeOnMainActor: Set<DependencyKey> = []
 
-    init(of injector: DependencyInjector, in scratch: DependencyInjector, awaitsMainActor: Bool = false) {
+    init(of injector: DependencyInjector, in scratch: DependencyInjector) {
         // Instrumented without an observer: every edge is recorded, nothing is reported.
         let instrumentation = Instrumentation(observer: nil)
         scratch.registry.update { exchange(&$0.diagnostics.instrumentation, with: instrumentation) }
         let registrations = injector.registrations
         self.injector = injector
         self.scratch = scratch
-        self.awaitsMainActor = awaitsMainActor
         registrationCount = registrations.count
         keys = registrations.compactMap { info in
             guard case .factory = info.kind else { return nil }
@@ -154,31 +147,16 @@ struct Verification {
         return true
     }
 
-    /// The main-actor value that stopped a resolve off the main actor (which threw `failure`,
-    /// its wrappers `wrapperFailures`), for the actor face to make first, awaiting the main
-    /// actor, before it resolves again: a value kept once made (a singleton) is then every
-    /// thread's, as in an app that makes it on the main actor first, and the outcome does not
-    /// hang on which key was tried first. Once per value: one not kept stops the next resolve
-    /// too, which is reported.
-    mutating func mainActorValue(neededAfter failure: InjectionError?, or wrapperFailures: WrapperFailures)
-        -> DependencyKey?
-    {
-        guard awaitsMainActor else { return nil }
-        let failures = (failure.map { [$0] } ?? []) + wrapperFailures.all
-        for case .requiresMainActor(let needed, _) in failures where !madeOnMainActor.contains(needed) {
-            madeOnMainActor.insert(needed)
-            return needed
-        }
-        return nil
-    }
-
     /// Notes that resolving `key` threw `error`.
     mutating func record(_ error: InjectionError, resolving key: DependencyKey) {
         switch error {
         case .argumentMismatch(key, [key], _, []):
             return  // a factory that takes run-time arguments: only its callers can run it
-        case .requiresMainActor where !awaitsMainActor:
-            return  // the sync face's, off the main actor, which says nothing about whether it works
+        case .requiresMainActor:
+            // Off the main actor, which says nothing about whether it works: a synchronous
+            // factory that needs a main-actor value works where the app resolves it on the main
+            // actor, or once the value (a singleton) exists, which `verify()` cannot see.
+            return
         case .factoryFailed(key, [key], let underlying) where underlying is RequiresAwait:
             return  // an async factory, which only the actor face runs: its `verify()` checks it
         case .notProvidedByScope:
@@ -210,7 +188,7 @@ struct Verification {
         case missing(DependencyKey)
         case failing(DependencyKey)
         /// Resolved wrongly by its caller (arguments it does not take, an async factory without
-        /// an await, a main-actor value off the main actor): each caller's mistake is one of its own.
+        /// an await): each caller's mistake is one of its own.
         case calledWrongly(DependencyKey, caller: DependencyKey?)
         case captive(DependencyKey, holder: DependencyKey)
         case cycle(Set<DependencyKey>)
@@ -222,13 +200,11 @@ struct Verification {
         switch error {
         case .notRegistered(let key, _, _):
             return .missing(key)
-        // A `requiresMainActor` is the actor face's (see `record`): it awaits the main actor for
-        // the value, not for the synchronous factory that resolves it, whose mistake it is.
-        case .argumentMismatch(let key, let path, _, _), .requiresMainActor(let key, let path):
+        case .argumentMismatch(let key, let path, _, _):
             return .calledWrongly(key, caller: path.dropLast().last)
         case .factoryFailed(let key, let path, let underlying) where underlying is RequiresAwait:
             return .calledWrongly(key, caller: path.dropLast().last)
-        case .factoryFailed(let key, _, _),
+        case .factoryFailed(let key, _, _), .requiresMainActor(let key, _),
             .sealed(let key), .notImplemented(let key, _, _), .notProvidedInTest(let key, _, _),
             .outsideScope(let key, _), .notProvidedByScope(let key, _, _), .closed(let key, _),
             .notResettable(let key, _):

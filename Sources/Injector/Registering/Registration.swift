@@ -304,10 +304,11 @@ class Registration: @unchecked Sendable {
     }
 
     /// Whether a value registered as `type` may be a class instance, which a `.weak`
-    /// registration holds weakly: a class, or an existential or `Any`, whose values may be one.
+    /// registration holds weakly: a class, or an existential, `Any` or `AnyObject`, whose values
+    /// may be one.
     /// Asked only of `.weak` registrations (telling an existential costs a string).
     private static func mayBeHeldWeakly(_ type: any Any.Type) -> Bool {
-        type is AnyObject.Type || type == Any.self || DependencyKey.isExistential(type)
+        type is AnyObject.Type || type == Any.self || type == AnyObject.self || DependencyKey.isExistential(type)
     }
 
     /// Whether its factory applies the decorators itself, before the value is kept (a factory

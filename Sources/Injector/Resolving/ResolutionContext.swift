@@ -158,15 +158,31 @@ final class ResolutionContext: @unchecked Sendable {
     }
 
     /// Marks what runs on this thread until `endTeardowns(resuming:)` as a run of `injector`'s
-    /// teardowns (see `teardownsRunFor`); returns the run it interrupts, to resume then.
-    func beginTeardowns(of injector: DependencyInjector) -> ObjectIdentifier? {
-        defer { teardownsRunFor = ObjectIdentifier(injector) }
-        return teardownsRunFor
+    /// teardowns (see `teardownsRunFor`); returns the run it interrupts, with what that run
+    /// took in and has not read yet, to resume then. A nested run of another injector's (a
+    /// released child's own) takes in only what is handed to it; one of the same injector's
+    /// (the rest of a run, once it took something in) reads what the run took in.
+    func beginTeardowns(of injector: DependencyInjector) -> InterruptedTeardowns {
+        let running = ObjectIdentifier(injector)
+        guard teardownsRunFor != running else { return InterruptedTeardowns(injector: running, takenIn: nil) }
+        defer { (teardownsRunFor, hasTakenIn) = (running, false) }
+        return InterruptedTeardowns(
+            injector: teardownsRunFor, takenIn: hasTakenIn ? exchange(&takenIn, with: []) : nil)
     }
 
     /// Ends the run that `beginTeardowns(of:)` began, resuming the one it interrupted.
-    func endTeardowns(resuming interrupted: ObjectIdentifier?) {
-        teardownsRunFor = interrupted
+    func endTeardowns(resuming interrupted: consuming InterruptedTeardowns) {
+        teardownsRunFor = interrupted.injector
+        guard let unread = interrupted.takenIn.take() else { return }
+        takenIn = unread
+        hasTakenIn = true
+    }
+
+    /// A run of teardowns that a nested one interrupted (see `beginTeardowns(of:)`).
+    struct InterruptedTeardowns {
+        let injector: ObjectIdentifier?
+        /// What it took in and has not read yet; `nil` for nothing (most runs).
+        var takenIn: [PendingTeardown]?
     }
 
     /// Takes `teardowns` (emptied) into the run of `injector`'s teardowns that this thread is
