@@ -203,10 +203,6 @@ private final class HandedInjectorLazyPrinter {
 }
 
 #if canImport(XCTest)
-    /// Whether the XCTest repros below run: XCTest has no `.disabled`, so they skip themselves
-    /// (`XCTSkip`) until this is `true`.
-    private let hunt9XCTestReprosEnabled = false
-
     /// The work `test1_leavesWorkBehind` leaves running, and the gate that lets it go on.
     nonisolated(unsafe) private var leftoverWork: Task<Void, Never>?
     private let leftoverGate = AsyncStream.makeStream(of: Void.self)
@@ -243,30 +239,22 @@ private final class HandedInjectorLazyPrinter {
     /// thrown copy is not reported again)"; the `.injecting` trait does so for a refusal its
     /// configuration throws.
     ///
-    /// Instead: a refusal met in `InjectorTestCase.registerDependencies(in:)` is recorded at the
-    /// app's registration, then again by `setUp()`'s
-    /// `XCTFail("The registrations of … failed: <the refusal>")`, which does not check
-    /// `issueRecorder.hasRecorded(_:)` as `record(_:)`/`recordFailure` do for a thrown copy.
-    /// Enabled, the method catches two failures carrying the refusal (the thrown copy, which
-    /// `InjectorTestCase` filters, is left out of the count).
+    /// A refusal met in `InjectorTestCase.registerDependencies(in:)` was recorded at the app's
+    /// registration, then again by `setUp()`'s `XCTFail("The registrations of … failed: …")`,
+    /// which did not check `issueRecorder.hasRecorded(_:)` as `record(_:)`/`recordFailure` do
+    /// for a thrown copy: the method caught two failures carrying the refusal (the thrown copy,
+    /// which `InjectorTestCase` filters, is left out of the count).
     final class Hunt9RefusalInSetUpTests: FailureCatchingTestCase {
         override var marker: String { "Injector refused to resolve any InjectorTestingTests.Receipts" }
         override var isStrict: Bool { true }
         override func registerApp(in injector: DependencyInjector) { registerShop(in: injector) }
 
         override func registerDependencies(in injector: DependencyInjector) throws {
-            guard hunt9XCTestReprosEnabled else { return }
             _ = try injector.resolve((any Receipts).self)  // refused: the test forgot its stand-in
-        }
-
-        override func setUp() async throws {
-            try XCTSkipUnless(hunt9XCTestReprosEnabled, "repro: a refusal in registerDependencies is recorded twice")
-            try await super.setUp()
         }
 
         override func tearDown() async throws {
             try await super.tearDown()
-            guard hunt9XCTestReprosEnabled else { return }
             XCTAssertEqual(caught.filter { !$0.description.hasPrefix("threw error") }.count, 1)
         }
 
