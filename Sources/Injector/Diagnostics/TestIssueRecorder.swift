@@ -66,6 +66,8 @@ package struct TestIssueRecorder: Sendable {
             record(message(), at: site)
             return
         }
+        // Once, a known issue too: a test that expects a refusal expects it however often its
+        // code meets it (a later one the code swallows is not recorded: see StrictTestScopes.md).
         let isFirst = recordedRefusals.withLock { refusals in
             if refusals[key] != nil { return false }
             refusals[key] = true  // until the recording says it is known
@@ -127,12 +129,12 @@ package struct TestIssueRecorder: Sendable {
     /// Runs `body` with `recorder` (`currentOrRunningTest`, kept by a test scope just opened)
     /// bound where none is, so that what fails in a test scope a plain test opens
     /// (`withOverrides`) is recorded as under the trait: a refusal once, however often the code
-    /// meets it. When `body` ends, so does the recorder (`end()`): what it held for this task
-    /// is recorded. Where a recorder is bound already (its binder ends it), or outside a test,
-    /// it binds nothing.
+    /// meets it. When `body` ends, what the recorder held for this task is recorded; the test
+    /// goes on (a plain test's end is unknown here: the recorder does not end). Where a
+    /// recorder is bound already (its binder ends it), or outside a test, it binds nothing.
     static func binding<Result>(_ recorder: TestIssueRecorder?, _ body: () throws -> Result) rethrows -> Result {
         guard current == nil, let recorder else { return try body() }
-        defer { recorder.end() }
+        defer { recorder.recordHeld(ending: false) }
         return try $current.withValue(recorder, operation: body)
     }
 
@@ -143,7 +145,7 @@ package struct TestIssueRecorder: Sendable {
         _ body: () async throws -> Result
     ) async rethrows -> Result {
         guard current == nil, let recorder else { return try await body() }
-        defer { recorder.end() }
+        defer { recorder.recordHeld(ending: false) }
         return try await $current.withValue(recorder, operation: body)
     }
 
@@ -173,12 +175,17 @@ package struct TestIssueRecorder: Sendable {
         return true
     }
 
-    /// Ends the recorder's test (or the scope a plain test opened, see `binding(_:_:)`):
-    /// records, in this task (the test's), what was held for it (see `record(_:at:)`); from now
-    /// on, what it could only record on another test, or on none, is printed.
+    /// Ends the recorder's test: records, in this task (the test's), what was held for it (see
+    /// `record(_:at:)`); from now on, what it could only record on another test, or on none, is
+    /// printed.
     package func end() {
+        recordHeld(ending: true)
+    }
+
+    /// Records, in this task (the test's), what was held for it; with `ending`, the test ends.
+    private func recordHeld(ending: Bool) {
         guard let run else { return }
-        let messages = run.withLock { $0.end() }
+        let messages = run.withLock { $0.take(ending: ending) }
         for (message, site) in messages { _ = recordNow(message, site) }
     }
 
@@ -290,18 +297,23 @@ private struct TestRun {
     }
 
     /// What becomes of `message`, handed to the recorder now: held when `holding` (in a task
-    /// that cannot record on the test) and the test runs.
+    /// that cannot record on the test) and the test runs, until it is `flushed`.
     mutating func take(_ message: String, at site: DeclarationSite?, holding: Bool) -> Outcome {
         if hasEnded { return .ended(test: test) }
-        guard holding else { return .running }
+        guard holding, !isFlushed else { return .running }
         held.append((message, site))
         return .held
     }
 
-    /// Ends the test: what was held, to record now; nothing more will be.
-    mutating func end() -> [(message: String, site: DeclarationSite?)] {
-        hasEnded = true
+    /// What was held, to record now; with `ending`, the test ends too: nothing more will be.
+    /// Without (a plain test's scope ended, the test's end unknown), what comes later is
+    /// recorded at once, wherever it can be: held, with no one to record it, it was lost.
+    mutating func take(ending: Bool) -> [(message: String, site: DeclarationSite?)] {
+        if ending { hasEnded = true } else { isFlushed = true }
         defer { held = [] }
         return held
     }
+
+    /// Whether what was held was recorded (see `take(ending:)`), so that nothing more is held.
+    private var isFlushed = false
 }

@@ -64,16 +64,23 @@ final class ResolutionContext: @unchecked Sendable {
     /// The end of another thread's creation that the task's resolve is to await before it asks
     /// again, handed back by the wait that found the creation running (see `awaitsCreations`).
     var handedBack: AsyncSingletonCreation?
-    /// The injector whose teardowns this thread runs now (a close's, a reset's, or a teardown
-    /// task's between its awaits), if any: what a release there sets off for that injector to
-    /// await (a released child's teardowns: its `deinit` cannot) is taken into the run, to run
-    /// next, in its turn, not in a task of its own (see `DependencyInjector.handOver(_:)`).
-    private var teardownsRunFor: ObjectIdentifier?
-    /// What that run took in since it last asked; empty but then.
-    private var takenIn: [PendingTeardown] = []
-    /// Whether `takenIn` has any, which the run reads after each release (a `Bool` needs no
-    /// run-time exclusivity check).
+    /// The runs of teardowns on this thread now (a close's, a reset's, or a teardown task's
+    /// between its awaits), innermost last, each with what it took in and has not read yet:
+    /// what a release there sets off for one of their injectors to await (a released child's
+    /// teardowns: its `deinit` cannot) is taken into that injector's innermost run, to run in
+    /// its turn, not in a task of its own (see `DependencyInjector.handOver(_:)`). Nested when a
+    /// release sets off another injector's run, which may set off the first's again.
+    private var teardownRuns: [TeardownRun] = []
+    /// Whether the innermost run took something in since it last asked, which the run reads
+    /// after each release (a `Bool` needs no run-time exclusivity check).
     private(set) var hasTakenIn = false
+
+    /// A run of teardowns on this thread (see `teardownRuns`).
+    private struct TeardownRun {
+        let injector: ObjectIdentifier
+        var takenIn: [PendingTeardown] = []
+    }
+
     // The owning thread's stack; `stackLow` is 0 (the check never fires) where unknown.
     private let stackLow: UInt
     private let stackSize: Int
@@ -157,47 +164,41 @@ final class ResolutionContext: @unchecked Sendable {
         return body()
     }
 
-    /// Marks what runs on this thread until `endTeardowns(resuming:)` as a run of `injector`'s
-    /// teardowns (see `teardownsRunFor`); returns the run it interrupts, with what that run
-    /// took in and has not read yet, to resume then. A nested run of another injector's (a
-    /// released child's own) takes in only what is handed to it; one of the same injector's
-    /// (the rest of a run, once it took something in) reads what the run took in.
-    func beginTeardowns(of injector: DependencyInjector) -> InterruptedTeardowns {
+    /// Marks what runs on this thread until `endTeardowns(began:)` as a run of `injector`'s
+    /// teardowns (see `teardownRuns`); whether it began one. Within a run of the same
+    /// injector's (the rest of that run, once it took something in), it begins none: the rest
+    /// reads what the run took in.
+    func beginTeardowns(of injector: DependencyInjector) -> Bool {
         let running = ObjectIdentifier(injector)
-        guard teardownsRunFor != running else { return InterruptedTeardowns(injector: running, takenIn: nil) }
-        defer { (teardownsRunFor, hasTakenIn) = (running, false) }
-        return InterruptedTeardowns(
-            injector: teardownsRunFor, takenIn: hasTakenIn ? exchange(&takenIn, with: []) : nil)
-    }
-
-    /// Ends the run that `beginTeardowns(of:)` began, resuming the one it interrupted.
-    func endTeardowns(resuming interrupted: consuming InterruptedTeardowns) {
-        teardownsRunFor = interrupted.injector
-        guard let unread = interrupted.takenIn.take() else { return }
-        takenIn = unread
-        hasTakenIn = true
-    }
-
-    /// A run of teardowns that a nested one interrupted (see `beginTeardowns(of:)`).
-    struct InterruptedTeardowns {
-        let injector: ObjectIdentifier?
-        /// What it took in and has not read yet; `nil` for nothing (most runs).
-        var takenIn: [PendingTeardown]?
-    }
-
-    /// Takes `teardowns` (emptied) into the run of `injector`'s teardowns that this thread is
-    /// in; `false`, leaving them, when it is in none.
-    func takeIn(_ teardowns: inout [PendingTeardown], of injector: DependencyInjector) -> Bool {
-        guard teardownsRunFor == ObjectIdentifier(injector) else { return false }
-        takenIn += exchange(&teardowns, with: [])
-        hasTakenIn = true
+        if teardownRuns.last?.injector == running { return false }
+        teardownRuns.append(TeardownRun(injector: running))
+        hasTakenIn = false
         return true
     }
 
-    /// What the run took in since it last asked, taken out.
+    /// Ends the run that `beginTeardowns(of:)` began, if it did (`began`): the run it
+    /// interrupted goes on, with what was taken into it meanwhile.
+    func endTeardowns(began: Bool) {
+        guard began else { return }
+        teardownRuns.removeLast()  // read to its end: it took in nothing unread
+        hasTakenIn = teardownRuns.last.map { !$0.takenIn.isEmpty } ?? false
+    }
+
+    /// Takes `teardowns` (emptied) into the innermost run of `injector`'s teardowns that this
+    /// thread is in; `false`, leaving them, when it is in none.
+    func takeIn(_ teardowns: inout [PendingTeardown], of injector: DependencyInjector) -> Bool {
+        let id = ObjectIdentifier(injector)
+        guard let index = teardownRuns.lastIndex(where: { $0.injector == id }) else { return false }
+        teardownRuns[index].takenIn += exchange(&teardowns, with: [])
+        if index == teardownRuns.endIndex - 1 { hasTakenIn = true }
+        return true
+    }
+
+    /// What the innermost run took in since it last asked, taken out.
     func takeTakenIn() -> [PendingTeardown] {
         hasTakenIn = false
-        return exchange(&takenIn, with: [])
+        guard !teardownRuns.isEmpty else { return [] }
+        return exchange(&teardownRuns[teardownRuns.endIndex - 1].takenIn, with: [])
     }
 
     /// Ends the synchronous part of a task's resolve (see `awaitsCreations`), thrown or not:

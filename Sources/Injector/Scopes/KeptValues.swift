@@ -575,8 +575,8 @@ struct KeptValues {
         )? {
             var failures: [TeardownError.Failure] = []
             return ResolutionContext.withCurrent { context in
-                let interrupted = context.beginTeardowns(of: injector)
-                defer { context.endTeardowns(resuming: interrupted) }
+                let began = context.beginTeardowns(of: injector)
+                defer { context.endTeardowns(began: began) }
                 while true {
                     // A release set off teardowns to await (a released child's): they run in
                     // their turn among the values left, as records.

@@ -67,8 +67,8 @@ final class PendingTeardown: @unchecked Sendable {
         var failures: [TeardownError.Failure] = []
         var ordered = inCreationOrder(teardowns)
         return ResolutionContext.withCurrent { context in
-            let interrupted = context.beginTeardowns(of: injector)
-            defer { context.endTeardowns(resuming: interrupted) }
+            let began = context.beginTeardowns(of: injector)
+            defer { context.endTeardowns(began: began) }
             while true {
                 // Asked before each record, so after the release of the one before.
                 if context.hasTakenIn { ordered = takingIn(ordered, from: context) }
@@ -108,15 +108,16 @@ final class PendingTeardown: @unchecked Sendable {
             // The rest runs on this thread, up to the next record's await, as a run of
             // `injector`'s teardowns: a synchronous teardown, and the record's release.
             let context = ResolutionContext.current
-            let interrupted = context.beginTeardowns(of: injector)
+            let began = context.beginTeardowns(of: injector)
             do {
                 if case .sync(let close)? = pending.teardown { try close(pending.value) }
             } catch {
                 failures.append(pending.failure(error))
             }
             _ = consume pending
-            context.endTeardowns(resuming: interrupted)
+            // Read before the run ends: what it took in is its own.
             if context.hasTakenIn { ordered = takingIn(ordered, from: context) }
+            context.endTeardowns(began: began)
         }
         return failures
     }
