@@ -64,23 +64,22 @@ final class ResolutionContext: @unchecked Sendable {
     /// The end of another thread's creation that the task's resolve is to await before it asks
     /// again, handed back by the wait that found the creation running (see `awaitsCreations`).
     var handedBack: AsyncSingletonCreation?
-    /// The runs of teardowns on this thread now (a close's, a reset's, or a teardown task's
-    /// between its awaits), innermost last, each with what it took in and has not read yet:
-    /// what a release there sets off for one of their injectors to await (a released child's
-    /// teardowns: its `deinit` cannot) is taken into that injector's innermost run, to run in
-    /// its turn, not in a task of its own (see `DependencyInjector.handOver(_:)`). Nested when a
-    /// release sets off another injector's run, which may set off the first's again.
-    private var teardownRuns: [TeardownRun] = []
-    /// Whether the innermost run took something in since it last asked, which the run reads
-    /// after each release (a `Bool` needs no run-time exclusivity check).
+    /// The injector whose teardowns this thread runs now (a close's, a reset's, or a teardown
+    /// task's between its awaits), if any: what a release there sets off for that injector to
+    /// await (a released child's teardowns: its `deinit` cannot) is taken into the run, to run
+    /// next, in its turn, not in a task of its own (see `DependencyInjector.handOver(_:)`).
+    private var teardownsRunFor: ObjectIdentifier?
+    /// What that run took in since it last asked; empty but then.
+    private var takenIn: [PendingTeardown] = []
+    /// Whether `takenIn` has any, which the run reads after each release (a `Bool` needs no
+    /// run-time exclusivity check).
     private(set) var hasTakenIn = false
-
-    /// A run of teardowns on this thread (see `teardownRuns`).
-    private struct TeardownRun {
-        let injector: ObjectIdentifier
-        var takenIn: [PendingTeardown] = []
-    }
-
+    /// The runs that runs of other injectors' interrupted on this thread (a release in one set
+    /// off another), innermost last, each with what it took in and has not read yet: what is
+    /// set off for one of them is taken into it. Rare: counted apart, so that a run's begin and
+    /// end touch no array (each access of one is checked at run time).
+    private var interruptedRuns: [(injector: ObjectIdentifier, takenIn: [PendingTeardown])] = []
+    private var interruptedCount = 0
     // The owning thread's stack; `stackLow` is 0 (the check never fires) where unknown.
     private let stackLow: UInt
     private let stackSize: Int
@@ -165,40 +164,56 @@ final class ResolutionContext: @unchecked Sendable {
     }
 
     /// Marks what runs on this thread until `endTeardowns(began:)` as a run of `injector`'s
-    /// teardowns (see `teardownRuns`); whether it began one. Within a run of the same
+    /// teardowns (see `teardownsRunFor`); whether it began one. Within a run of the same
     /// injector's (the rest of that run, once it took something in), it begins none: the rest
-    /// reads what the run took in.
+    /// reads what the run took in. A run of another's is interrupted (see `interruptedRuns`).
     func beginTeardowns(of injector: DependencyInjector) -> Bool {
         let running = ObjectIdentifier(injector)
-        if teardownRuns.last?.injector == running { return false }
-        teardownRuns.append(TeardownRun(injector: running))
+        if teardownsRunFor == running { return false }
+        if let interrupted = teardownsRunFor {
+            interruptedRuns.append((interrupted, exchange(&takenIn, with: [])))
+            interruptedCount += 1
+        }
+        teardownsRunFor = running
         hasTakenIn = false
         return true
     }
 
-    /// Ends the run that `beginTeardowns(of:)` began, if it did (`began`): the run it
-    /// interrupted goes on, with what was taken into it meanwhile.
+    /// Ends the run that `beginTeardowns(of:)` began, if it did (`began`), read to its end: the
+    /// run it interrupted goes on, with what was taken into it meanwhile.
     func endTeardowns(began: Bool) {
         guard began else { return }
-        teardownRuns.removeLast()  // read to its end: it took in nothing unread
-        hasTakenIn = teardownRuns.last.map { !$0.takenIn.isEmpty } ?? false
+        guard interruptedCount > 0 else {
+            teardownsRunFor = nil
+            return
+        }
+        interruptedCount -= 1
+        let resumed = interruptedRuns.removeLast()
+        teardownsRunFor = resumed.injector
+        takenIn = resumed.takenIn
+        hasTakenIn = !takenIn.isEmpty
     }
 
     /// Takes `teardowns` (emptied) into the innermost run of `injector`'s teardowns that this
     /// thread is in; `false`, leaving them, when it is in none.
     func takeIn(_ teardowns: inout [PendingTeardown], of injector: DependencyInjector) -> Bool {
         let id = ObjectIdentifier(injector)
-        guard let index = teardownRuns.lastIndex(where: { $0.injector == id }) else { return false }
-        teardownRuns[index].takenIn += exchange(&teardowns, with: [])
-        if index == teardownRuns.endIndex - 1 { hasTakenIn = true }
+        if teardownsRunFor == id {
+            takenIn += exchange(&teardowns, with: [])
+            hasTakenIn = true
+            return true
+        }
+        guard interruptedCount > 0, let index = interruptedRuns.lastIndex(where: { $0.injector == id }) else {
+            return false
+        }
+        interruptedRuns[index].takenIn += exchange(&teardowns, with: [])
         return true
     }
 
-    /// What the innermost run took in since it last asked, taken out.
+    /// What the run took in since it last asked, taken out.
     func takeTakenIn() -> [PendingTeardown] {
         hasTakenIn = false
-        guard !teardownRuns.isEmpty else { return [] }
-        return exchange(&teardownRuns[teardownRuns.endIndex - 1].takenIn, with: [])
+        return exchange(&takenIn, with: [])
     }
 
     /// Ends the synchronous part of a task's resolve (see `awaitsCreations`), thrown or not:
