@@ -23,6 +23,56 @@ import Testing
     func aRunNestedInAnotherInjectorsRunHandsTheAppsTeardownToTheAppsRun(
         ending: Review8RegressionTests.Ending
     ) async throws {
+        let order = try await tornDown(ending: ending) { app, otherChild, closed in
+            await otherChild.register(Owner.self, scope: .singleton) { _ in
+                let appChild = app.child()
+                try await Review8RegressionTests.keepTornDownAsync("child's", in: appChild, closed: closed)
+                return Owner(appChild)
+            }
+            _ = try await otherChild.resolve(Owner.self)
+        }
+        #expect(order.afterEnding == (ending == .reset ? ["late", "child's", "early"] : order.afterEnding))
+        #expect(order.all == ["late", "child's", "early"])
+    }
+
+    /// Review 11: the app's run, interrupted by another root's run, has a newer async teardown
+    /// waiting ("y", taken in), when that run releases an older app child with a sync one ("w"):
+    /// that child's records ran at once, in a run of their own, before "y". They join the app's
+    /// run, in their turn.
+    @Test(arguments: Review8RegressionTests.Ending.allCases)
+    func anOlderChildReleasedInAnotherInjectorsRunWaitsForTheAppsNewerTeardown(
+        ending: Review8RegressionTests.Ending
+    ) async throws {
+        let order = try await tornDown(ending: ending) { app, otherChild, closed in
+            await otherChild.register(Owner.self, name: "x", scope: .singleton) { _ in
+                let child = app.child()
+                await child.register(Service.self, scope: .singleton) { _ in Service(label: "w") }
+                    .teardown { (service: Service) in closed.append(service.label) }
+                _ = try await child.resolve(Service.self)
+                return Owner(child)
+            }
+            await otherChild.register(Owner.self, name: "z", scope: .singleton) { _ in
+                let child = app.child()
+                try await Review8RegressionTests.keepTornDownAsync("y", in: child, closed: closed)
+                return Owner(child)
+            }
+            _ = try await otherChild.resolve(Owner.self, name: "x")
+            _ = try await otherChild.resolve(Owner.self, name: "z")
+        }
+        #expect(order.all == ["late", "y", "w", "early"])
+    }
+
+    /// Fills a child of another root (its second argument) with children of the app (the first).
+    typealias Populate =
+        @Sendable (AsyncDependencyInjector, AsyncDependencyInjector, Collected<String>) async throws -> Void
+
+    /// What an app keeping "early", an owner of a child of another root (which `populate` fills
+    /// with the app's children), and "late" tears down: by the time `ending` returned, and once
+    /// the app and the other root are closed.
+    private func tornDown(
+        ending: Review8RegressionTests.Ending,
+        populate: @escaping Populate
+    ) async throws -> (afterEnding: [String], all: [String]) {
         let app = AsyncDependencyInjector()
         let other = AsyncDependencyInjector()
         let closed = Collected<String>()
@@ -30,12 +80,7 @@ import Testing
             .teardown { (service: Service) in closed.append(service.label) }
         await app.register(Owner.self, scope: .singleton) { _ in
             let otherChild = other.child()
-            await otherChild.register(Owner.self, scope: .singleton) { _ in
-                let appChild = app.child()
-                try await Review8RegressionTests.keepTornDownAsync("child's", in: appChild, closed: closed)
-                return Owner(appChild)
-            }
-            _ = try await otherChild.resolve(Owner.self)
+            try await populate(app, otherChild, closed)
             return Owner(otherChild)
         }
         await app.register(Service.self, name: "late", scope: .singleton) { _ in Service(label: "late") }
@@ -44,13 +89,10 @@ import Testing
         _ = try await app.resolve(Owner.self)
         _ = try await app.resolve(Service.self, name: "late")
         try await ending.end(app, scope: .singleton)
-        if ending == .reset {
-            #expect(closed.values == ["late", "child's", "early"])  // awaited: run by the time it returned
-        }
+        let afterEnding = closed.values
         try await app.close()
-        #expect(closed.values == ["late", "child's", "early"])
         try await other.close()
-        #expect(closed.values == ["late", "child's", "early"])
+        return (afterEnding, closed.values)
     }
 
     /// Principle 12 (tests fail loudly); e19fef0 ends a test's recorder with its test, and

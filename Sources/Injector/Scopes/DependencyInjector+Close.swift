@@ -296,7 +296,12 @@ extension DependencyInjector {
                 print(message)
             }
         }
-        tearDown(consume teardowns)
+        // Released in a run of this injector's teardowns on this thread (the running one, or one
+        // that another injector's run interrupted): its records join that run, in their turn
+        // among the values left there, not a run of their own before newer values waiting there.
+        var records = consume teardowns
+        if ResolutionContext.withCurrent({ $0.takeIn(&records, of: self) }) { return }
+        tearDown(consume records)
     }
 
     /// `tearDown(_:)` for the actor face's creations, which await an asynchronous teardown.
