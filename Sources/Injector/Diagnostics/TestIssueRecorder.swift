@@ -283,7 +283,19 @@ private struct TestRun {
     /// The test's name, for what is printed once it has ended.
     let test: String
     private var held: [(message: String, site: DeclarationSite?)] = []
-    private var hasEnded = false
+    private var phase = Phase.holding
+
+    /// Where the test is, for what the recorder is handed (see `take(_:at:holding:)`).
+    private enum Phase {
+        /// Running: what a task that cannot record on the test is handed is held.
+        case holding
+        /// Running, what was held recorded (a plain test's scope ended, the test's end
+        /// unknown): what comes later is recorded at once, wherever it can be; held, with no
+        /// one left to record it, it would be lost.
+        case recordingAtOnce
+        /// Ended: what it is handed is printed.
+        case ended
+    }
 
     init(test: String) {
         self.test = test
@@ -297,23 +309,23 @@ private struct TestRun {
     }
 
     /// What becomes of `message`, handed to the recorder now: held when `holding` (in a task
-    /// that cannot record on the test) and the test runs, until it is `flushed`.
+    /// that cannot record on the test) while the test runs and holds.
     mutating func take(_ message: String, at site: DeclarationSite?, holding: Bool) -> Outcome {
-        if hasEnded { return .ended(test: test) }
-        guard holding, !isFlushed else { return .running }
-        held.append((message, site))
-        return .held
+        switch phase {
+        case .ended: return .ended(test: test)
+        case .recordingAtOnce: return .running
+        case .holding:
+            guard holding else { return .running }
+            held.append((message, site))
+            return .held
+        }
     }
 
     /// What was held, to record now; with `ending`, the test ends too: nothing more will be.
-    /// Without (a plain test's scope ended, the test's end unknown), what comes later is
-    /// recorded at once, wherever it can be: held, with no one to record it, it was lost.
+    /// Without, what comes later is recorded at once (see `Phase.recordingAtOnce`).
     mutating func take(ending: Bool) -> [(message: String, site: DeclarationSite?)] {
-        if ending { hasEnded = true } else { isFlushed = true }
+        phase = ending ? .ended : .recordingAtOnce
         defer { held = [] }
         return held
     }
-
-    /// Whether what was held was recorded (see `take(ending:)`), so that nothing more is held.
-    private var isFlushed = false
 }

@@ -193,8 +193,15 @@ extension DependencyInjector {
     /// which `close()` awaits.
     private func handOver(_ teardowns: consuming [PendingTeardown]) {
         var teardowns = teardowns
-        guard !teardowns.isEmpty, !ResolutionContext.withCurrent({ $0.takeIn(&teardowns, of: self) }) else { return }
+        guard !teardowns.isEmpty, !joinsRun(&teardowns) else { return }
         runLater(teardowns, after: [])
+    }
+
+    /// Whether `records` (emptied then) joined a run of this injector's teardowns on this
+    /// thread: the running one, or one that another injector's run interrupted (see
+    /// `ResolutionContext.takeIn(_:of:)`).
+    private func joinsRun(_ records: inout [PendingTeardown]) -> Bool {
+        ResolutionContext.withCurrent { $0.takeIn(&records, of: self) }
     }
 
     /// `teardowns` and what a close does with each of `kept`'s values, moved into one list: no
@@ -300,7 +307,7 @@ extension DependencyInjector {
         // that another injector's run interrupted): its records join that run, in their turn
         // among the values left there, not a run of their own before newer values waiting there.
         var records = consume teardowns
-        if ResolutionContext.withCurrent({ $0.takeIn(&records, of: self) }) { return }
+        if joinsRun(&records) { return }
         tearDown(consume records)
     }
 
