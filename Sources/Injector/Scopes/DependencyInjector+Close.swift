@@ -198,10 +198,12 @@ extension DependencyInjector {
     }
 
     /// Whether `records` (emptied then) joined a run of this injector's teardowns on this
-    /// thread: the running one, or one that another injector's run interrupted (see
-    /// `ResolutionContext.takeIn(_:of:)`).
+    /// thread (the running one, or one that another injector's run interrupted, see
+    /// `ResolutionContext.takeIn(_:of:)`), or one in this task, awaiting a teardown that let
+    /// go of what set them off (see `AwaitedTeardownRun`).
     private func joinsRun(_ records: inout [PendingTeardown]) -> Bool {
         ResolutionContext.withCurrent { $0.takeIn(&records, of: self) }
+            || AwaitedTeardownRun.takeIn(&records, of: self)
     }
 
     /// `teardowns` and what a close does with each of `kept`'s values, moved into one list: no

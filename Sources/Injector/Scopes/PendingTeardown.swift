@@ -85,12 +85,31 @@ final class PendingTeardown: @unchecked Sendable {
 
     /// Runs `teardowns`, `injector`'s, latest first, awaiting the asynchronous ones; the
     /// failures. Each record is let go once its teardown has run, and what that sets off is
-    /// taken in, as in `runSynchronous(_:of:)`.
+    /// taken in, as in `runSynchronous(_:of:)`: on this thread after each await, and in this
+    /// task while a teardown awaits (`AwaitedTeardownRun`: a child that an async teardown lets
+    /// go of is torn down in that teardown's turn, and awaited here).
     static func runAll(_ teardowns: consuming [PendingTeardown], of injector: DependencyInjector) async
         -> [TeardownError.Failure]
     {
         var failures: [TeardownError.Failure] = []
         var ordered = inCreationOrder(teardowns)
+        let run = AwaitedTeardownRun(of: injector)
+        await AwaitedTeardownRun.$current.withValue(run) {
+            await runAll(&ordered, failures: &failures, of: injector, in: run)
+        }
+        // Joined after the last look: run too, in a run of their own.
+        let late = run.end()
+        if !late.isEmpty { failures += await runAll(late, of: injector) }
+        return failures
+    }
+
+    /// The loop of `runAll(_:of:)`, inside `run`, bound to the task.
+    private static func runAll(
+        _ ordered: inout [PendingTeardown],
+        failures: inout [TeardownError.Failure],
+        of injector: DependencyInjector,
+        in run: AwaitedTeardownRun
+    ) async {
         while let pending = ordered.popLast() {
             do {
                 switch pending.teardown {
@@ -118,8 +137,8 @@ final class PendingTeardown: @unchecked Sendable {
             // Read before the run ends: what it took in is its own.
             if context.hasTakenIn { ordered = takingIn(ordered, from: context) }
             context.endTeardowns(began: began)
+            if let joined = run.take() { ordered = inCreationOrder(ordered + joined) }
         }
-        return failures
     }
 
     /// `ordered` with what `context`'s run took in, in creation order.

@@ -1,0 +1,59 @@
+/// A run of an injector's teardowns that awaits (`PendingTeardown.runAll`), bound to its task
+/// while it runs: what a release sets off for the injector while one of its teardowns awaits
+/// (a child the teardown lets go of, whose values have teardowns of their own) joins the run,
+/// in its turn, instead of a task of its own that the close may await after older values.
+/// A thread's synchronous runs take such records in through `ResolutionContext` instead; this
+/// is for code that runs in the task between the run's awaits, on whatever thread it resumes.
+final class AwaitedTeardownRun: Sendable {
+    /// The run bound to this task, if any, innermost first (see `outer`).
+    @TaskLocal static var current: AwaitedTeardownRun?
+
+    /// Whose teardowns run: the injector a record must be for to join.
+    private let injector: ObjectIdentifier
+    /// The run this task was running when this one began (another injector's, or a nested one).
+    private let outer: AwaitedTeardownRun?
+    /// The records taken in since the run last looked; `nil` once it has ended, when a record
+    /// can join it no more (a task the teardown started, say, that outlived the run).
+    private let takenIn = Locked<[PendingTeardown]?>([])
+
+    /// A run of `injector`'s teardowns, inside whatever run this task runs.
+    init(of injector: DependencyInjector) {
+        self.injector = ObjectIdentifier(injector)
+        outer = Self.current
+    }
+
+    /// Whether `records`, released for `injector` (emptied then), joined a run of its
+    /// teardowns that this task is in, the innermost first.
+    static func takeIn(_ records: inout [PendingTeardown], of injector: DependencyInjector) -> Bool {
+        let wanted = ObjectIdentifier(injector)
+        var run = current
+        while let candidate = run {
+            if candidate.injector == wanted, candidate.append(&records) { return true }
+            run = candidate.outer
+        }
+        return false
+    }
+
+    /// Adds `records` (emptied then) unless the run has ended.
+    private func append(_ records: inout [PendingTeardown]) -> Bool {
+        takenIn.withLock { taken in
+            guard taken != nil else { return false }
+            taken?.append(contentsOf: exchange(&records, with: []))
+            return true
+        }
+    }
+
+    /// What joined the run since the last call; `nil` when nothing did.
+    func take() -> [PendingTeardown]? {
+        takenIn.withLock { taken in
+            guard taken?.isEmpty == false else { return nil }
+            return exchange(&taken, with: [])
+        }
+    }
+
+    /// Ends the run: what joined it since the last `take()`, which the caller runs; later
+    /// records go where they would outside it.
+    func end() -> [PendingTeardown] {
+        takenIn.withLock { exchange(&$0, with: nil) } ?? []
+    }
+}
