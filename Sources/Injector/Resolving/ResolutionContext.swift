@@ -175,7 +175,14 @@ final class ResolutionContext: @unchecked Sendable {
             interruptedCount += 1
         }
         teardownsRunFor = running
-        hasTakenIn = false
+        // With what waits for the injector in a run this task awaits (see `AwaitedTeardownRun`).
+        let waiting = AwaitedTeardownRun.takeWaiting(of: injector)
+        if waiting.isEmpty {
+            hasTakenIn = false
+        } else {
+            takenIn += waiting
+            hasTakenIn = true
+        }
         return true
     }
 

@@ -4,9 +4,15 @@
 /// in its turn, instead of a task of its own that the close may await after older values.
 /// A thread's synchronous runs take such records in through `ResolutionContext` instead; this
 /// is for code that runs in the task between the run's awaits, on whatever thread it resumes.
+/// A run of the same injector's teardowns that begins meanwhile (a teardown that closes its
+/// injector) takes them over (`takeWaiting(of:)`), as a thread's nested run shares the thread's.
 final class AwaitedTeardownRun: Sendable {
     /// The run bound to this task, if any, innermost first (see `outer`).
     @TaskLocal static var current: AwaitedTeardownRun?
+
+    /// How many runs are open in the process: while none is, a run that begins reads no
+    /// task-local for one (a request's close).
+    private static let open = AtomicCount()
 
     /// Whose teardowns run: the injector a record must be for to join.
     private let injector: ObjectIdentifier
@@ -16,10 +22,26 @@ final class AwaitedTeardownRun: Sendable {
     /// can join it no more (a task the teardown started, say, that outlived the run).
     private let takenIn = Locked<[PendingTeardown]?>([])
 
-    /// A run of `injector`'s teardowns, inside whatever run this task runs.
+    /// A run of `injector`'s teardowns, inside whatever run this task runs; open until `end()`.
     init(of injector: DependencyInjector) {
         self.injector = ObjectIdentifier(injector)
         outer = Self.current
+        Self.open.increment()
+    }
+
+    /// What waits, for `injector`, in the runs this task is in (taken out of them), for a run
+    /// of its teardowns that begins now to run in their turn: a nested close of the injector
+    /// must not end before the values a teardown of the outer run let go of.
+    static func takeWaiting(of injector: DependencyInjector) -> [PendingTeardown] {
+        guard !open.isZero else { return [] }
+        let wanted = ObjectIdentifier(injector)
+        var waiting: [PendingTeardown] = []
+        var run = current
+        while let candidate = run {
+            if candidate.injector == wanted, let taken = candidate.take() { waiting += taken }
+            run = candidate.outer
+        }
+        return waiting
     }
 
     /// Whether `records`, released for `injector` (emptied then), joined a run of its
@@ -54,6 +76,7 @@ final class AwaitedTeardownRun: Sendable {
     /// Ends the run: what joined it since the last `take()`, which the caller runs; later
     /// records go where they would outside it.
     func end() -> [PendingTeardown] {
-        takenIn.withLock { exchange(&$0, with: nil) } ?? []
+        defer { Self.open.decrement() }
+        return takenIn.withLock { exchange(&$0, with: nil) } ?? []
     }
 }

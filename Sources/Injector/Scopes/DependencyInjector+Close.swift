@@ -198,12 +198,10 @@ extension DependencyInjector {
     }
 
     /// Whether `records` (emptied then) joined a run of this injector's teardowns on this
-    /// thread (the running one, or one that another injector's run interrupted, see
-    /// `ResolutionContext.takeIn(_:of:)`), or one in this task, awaiting a teardown that let
-    /// go of what set them off (see `AwaitedTeardownRun`).
+    /// thread: the running one, or one that another injector's run interrupted (see
+    /// `ResolutionContext.takeIn(_:of:)`).
     private func joinsRun(_ records: inout [PendingTeardown]) -> Bool {
         ResolutionContext.withCurrent { $0.takeIn(&records, of: self) }
-            || AwaitedTeardownRun.takeIn(&records, of: self)
     }
 
     /// `teardowns` and what a close does with each of `kept`'s values, moved into one list: no
@@ -306,10 +304,13 @@ extension DependencyInjector {
             }
         }
         // Released in a run of this injector's teardowns on this thread (the running one, or one
-        // that another injector's run interrupted): its records join that run, in their turn
+        // that another injector's run interrupted), or in this task while a run awaits one of
+        // its teardowns (see `AwaitedTeardownRun`): its records join that run, in their turn
         // among the values left there, not a run of their own before newer values waiting there.
+        // Only a release's: what a reset or a replacement in a teardown hands over is awaited by
+        // that call itself, through a task.
         var records = consume teardowns
-        if joinsRun(&records) { return }
+        if joinsRun(&records) || AwaitedTeardownRun.takeIn(&records, of: self) { return }
         tearDown(consume records)
     }
 

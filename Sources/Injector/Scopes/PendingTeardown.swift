@@ -92,7 +92,11 @@ final class PendingTeardown: @unchecked Sendable {
         -> [TeardownError.Failure]
     {
         var failures: [TeardownError.Failure] = []
-        var ordered = inCreationOrder(teardowns)
+        var ordered = consume teardowns  // moved: held here too, each record would outlive its turn
+        // With what waits for the injector in an outer run of this task (a teardown that closes it).
+        let waiting = AwaitedTeardownRun.takeWaiting(of: injector)
+        if !waiting.isEmpty { ordered += waiting }
+        ordered = inCreationOrder(ordered)
         let run = AwaitedTeardownRun(of: injector)
         await AwaitedTeardownRun.$current.withValue(run) {
             await runAll(&ordered, failures: &failures, of: injector, in: run)
