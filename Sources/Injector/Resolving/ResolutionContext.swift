@@ -176,12 +176,13 @@ final class ResolutionContext: @unchecked Sendable {
         }
         teardownsRunFor = running
         // With what waits for the injector in a run this task awaits (see `AwaitedTeardownRun`).
-        let waiting = AwaitedTeardownRun.takeWaiting(of: injector)
-        if waiting.isEmpty {
-            hasTakenIn = false
-        } else {
-            takenIn += waiting
-            hasTakenIn = true
+        hasTakenIn = false
+        if AwaitedTeardownRun.mayBeOpen {
+            let waiting = AwaitedTeardownRun.takeWaiting(of: injector)
+            if !waiting.isEmpty {
+                takenIn += waiting
+                hasTakenIn = true
+            }
         }
         return true
     }

@@ -29,11 +29,15 @@ final class AwaitedTeardownRun: Sendable {
         Self.open.increment()
     }
 
+    /// Whether a run may be open in the process, for a run that begins: `takeWaiting(of:)`
+    /// only then (one atomic load, inlined into a request's close).
+    @inline(__always)
+    static var mayBeOpen: Bool { !open.isZero }
+
     /// What waits, for `injector`, in the runs this task is in (taken out of them), for a run
     /// of its teardowns that begins now to run in their turn: a nested close of the injector
     /// must not end before the values a teardown of the outer run let go of.
     static func takeWaiting(of injector: DependencyInjector) -> [PendingTeardown] {
-        guard !open.isZero else { return [] }
         let wanted = ObjectIdentifier(injector)
         var waiting: [PendingTeardown] = []
         var run = current

@@ -94,8 +94,7 @@ final class PendingTeardown: @unchecked Sendable {
         var failures: [TeardownError.Failure] = []
         var ordered = consume teardowns  // moved: held here too, each record would outlive its turn
         // With what waits for the injector in an outer run of this task (a teardown that closes it).
-        let waiting = AwaitedTeardownRun.takeWaiting(of: injector)
-        if !waiting.isEmpty { ordered += waiting }
+        if AwaitedTeardownRun.mayBeOpen { ordered += AwaitedTeardownRun.takeWaiting(of: injector) }
         ordered = inCreationOrder(ordered)
         let run = AwaitedTeardownRun(of: injector)
         await AwaitedTeardownRun.$current.withValue(run) {
