@@ -175,15 +175,7 @@ final class ResolutionContext: @unchecked Sendable {
             interruptedCount += 1
         }
         teardownsRunFor = running
-        // With what waits for the injector in a run this task awaits (see `AwaitedTeardownRun`).
         hasTakenIn = false
-        if AwaitedTeardownRun.mayBeOpen {
-            let waiting = AwaitedTeardownRun.takeWaiting(of: injector)
-            if !waiting.isEmpty {
-                takenIn += waiting
-                hasTakenIn = true
-            }
-        }
         return true
     }
 

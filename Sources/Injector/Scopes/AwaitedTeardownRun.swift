@@ -4,8 +4,10 @@
 /// in its turn, instead of a task of its own that the close may await after older values.
 /// A thread's synchronous runs take such records in through `ResolutionContext` instead; this
 /// is for code that runs in the task between the run's awaits, on whatever thread it resumes.
-/// A run of the same injector's teardowns that begins meanwhile (a teardown that closes its
-/// injector) takes them over (`takeWaiting(of:)`), as a thread's nested run shares the thread's.
+/// A run of the same injector's teardowns that begins meanwhile in the task and can await
+/// them (a teardown that closes its injector, or resets a scope, on the actor face) takes them
+/// over (`takeWaiting(of:)`), as a thread's nested run shares the thread's. A synchronous run
+/// does not (the sync face's close in such a teardown): it could not await them.
 final class AwaitedTeardownRun: Sendable {
     /// The run bound to this task, if any, innermost first (see `outer`).
     @TaskLocal static var current: AwaitedTeardownRun?
@@ -16,6 +18,9 @@ final class AwaitedTeardownRun: Sendable {
 
     /// Whose teardowns run: the injector a record must be for to join.
     private let injector: ObjectIdentifier
+    /// The task that runs it (`CurrentTask.address`): a task started in one of its teardowns,
+    /// which inherits the binding, may add to it, but not take it over.
+    private let task: UInt
     /// The run this task was running when this one began (another injector's, or a nested one).
     private let outer: AwaitedTeardownRun?
     /// The records taken in since the run last looked; `nil` once it has ended, when a record
@@ -25,24 +30,26 @@ final class AwaitedTeardownRun: Sendable {
     /// A run of `injector`'s teardowns, inside whatever run this task runs; open until `end()`.
     init(of injector: DependencyInjector) {
         self.injector = ObjectIdentifier(injector)
+        task = CurrentTask.address
         outer = Self.current
         Self.open.increment()
     }
 
-    /// Whether a run may be open in the process, for a run that begins: `takeWaiting(of:)`
-    /// only then (one atomic load, inlined into a request's close).
+    /// Whether a run may be open in the process: `takeWaiting(of:)` and `takeIn(_:of:)` only
+    /// then (one atomic load, inlined).
     @inline(__always)
     static var mayBeOpen: Bool { !open.isZero }
 
-    /// What waits, for `injector`, in the runs this task is in (taken out of them), for a run
-    /// of its teardowns that begins now to run in their turn: a nested close of the injector
-    /// must not end before the values a teardown of the outer run let go of.
+    /// What waits, for `injector`, in the runs of this task (taken out of them), for a run of
+    /// its teardowns that begins now and awaits them in their turn: a nested close of the
+    /// injector must not end before the values a teardown of the outer run let go of.
     static func takeWaiting(of injector: DependencyInjector) -> [PendingTeardown] {
         let wanted = ObjectIdentifier(injector)
+        let task = CurrentTask.address
         var waiting: [PendingTeardown] = []
         var run = current
         while let candidate = run {
-            if candidate.injector == wanted, let taken = candidate.take() { waiting += taken }
+            if candidate.injector == wanted, candidate.task == task, let taken = candidate.take() { waiting += taken }
             run = candidate.outer
         }
         return waiting

@@ -310,7 +310,9 @@ extension DependencyInjector {
         // Only a release's: what a reset or a replacement in a teardown hands over is awaited by
         // that call itself, through a task.
         var records = consume teardowns
-        if joinsRun(&records) || AwaitedTeardownRun.takeIn(&records, of: self) { return }
+        if joinsRun(&records) || (AwaitedTeardownRun.mayBeOpen && AwaitedTeardownRun.takeIn(&records, of: self)) {
+            return
+        }
         tearDown(consume records)
     }
 
@@ -389,6 +391,9 @@ extension AsyncDependencyInjector {
             } else {
                 (teardowns, kept, tasks) = ([], nil, .init())
             }
+            // A close in a teardown of this injector's that let go of a child: the child's
+            // records wait in the run awaiting that teardown (see `AwaitedTeardownRun`).
+            if AwaitedTeardownRun.mayBeOpen { teardowns += AwaitedTeardownRun.takeWaiting(of: core) }
             for (number, task) in tasks where number != running { await task.value }
             let noted = core.takeTeardownFailures()
             // Appended only when there are some: appending even an empty array to an empty one
