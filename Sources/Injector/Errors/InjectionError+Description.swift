@@ -333,9 +333,14 @@ extension InjectionError: CustomStringConvertible {
             return "\(registered) is registered with a factory; if it conforms to \(key.typeName), add "
                 + "\(Suggestion.implementsCall(of: registered, answering: key)) to its registration."
         case .registeredBelowBuilder(let builder):
-            return suggestion.description + " Make \(builder.typeName) `.scoped` (one per opened scope) if it "
-                + "needs a value of each scope, or register \(key.typeName) where \(builder.typeName) is registered "
-                + "(`declareScoped(\(key.typeExpression))` declares a value that each scope provides)."
+            // `.scoped` alone fails where the resolve ran in a plain child (`outsideScope`): it
+            // needs an opened scope, which the message says; a transient needs none.
+            return suggestion.description + " Make \(builder.typeName) transient (no `scope:`): each resolve then "
+                + "builds it with the registrations of the injector it started from. Or make it `.scoped` (one per "
+                + "opened scope) and resolve it in a scope opened with `openScope()` (a plain `child()` opens none) "
+                + "that registers \(key.typeName) (`declareScoped(\(key.typeExpression))` where \(builder.typeName) "
+                + "is registered declares that each scope provides one). Or register \(key.typeName) where "
+                + "\(builder.typeName) is registered."
         }
     }
 }

@@ -316,6 +316,58 @@ import Testing
         #expect(error?.description.contains("built by an ancestor") == true)
     }
 
+    /// A singleton of the app whose factory needs what a plain child registered: the message's
+    /// fixes each work from that child. (Catches: it advised making the singleton `.scoped`,
+    /// whose resolve from a plain child, which opens no scope, throws `outsideScope`.)
+    @Test(arguments: Face.allCases)
+    func aSingletonThatNeedsAPlainChildsValueIsFixedAsItsMessageSays(face: Face) async throws {
+        let app = face.makeInjector()
+        func registerAuditLog(scope: Scope?) async {
+            await app.register(AuditLog.self, scope: scope, resolving: RequestContext.self) {
+                AuditLog(transaction: Transaction(request: $0.id))
+            }
+        }
+        await registerAuditLog(scope: .singleton)
+        let child = app.child()
+        await child.register(RequestContext(id: 4))
+        let module = "InjectorTests.ScopedLifetimeTests."
+        #expect(
+            await child.resolveError(AuditLog.self)?.description == """
+                Injector could not resolve \(module)RequestContext: nothing is registered for it.
+                Resolution path: \(module)AuditLog → \(module)RequestContext
+                Suggestion: It is registered in the injector the resolve started from, but \(module)AuditLog is a \
+                singleton built by an ancestor with the ancestor's own registrations, which cannot see a child's. \
+                Make \(module)AuditLog transient (no `scope:`): each resolve then builds it with the registrations of \
+                the injector it started from. Or make it `.scoped` (one per opened scope) and resolve it in a scope \
+                opened with `openScope()` (a plain `child()` opens none) that registers \(module)RequestContext \
+                (`declareScoped(\(module)RequestContext.self)` where \(module)AuditLog is registered declares that \
+                each scope provides one). Or register \(module)RequestContext where \(module)AuditLog is registered.
+                To fix: let \(module)AuditLog live no longer than what it needs (see the suggestion above).
+                """)
+
+        await registerAuditLog(scope: nil)
+        #expect(try await child.resolve(AuditLog.self).transaction.request == 4)
+
+        await registerAuditLog(scope: .scoped)
+        #expect(await child.resolveError(AuditLog.self) != nil)  // `.scoped` alone: no scope is open
+        let request = child.openScope()
+        await request.register(RequestContext(id: 5))
+        #expect(try await request.resolve(AuditLog.self).transaction.request == 5)
+        try await request.close()
+        await app.declareScoped(RequestContext.self)
+        let declared = app.openScope()
+        await declared.register(RequestContext(id: 6))
+        #expect(try await declared.resolve(AuditLog.self).transaction.request == 6)
+        try await declared.close()
+
+        let singletons = face.makeInjector()
+        await singletons.register(AuditLog.self, scope: .singleton, resolving: RequestContext.self) {
+            AuditLog(transaction: Transaction(request: $0.id))
+        }
+        await singletons.register(RequestContext(id: 7))
+        #expect(try await singletons.child().resolve(AuditLog.self).transaction.request == 7)
+    }
+
     /// A scoped value whose factory needs what a child below the scope registered says why:
     /// the scope builds it, with its own registrations. (Catches: the message called it a
     /// singleton built by an ancestor, and advised making it `.scoped`, which it was.)
