@@ -60,18 +60,24 @@ extension InjectionError: CustomStringConvertible {
                     + "main actor, and it was resolved from another thread."
             ]
             lines += Self.pathLine(path)
-            let actorFace =
+            // Thrown on either face: each fix says where it works. The actor face runs the
+            // synchronous factory off the main actor wherever its resolve is awaited from.
+            let fixes =
                 path.count > 1
-                ? "An AsyncDependencyInjector awaits the main actor for it when it resolves it itself, not for "
-                    + "the synchronous factory that needs it (before it in the path): register that factory through "
-                    + "`synchronous.mainActor` too, and the actor awaits the main actor for it, or make it an "
-                    + "async factory that resolves it with `try await r.resolve(…)`."
-                : "(An AsyncDependencyInjector awaits the main actor for it when it resolves it itself, "
-                    + "not for a synchronous factory that needs it.)"
-            lines.append(
-                "To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), "
-                    + "or register it as a singleton and resolve it once on the main actor: "
-                    + "every thread then gets the created value. " + actorFace)
+                ? "on a DependencyInjector, resolve it from main-actor code (for example inside "
+                    + "`await MainActor.run { … }`), or register it as a singleton and resolve it once on the main "
+                    + "actor: every thread then gets the created value. An AsyncDependencyInjector awaits the main "
+                    + "actor for it when it resolves it itself, not for the synchronous factory that needs it (before "
+                    + "it in the path), even from main-actor code: register that factory through "
+                    + "`synchronous.mainActor` too, and the actor awaits the main actor for it; or make it an "
+                    + "async factory that resolves it with `try await r.resolve(…)`; or register \(key.typeName) as "
+                    + "a singleton and resolve it once through the actor, from any task: every task then gets the "
+                    + "created value."
+                : "resolve it from main-actor code (for example inside `await MainActor.run { … }`), "
+                    + "or register it as a singleton and resolve it once on the main actor: every thread then gets "
+                    + "the created value. (An AsyncDependencyInjector awaits the main actor for it when it resolves "
+                    + "it itself, not for a synchronous factory that needs it.)"
+            lines.append("To fix: " + fixes)
         case .resolutionTooDeep(let path, let stackSize):
             let key = path.last.map { "\($0)" } ?? "a dependency"
             lines = [

@@ -229,9 +229,12 @@ private final class SettingsScreen {
     }
 
     /// A synchronous factory that needs a main-actor value fails when the actor face resolves it
-    /// off the main actor, with a message that names the fixes that work there (tried in
-    /// Hunt8RegressionTests); the actor face's `verify()` cannot judge it, and passes it.
-    @Test func theAsyncInjectorsResolveOfASynchronousFactoryThatNeedsAMainActorValueSaysWhatToDo() async {
+    /// off the main actor, with a message that says which fixes work on which face: the singleton
+    /// fix is followed here, the other two actor-face fixes in Hunt8RegressionTests; resolving
+    /// from main-actor code, a fix on the synchronous face, does not help the actor's resolve.
+    /// (Catches: the message advised main-actor code for both faces.) The actor face's `verify()`
+    /// cannot judge it, and passes it.
+    @Test func theAsyncInjectorsResolveOfASynchronousFactoryThatNeedsAMainActorValueSaysWhatToDo() async throws {
         let services = AsyncDependencyInjector()
         let injector = services.synchronous
         injector.register(SettingsStore.self, scope: .singleton) { _ in SettingsStore() }
@@ -251,14 +254,25 @@ private final class SettingsScreen {
                 Injector could not resolve InjectorTests.SettingsModel: its factory or an initCompleted hook \
                 of it runs on the main actor, and it was resolved from another thread.
                 Resolution path: InjectorTests.SettingsPanel → InjectorTests.SettingsModel
-                To fix: resolve it from main-actor code (for example inside `await MainActor.run { … }`), \
-                or register it as a singleton and resolve it once on the main actor: every thread then \
-                gets the created value. An AsyncDependencyInjector awaits the main actor for it when it \
-                resolves it itself, not for the synchronous factory that needs it (before it in the path): \
-                register that factory through `synchronous.mainActor` too, and the actor awaits the main \
-                actor for it, or make it an async factory that resolves it with `try await r.resolve(…)`.
+                To fix: on a DependencyInjector, resolve it from main-actor code (for example inside \
+                `await MainActor.run { … }`), or register it as a singleton and resolve it once on the main \
+                actor: every thread then gets the created value. An AsyncDependencyInjector awaits the main \
+                actor for it when it resolves it itself, not for the synchronous factory that needs it (before \
+                it in the path), even from main-actor code: register that factory through \
+                `synchronous.mainActor` too, and the actor awaits the main actor for it; or make it an async \
+                factory that resolves it with `try await r.resolve(…)`; or register InjectorTests.SettingsModel \
+                as a singleton and resolve it once through the actor, from any task: every task then gets the \
+                created value.
                 """)
         await #expect(throws: Never.self) { try await services.verify() }
+        let fromMainActorCode = await { @MainActor in (try? await services.resolve(SettingsPanel.self)) != nil }()
+        #expect(!fromMainActorCode)
+
+        injector.mainActor.register(SettingsModel.self, scope: .singleton) { r in
+            try SettingsModel(store: r.resolve())
+        }
+        _ = try await Task.detached { try await services.resolve(SettingsModel.self) }.value
+        #expect(await Task.detached { (try? await services.resolve(SettingsPanel.self)) != nil }.value)
     }
 
     /// A singleton completed on the main actor (`initCompleted(mainActor:)`) and resolved
