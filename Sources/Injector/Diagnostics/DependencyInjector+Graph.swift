@@ -9,7 +9,9 @@ extension DependencyInjector {
     /// Nodes are every key this injector can resolve (see ``registrations``). Edges are the
     /// resolves that factories made while this injector (or an ancestor) was verified
     /// (``verify()``) or observed (``observe(_:)``); recording costs nothing otherwise. For the
-    /// whole graph, call ``verify()`` first. Resolves outside factories are not edges.
+    /// whole graph, call ``verify()`` first. Resolves outside factories are not edges, and
+    /// neither is an optional (an initializer's `T?` parameter, `@OptionalInject`) while nothing
+    /// registers its `T`: it resolves to `nil`, which is no missing registration.
     public func graph() -> DependencyGraph {
         var edges: Set<DependencyGraph.Edge> = []
         var collections: Set<DependencyKey> = []
@@ -18,8 +20,9 @@ extension DependencyInjector {
             // An ancestor's edge from a key that an injector below it registers again is not one
             // a resolve through this injector makes: that registration overrides it.
             let recorded = injector.registry.withLock { $0.diagnostics.edges }
-            edges.formUnion(
-                recorded.filter { edge in !below.contains { $0.registry.withLock { $0.contains(edge.from) } } })
+            for edge in recorded where !below.contains(where: { $0.registry.withLock { $0.contains(edge.from) } }) {
+                if let to = drawnDependency(edge.to) { edges.insert(.init(from: edge.from, to: to)) }
+            }
             below.append(injector)
             collections.formUnion(injector.registry.withLock { $0.collections.keys })
             // An initializer's parameters are known from its registration, if a resolve through
@@ -28,7 +31,7 @@ extension DependencyInjector {
                 registry.initializerParameters.filter { key, _ in registry.contains(key) }
             }
             for (key, parameters) in initializers where lookup(key)?.owner === injector {
-                edges.formUnion(parameters.map { DependencyGraph.Edge(from: key, to: $0) })
+                edges.formUnion(parameters.compactMap(drawnDependency).map { DependencyGraph.Edge(from: key, to: $0) })
             }
         }
         // A collection gathers the elements a resolve through this injector would, whether or
@@ -45,6 +48,20 @@ extension DependencyInjector {
         }
         let nodes = registrations.map { DependencyGraph.Node(key: $0.key, kind: $0.kind, decorators: $0.decorators) }
         return DependencyGraph(nodes: nodes, edges: Array(edges))
+    }
+
+    /// What an edge to `dependency` (a key a factory resolved, or an initializer's parameter
+    /// type) is drawn to: `dependency`, where a resolve through this injector finds it; for an
+    /// optional or a provider handle registered as none, what it wraps, which its resolve
+    /// resolves; `nil` for an optional whose wrapped key nothing registers, which resolves to
+    /// `nil`: drawn, it would be a node "not registered", a registration missing that is not.
+    private func drawnDependency(_ dependency: DependencyKey) -> DependencyKey? {
+        guard lookup(dependency) == nil, let wrapper = dependency.type as? any ParameterWrapping.Type else {
+            return dependency
+        }
+        let wrapped = DependencyKey(type: wrapper.wrappedType, name: dependency.name)
+        if dependency.type is any OptionalResolvable.Type, lookup(wrapped) == nil { return nil }
+        return wrapped
     }
 
     /// Whether a resolve of `collection` through this injector gathers its elements: nothing is

@@ -248,13 +248,9 @@ extension DependencyInjector {
     }
 
     /// Records, for ``graph()``, that `resolver`'s factory asked for `dependency`.
+    /// An optional or a provider handle is recorded as it is: `graph()` draws it as what it
+    /// wraps, or not at all (see `drawnDependency`).
     func recordEdge(from resolver: DependencyKey, to dependency: DependencyKey) {
-        // An optional or a provider handle, registered as none, stands for what it wraps (as an
-        // initializer's parameter does): the edge goes there, not to a node "not registered".
-        var dependency = dependency
-        if let wrapper = dependency.type as? any ParameterWrapping.Type, lookup(dependency) == nil {
-            dependency = DependencyKey(wrapper.wrappedType, name: dependency.name)
-        }
         let edge = DependencyGraph.Edge(from: resolver, to: dependency)
         registry.withLock { _ = $0.diagnostics.edges.insert(edge) }
     }

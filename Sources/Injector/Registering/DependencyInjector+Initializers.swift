@@ -19,8 +19,9 @@ extension DependencyInjector {
     /// the scope, the ``Registered`` value returned.
     ///
     /// The parameter types are known at registration, so ``graph()`` has the edges from
-    /// `type` to each of them before any resolve. A parameter that cannot be resolved fails
-    /// the resolve with its position in the path:
+    /// `type` to each of them before any resolve (to an optional's once its type is
+    /// registered: until then it resolves to `nil`, no missing registration). A parameter that
+    /// cannot be resolved fails the resolve with its position in the path:
     /// `MyApp.Checkout.init parameter 2 (MyApp/Setup.swift:14) → any MyApp.PaymentService`.
     @discardableResult
     public func register<T, each Parameter>(
@@ -95,7 +96,8 @@ extension DependencyInjector {
     ) {
         var parameters: [DependencyKey] = []
         for type in repeat each types {
-            if type != resolver { parameters.append(.parameter(type)) }
+            // As it is: `graph()` draws an optional, a provider handle, as what it wraps, or not at all.
+            if type != resolver { parameters.append(DependencyKey(type)) }
         }
         registry.withLock { registry in
             guard case .factory(let current, _)? = registry[registration.key], current === registration else { return }
@@ -117,8 +119,8 @@ final class ParameterPosition: @unchecked Sendable {
 }
 
 extension DependencyKey {
-    /// The key an initializer's parameter of `type` depends on, for the graph: a `T?` or a
-    /// provider handle of `T` depends on `T`.
+    /// The key an initializer's parameter of `type` depends on, whose check `verify()` looks
+    /// for (see `InitializerDryRun`): a `T?` or a provider handle of `T` depends on `T`.
     static func parameter<P>(_ type: P.Type) -> DependencyKey {
         guard let wrapper = P.self as? any ParameterWrapping.Type else { return DependencyKey(type) }
         return DependencyKey(wrapper.wrappedType)

@@ -40,8 +40,9 @@ import Testing
     }
 
     /// An `@OptionalInject` of an unregistered type reaches the observer as a resolve of the
-    /// optional does, and, in a factory, is an edge of the graph, on both faces. (Catches: the
-    /// wrapper looked the absence up without the hook: no event, no edge.)
+    /// optional does, and, in a factory, is an edge of the graph, on both faces: drawn once the
+    /// type is registered (until then the optional resolves to `nil`, no missing registration).
+    /// (Catches: the wrapper looked the absence up without the hook: no event, no edge.)
     @Test(arguments: Face.allCases)
     func anOptionalInjectOfNothingReachesTheObserverAndTheGraph(face: Face) async throws {
         let injector = face.makeInjector()
@@ -53,14 +54,17 @@ import Testing
         await injector.observe { events.append($0) }
         #expect(try await injector.resolve(Dashboard.self).weather == nil)
         #expect(events.values.map(Self.summary).contains("Optional<Weather>: cached via Dashboard → Optional<Weather>"))
+        #expect(await injector.graph().nodes.allSatisfy { $0.kind != nil })
+        await injector.register(Weather())
         let edges = await injector.graph().edges.map { "\($0.from.type) → \($0.to.type)" }
         #expect(edges.contains("\(Dashboard.self) → \(Weather.self)"))
     }
 
     /// The wrappers of what an actor-face factory builds resolve on the sync face, and report
     /// their resolves as that factory's: the observer hears the path through it, and `graph()`
-    /// has the edges, after `verify()` too. (Catches: the sync face's thread runs no factory
-    /// there, so the resolves had no path and made no edge.)
+    /// has the edges, after `verify()` too (an optional's once its type is registered).
+    /// (Catches: the sync face's thread runs no factory there, so the resolves had no path and
+    /// made no edge.)
     @Test func theWrappersOfWhatAnAsyncFactoryBuildsAreItsEdges() async throws {
         let injector = AsyncDependencyInjector()
         injector.synchronous.register(Forecast.self) { _ in Forecast() }
@@ -75,6 +79,7 @@ import Testing
         let summaries = events.values.map(Self.summary)
         #expect(summaries.contains("Forecast: created via ForecastScreen → Forecast"))
         #expect(summaries.contains("Optional<Weather>: cached via ForecastScreen → Optional<Weather>"))
+        await injector.register(Weather())
         let edges = await injector.graph().edges.map { "\($0.from.type) → \($0.to.type)" }
         #expect(edges.contains("\(ForecastScreen.self) → \(Weather.self)"))
     }
