@@ -205,7 +205,8 @@ extension InjectionError: CustomStringConvertible {
             let keepLess =
                 holderScope.isArgumentCaching
                 ? "register \(holder.typeName) without `caching:` (a new value on each resolve)"
-                : "make \(holder.typeName) `.scoped` too"
+                // `.scoped` alone fails where no scope is open (`outsideScope`), as in a plain child.
+                : "make \(holder.typeName) `.scoped` too (resolved in an opened scope)"
             lines.append(
                 "To fix: \(keepLess), or let it ask for \(key.typeName) when it needs one "
                     + "(in the method that needs it, from the request's injector: the one withScope passes, "

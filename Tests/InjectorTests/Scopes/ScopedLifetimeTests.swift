@@ -190,6 +190,31 @@ import Testing
         }
     }
 
+    /// A captive dependency met where no scope is open (a plain child) is fixed as its message
+    /// says: `.scoped` alone fails there too (`outsideScope`); resolved in an opened scope, it
+    /// works. (Catches: the message advised `.scoped`, not where to resolve it.)
+    @Test(arguments: Face.allCases)
+    func aCaptiveDependencyInAPlainChildIsFixedAsItsMessageSays(face: Face) async throws {
+        let app = await app(face, made: Collected())
+        await app.register(AuditLog.self, scope: .singleton, resolving: Transaction.self) { AuditLog(transaction: $0) }
+        let child = app.child()
+        await child.register(RequestContext(id: 1))
+        let message = await child.resolveError(AuditLog.self)?.description ?? ""
+        #expect(
+            message.contains(
+                "To fix: make InjectorTests.ScopedLifetimeTests.AuditLog `.scoped` too (resolved in an opened scope), ")
+        )
+        await app.register(AuditLog.self, scope: .scoped, resolving: Transaction.self) { AuditLog(transaction: $0) }
+        guard case .outsideScope? = await child.resolveError(AuditLog.self) else {
+            Issue.record("`.scoped` resolved where no scope is open")
+            return
+        }
+        let request = child.openScope()
+        await request.register(RequestContext(id: 2))
+        #expect(try await request.resolve(AuditLog.self).transaction.request == 2)
+        try await request.close()
+    }
+
     @Test(arguments: Face.allCases)
     func aSingletonRegisteredInsideTheScopeMayKeepItsValues(face: Face) async throws {
         let app = await app(face, made: Collected())
