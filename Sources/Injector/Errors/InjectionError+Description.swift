@@ -342,7 +342,7 @@ extension InjectionError: CustomStringConvertible {
         case .registeredBelowBuilder(let builder):
             // `.scoped` alone fails where the resolve ran in a plain child (`outsideScope`): it
             // needs an opened scope, which the message says; a transient needs none.
-            return suggestion.description + " Make \(builder.typeName) transient (no `scope:`): each resolve then "
+            return suggestion.description + " Make \(builder.typeName) transient (`scope: .transient`): each resolve "
                 + "builds it with the registrations of the injector it started from. Or make it `.scoped` (one per "
                 + "opened scope) and resolve it in a scope opened with `openScope()` (a plain `child()` opens none) "
                 + "that registers \(key.typeName) (`declareScoped(\(key.typeExpression))` where \(builder.typeName) "

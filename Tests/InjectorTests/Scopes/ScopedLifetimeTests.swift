@@ -362,8 +362,8 @@ import Testing
                 Resolution path: \(module)AuditLog → \(module)RequestContext
                 Suggestion: It is registered in the injector the resolve started from, but \(module)AuditLog is a \
                 singleton built by an ancestor with the ancestor's own registrations, which cannot see a child's. \
-                Make \(module)AuditLog transient (no `scope:`): each resolve then builds it with the registrations of \
-                the injector it started from. Or make it `.scoped` (one per opened scope) and resolve it in a scope \
+                Make \(module)AuditLog transient (`scope: .transient`): each resolve builds it with the registrations \
+                of the injector it started from. Or make it `.scoped` (one per opened scope) and resolve it in a scope \
                 opened with `openScope()` (a plain `child()` opens none) that registers \(module)RequestContext \
                 (`declareScoped(\(module)RequestContext.self)` where \(module)AuditLog is registered declares that \
                 each scope provides one). Or register \(module)RequestContext where \(module)AuditLog is registered.
