@@ -332,7 +332,7 @@ extension AsyncResolutionContext {
                     registration: registration, creation: creation, resolve: innermost.frame.resolve, run: run)
                 let node = Node(frame, parent: innermost, depth: depth, registrations: registrations)
                 if let task {
-                    state.unbound.append(UnboundRun(run: run, task: task, frames: Frames(innermost: node)))
+                    state.unbound.append(UnboundRun(run: run, task: task, node: .passUnretained(node)))
                 }
                 return (run, node)
             }) {
@@ -353,9 +353,8 @@ extension AsyncResolutionContext {
                 let captured = state.captured.isEmpty ? nil : state.captured.removeValue(forKey: run)
                 if captured != nil { Self.capturedCount.decrement() }
                 let values = state.inProgress == 0 ? exchange(&state.values, with: Shared()) : Shared()
-                // Its frames hold this resolve: released after the unlock, which ends the cycle.
-                let unbound = state.unbound.remove(run)
-                return (values, captured, unbound)
+                state.unbound.remove(run)
+                return (values, captured)
             }
         }
 
@@ -427,7 +426,13 @@ extension AsyncResolutionContext {
         struct UnboundRun {
             let run: Run
             let task: UInt
-            let frames: Frames
+            /// The run's node (its frames' innermost), unretained: the run holds it until it
+            /// ends, and its end takes this entry out first, under the lock where it is read.
+            /// Retained, it cost each such run a retain and a release, and made a cycle (the
+            /// node holds this resolve) that only the run's end broke.
+            fileprivate let node: Unmanaged<Node>
+
+            var frames: Frames { Frames(innermost: node.takeUnretainedValue()) }
         }
 
         /// The runs in progress that did not bind their frames, in the order they began: the
@@ -451,13 +456,18 @@ extension AsyncResolutionContext {
             }
 
             /// Takes out the entry of `run`, if it is held.
-            mutating func remove(_ run: Run) -> UnboundRun? {
-                guard first != nil else { return nil }  // most resolves: none held
-                if let index = later.lastIndex(where: { $0.run == run }) { return later.remove(at: index) }
-                guard first?.run == run else { return nil }
-                // The earliest of the rest moves up, so that the order stays the order they began.
-                let next = later.isEmpty ? nil : later.removeFirst()
-                return exchange(&first, with: next)
+            mutating func remove(_ run: Run) {
+                guard let earliest = first else { return }  // most resolves: none held
+                if later.isEmpty {  // most of the rest: one held
+                    if earliest.run == run { first = nil }
+                    return
+                }
+                if let index = later.lastIndex(where: { $0.run == run }) {
+                    later.remove(at: index)
+                } else if earliest.run == run {
+                    // The earliest of the rest moves up, so that the order stays the order they began.
+                    first = later.removeFirst()
+                }
             }
 
             /// The latest entry of `task`, if any.
