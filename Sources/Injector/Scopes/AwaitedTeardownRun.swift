@@ -44,27 +44,23 @@ final class AwaitedTeardownRun: Sendable {
     /// its teardowns that begins now and awaits them in their turn: a nested close of the
     /// injector must not end before the values a teardown of the outer run let go of.
     static func takeWaiting(of injector: DependencyInjector) -> [PendingTeardown] {
-        let wanted = ObjectIdentifier(injector)
         let task = CurrentTask.address
-        var waiting: [PendingTeardown] = []
-        var run = current
-        while let candidate = run {
-            if candidate.injector == wanted, candidate.task == task, let taken = candidate.take() { waiting += taken }
-            run = candidate.outer
-        }
-        return waiting
+        return runs(of: injector).filter { $0.task == task }.compactMap { $0.take() }.flatMap { $0 }
     }
 
     /// Whether `records`, released for `injector` (emptied then), joined a run of its
     /// teardowns that this task is in, the innermost first.
     static func takeIn(_ records: inout [PendingTeardown], of injector: DependencyInjector) -> Bool {
+        runs(of: injector).contains { $0.append(&records) }
+    }
+
+    /// The runs of `injector`'s teardowns bound to this task, the innermost first.
+    private static func runs(of injector: DependencyInjector) -> some Sequence<AwaitedTeardownRun> {
         let wanted = ObjectIdentifier(injector)
-        var run = current
-        while let candidate = run {
-            if candidate.injector == wanted, candidate.append(&records) { return true }
-            run = candidate.outer
-        }
-        return false
+        return sequence(state: current) { run in
+            defer { run = run?.outer }
+            return run
+        }.lazy.filter { $0.injector == wanted }
     }
 
     /// Adds `records` (emptied then) unless the run has ended.
