@@ -30,26 +30,15 @@
 /// To use async-created singletons from synchronous code (or `@Inject`), register them in a
 /// ``DependencyInjector``: `sync.register(try await services.resolve(Database.self))`.
 public actor AsyncDependencyInjector {
-    /// The actor face of ``DependencyInjector/shared``, one root for both faces: what is
-    /// registered through either is seen by the other (a synchronous resolve of a key whose
-    /// factory is `async` throws, saying to `await` it).
-    ///
-    /// ```swift
-    /// await AsyncDependencyInjector.shared.register(Clock.self) { _ in SystemClock() }
-    /// let clock = try DependencyInjector.shared.resolve(Clock.self)  // the same registration
-    /// ```
+    /// The actor face's ``DependencyInjector/shared``, the same root: what either face registers, the other sees.
+    /// A synchronous resolve of a key whose factory is `async` throws, saying to `await` it.
     public static let shared = AsyncDependencyInjector(parent: nil, core: DependencyInjector.shared)
 
-    /// The async injector that code without one of its own should use: ``shared`` unless a
-    /// task-local scope binds another one, as for ``DependencyInjector/current``:
-    /// `try await AsyncDependencyInjector.$current.withValue(injector) { try await SignUp().run() }`.
-    ///
-    /// While an injector runs a factory, it is `current` for that factory's work, and its
-    /// ``synchronous`` registry is ``DependencyInjector/current``, where the wrappers of what
-    /// the factory builds resolve.
+    /// The actor face's ``DependencyInjector/current``; it behaves the same.
+    /// While an injector runs a factory, its ``synchronous`` registry is ``DependencyInjector/current`` too.
     @TaskLocal public static var current: AsyncDependencyInjector = .shared
 
-    /// The injector this one falls back to; see ``DependencyInjector/parent``.
+    /// The actor face's ``DependencyInjector/parent``; it behaves the same.
     public nonisolated let parent: AsyncDependencyInjector?
 
     /// The injector this face works on (its ancestors are the cores of this face's), so both
@@ -74,14 +63,13 @@ public actor AsyncDependencyInjector {
     /// through it are this injector's own.
     public nonisolated var synchronous: DependencyInjector { core }
 
-    /// Creates an empty injector, independent of ``shared``; see
-    /// ``DependencyInjector/init(defaultScope:)``.
+    /// The actor face's ``DependencyInjector/init(defaultScope:)``; it behaves the same.
     public init(defaultScope: Scope = .transient) {
         parent = nil
         core = DependencyInjector(defaultScope: defaultScope)
     }
 
-    /// The scope of a registration that names none; see ``DependencyInjector/defaultScope``.
+    /// The actor face's ``DependencyInjector/defaultScope``; it behaves the same.
     public nonisolated var defaultScope: Scope { core.defaultScope }
 
     /// The actor face of `child`, a child of this face's registry made on the sync face: one
@@ -97,7 +85,7 @@ public actor AsyncDependencyInjector {
         self.core = core
     }
 
-    /// A child that sees this injector's registrations and can override them, as ``DependencyInjector/child()`` is.
+    /// The actor face's ``DependencyInjector/child()``; it behaves the same.
     public nonisolated func child() -> AsyncDependencyInjector {
         child(singletons: .shared)
     }
@@ -107,9 +95,7 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.child(singletons: singletons))
     }
 
-    /// Opens a scope under this injector, as ``DependencyInjector/openScope(fileID:filePath:line:)`` does: a child that
-    /// keeps one value of each ``Scope/scoped`` registration. ``close()`` ends it, awaiting its teardowns;
-    /// ``withScope(fileID:filePath:line:isolation:_:)`` closes it on every path.
+    /// The actor face's ``DependencyInjector/openScope(fileID:filePath:line:)``; its ``close()`` awaits its teardowns.
     public nonisolated func openScope(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
@@ -123,7 +109,7 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.scratchScope())
     }
 
-    /// A scope whose registrations answer with their preview stand-ins, as ``DependencyInjector/previewScope()`` is.
+    /// The actor face's ``DependencyInjector/previewScope()``; it behaves the same.
     public nonisolated func previewScope() -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(.preview))
     }

@@ -1,10 +1,6 @@
 extension AsyncDependencyInjector {
-    /// Resolves every registration off to the side, as ``DependencyInjector/verify()`` does, awaiting async factories.
-    ///
-    /// It runs main-actor factories (``DependencyInjector/mainActor``) on the main actor, awaiting
-    /// it, where the sync face's `verify()` off the main actor skips them. A synchronous factory
-    /// that resolves one passes, as there: whether it works depends on where the app resolves it
-    /// (from main-actor code, or once the value, a singleton, exists), which `verify()` cannot see.
+    /// The actor face's ``DependencyInjector/verify()``; it awaits async factories, and runs main-actor ones
+    /// (``DependencyInjector/mainActor``) on the main actor, which the sync face's skips off the main actor.
     public nonisolated func verify() async throws(VerificationError) {
         let scratch = scratchScope()
         InitializerDryRun.verifying.increment()
@@ -40,22 +36,22 @@ extension AsyncDependencyInjector {
         try verification.finish()
     }
 
-    /// The dependencies seen so far, as ``DependencyInjector/graph()`` returns them.
+    /// The actor face's ``DependencyInjector/graph()``; it behaves the same.
     public func graph() -> DependencyGraph {
         core.graph()
     }
 
-    /// Calls `observer` after every resolve, as ``DependencyInjector/observe(_:)`` does.
+    /// The actor face's ``DependencyInjector/observe(_:)``; it behaves the same.
     public func observe(_ observer: @escaping @Sendable (ResolutionEvent) -> Void) {
         core.observe(observer)
     }
 
-    /// Removes the observer, as ``DependencyInjector/stopObserving()`` does.
+    /// The actor face's ``DependencyInjector/stopObserving()``; it behaves the same.
     public func stopObserving() {
         core.stopObserving()
     }
 
-    /// Every key this injector can resolve, as ``DependencyInjector/registrations`` lists them; each owner is an
+    /// The actor face's ``DependencyInjector/registrations``; each owner is an
     /// ``RegistrationInfo/Owner/asyncInjector(_:)``.
     public var registrations: [RegistrationInfo] {
         core.registrations { .asyncInjector(face(of: $0)) }

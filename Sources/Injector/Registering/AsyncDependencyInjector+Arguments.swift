@@ -1,15 +1,9 @@
 import Dispatch
 
 extension AsyncDependencyInjector {
-    /// Registers an async factory that takes run-time arguments, as
-    /// ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)`` does:
-    /// `await injector.register(Session.self) { (r, id: UUID) in try await Session(id: id, api: r.resolve()) }`.
-    ///
-    /// With `caching`, a value is made in the task of the first resolve of its tuple (whose cancellation
-    /// reaches the factory); a resolve that finds it being made awaits it, or makes it itself when the
-    /// creating task is cancelled, and cached values that need each other are a cycle, not a hang.
-    /// `teardown` may await: what the bound lets go is torn down by the resolve that made the new value,
-    /// and what is let go otherwise, in a task that ``close()`` awaits.
+    /// The actor face's ``DependencyInjector/register(_:name:caching:teardown:fileID:line:factory:)``, its factory
+    /// async and given the run's ``AsyncResolver``; `teardown` may await. With `caching`, a value is made in the task
+    /// of its tuple's first resolve; another resolve awaits it, or makes it itself when that task is cancelled.
     public func register<T: Sendable, First: Sendable, each Rest: Sendable>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -39,8 +33,7 @@ extension AsyncDependencyInjector {
         )
     }
 
-    /// Resolves a registration that takes run-time arguments, as
-    /// ``DependencyInjector/resolve(_:name:arguments:_:)`` does.
+    /// The actor face's ``DependencyInjector/resolve(_:name:arguments:_:)``; it awaits async factories.
     public nonisolated func resolve<T: Sendable, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,

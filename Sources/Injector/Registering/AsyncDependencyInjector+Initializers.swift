@@ -1,11 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Registers `initializer` as the factory of `type`, each parameter resolved and awaited, as
-    /// ``DependencyInjector/register(_:name:scope:fileID:line:initializer:)`` does:
-    /// `await server.register(OrderService.self, scope: .singleton, initializer: OrderService.init)`.
-    ///
-    /// An ``AsyncResolver`` parameter gets the run's resolver, a factory's `r`: so a synchronous
-    /// closure that hands `r` on, `{ r in Keeper(resolver: r) }`, which the compiler takes for
-    /// this form (it needs no async conversion), works as the factory it was meant to be.
+    /// The actor face's ``DependencyInjector/register(_:name:scope:fileID:line:initializer:)``, each parameter awaited.
+    /// An ``AsyncResolver`` parameter gets the run's resolver, so `{ r in Keeper(resolver: r) }`, taken for this form,
+    /// still works as a factory.
     @discardableResult
     public func register<T: Sendable, each Parameter: Sendable>(
         _ type: T.Type = T.self,

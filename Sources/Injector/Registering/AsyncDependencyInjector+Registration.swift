@@ -1,11 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Registers an async factory; see ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``:
-    /// `await injector.register(UserRepository.self) { r in try await UserRepository(database: r.resolve()) }`.
-    ///
-    /// The factory gets an ``AsyncResolver`` of its run (`r`). Registering the key again drops
-    /// a singleton creation still running too (its value is not kept). A singleton's (or weak
-    /// instance's) factory runs in a task of the injector's, not cancelled with the caller that
-    /// asked first; a transient's runs in the caller's task.
+    /// The actor face's ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, its factory async
+    /// and given the run's ``AsyncResolver``. A singleton's (or weak instance's) factory runs in a task of the
+    /// injector's, which the first caller's cancellation does not reach.
     @discardableResult
     public func register<T: Sendable>(
         _ type: T.Type = T.self,
@@ -20,7 +16,7 @@ extension AsyncDependencyInjector {
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 
-    /// Registers `instance` as a singleton, as ``DependencyInjector/register(_:as:name:fileID:line:)`` does.
+    /// The actor face's ``DependencyInjector/register(_:as:name:fileID:line:)``; it behaves the same.
     public func register<T: Sendable>(
         _ instance: T,
         as type: T.Type = T.self,
@@ -31,15 +27,13 @@ extension AsyncDependencyInjector {
         core.register(instance, as: type, name: name, fileID: fileID, line: line)
     }
 
-    /// Removes this injector's registration, as ``DependencyInjector/unregister(_:name:)`` does.
-    /// It returns once a synchronous teardown of its value has run; an asynchronous one runs
-    /// in a task, which ``close()`` awaits (as it awaits one of a value replaced by a new
-    /// registration).
+    /// The actor face's ``DependencyInjector/unregister(_:name:)``; an async teardown of its value runs in a task
+    /// that ``close()`` awaits.
     public func unregister<T>(_ type: T.Type, name: String? = nil) {
         core.unregister(type, name: name)
     }
 
-    /// Whether `type` under `name` is registered, as ``DependencyInjector/isRegistered(_:name:)`` says.
+    /// The actor face's ``DependencyInjector/isRegistered(_:name:)``; it behaves the same.
     public func isRegistered<T>(_ type: T.Type, name: String? = nil) async -> Bool {
         core.isRegistered(type, name: name)
     }

@@ -1,10 +1,10 @@
 extension AsyncDependencyInjector {
-    /// Freezes the registrations, as ``DependencyInjector/seal()`` does.
+    /// The actor face's ``DependencyInjector/seal()``; it behaves the same.
     public func seal() {
         core.seal()
     }
 
-    /// Whether ``seal()`` was called, as ``DependencyInjector/isSealed`` says.
+    /// The actor face's ``DependencyInjector/isSealed``; it behaves the same.
     public var isSealed: Bool {
         core.isSealed
     }

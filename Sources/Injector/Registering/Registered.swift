@@ -437,24 +437,15 @@ public struct Registered<Value>: Sendable {
     }
 }
 
-/// A factory registration of ``AsyncDependencyInjector`` just made, to complete: the actor's
-/// form of ``Registered``, whose hook may `await`.
-///
-/// ```swift
-/// await server.register(Router.self, scope: .singleton) { _ in Router() }
-///     .initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }
-///     .implements((any Routing).self)
-/// ```
+/// The actor face's ``Registered``; its hooks, teardowns and stand-ins may await.
 public struct AsyncRegistered<Value>: Sendable {
     let base: Registered<Value>
 
-    /// The key the registration is stored under; see ``Registered/key``.
+    /// The actor face's ``Registered/key``; it behaves the same.
     public var key: DependencyKey { base.key }
 
-    /// Runs `complete` on each value the factory makes, before the resolve that asked for it
-    /// gets it, as ``Registered/initCompleted(_:)`` does (several hooks included); it may await:
-    /// `.initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }`.
-    /// Only the actor runs it: a sync resolve of the key throws.
+    /// The actor face's ``Registered/initCompleted(_:)``, its hook async and given the run's ``AsyncResolver``.
+    /// Only the actor face runs it: a synchronous resolve of the key throws.
     @discardableResult
     public func initCompleted(
         _ complete: @escaping @Sendable (AsyncResolver, Value) async throws -> Void
@@ -467,28 +458,22 @@ public struct AsyncRegistered<Value>: Sendable {
                 }))
     }
 
-    /// Closes each value the injector keeps for this registration when the injector lets it
-    /// go, as ``Registered/teardown(_:)`` does, without awaiting: `.teardown { $0.rollBack() }`.
-    /// Chosen for a closure that does not await; it runs in ``AsyncDependencyInjector/close()``
-    /// as it would in the sync face's, with no async call of its own.
+    /// The actor face's ``Registered/teardown(_:)``, for a closure that does not await; it behaves the same.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) throws -> Void) -> AsyncRegistered<Value> {
         AsyncRegistered(base: base.teardown(close))
     }
 
-    /// Closes each value the injector keeps for this registration on the main actor, as a
-    /// `@MainActor` type's teardown must: awaited there by ``AsyncDependencyInjector/close()``,
-    /// as an async teardown is: `.teardown { @MainActor model in model.stop() }`. It is
-    /// ``Registered/teardown(mainActor:)``.
+    /// The actor face's ``Registered/teardown(mainActor:)``, for a `@MainActor` closure;
+    /// ``AsyncDependencyInjector/close()`` awaits it on the main actor.
     @discardableResult
     public func teardown(_ close: @escaping @MainActor @Sendable (Value) throws -> Void) -> AsyncRegistered<Value>
     where Value: Sendable {
         AsyncRegistered(base: base.teardown(mainActor: close))
     }
 
-    /// ``Registered/teardown(mainActor:)`` on the actor face: a teardown on the main actor with
-    /// no mark on its closure, `.teardown(mainActor: { model in model.stop() })`, which
-    /// ``AsyncDependencyInjector/close()`` awaits there.
+    /// The actor face's ``Registered/teardown(mainActor:)``; ``AsyncDependencyInjector/close()`` awaits it on the main
+    /// actor.
     @discardableResult
     public func teardown(mainActor close: @escaping @MainActor @Sendable (Value) throws -> Void)
         -> AsyncRegistered<Value>
@@ -496,9 +481,8 @@ public struct AsyncRegistered<Value>: Sendable {
         AsyncRegistered(base: base.teardown(mainActor: close))
     }
 
-    /// Closes each value the injector keeps for this registration when the injector lets it
-    /// go, as ``Registered/teardown(_:)`` does; it may await, and ``AsyncDependencyInjector/close()``
-    /// awaits it: `.teardown { pool in await pool.drain() }`.
+    /// The actor face's ``Registered/teardown(_:)``, for a closure that may await; ``AsyncDependencyInjector/close()``
+    /// awaits it.
     @discardableResult
     public func teardown(_ close: @escaping @Sendable (Value) async throws -> Void) -> AsyncRegistered<Value>
     where Value: Sendable {
@@ -508,16 +492,14 @@ public struct AsyncRegistered<Value>: Sendable {
             })
     }
 
-    /// Makes the registration answer `types` too (under the same name), with the value it
-    /// makes; see ``Registered/implements(_:)``.
+    /// The actor face's ``Registered/implements(_:)``; it behaves the same.
     @discardableResult
     public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type) -> AsyncRegistered<Value> {
         repeat base.forward(each types, name: base.registration.key.name)
         return self
     }
 
-    /// Makes the registration answer `types` under `name` (`nil`: unnamed), with the value it
-    /// makes; see ``Registered/implements(_:name:)``.
+    /// The actor face's ``Registered/implements(_:name:)``; it behaves the same.
     @discardableResult
     public func implements<each Forwarded>(_ types: repeat (each Forwarded).Type, name: String?)
         -> AsyncRegistered<Value>
@@ -526,8 +508,7 @@ public struct AsyncRegistered<Value>: Sendable {
         return self
     }
 
-    /// Makes test scopes use `double`, which may await, in place of this registration's
-    /// factory, as ``Registered/inTests(fileID:line:_:)`` does: `.inTests { _ in RecordingMailer() }`.
+    /// The actor face's ``Registered/inTests(fileID:line:_:)``, its double async and given the run's ``AsyncResolver``.
     @discardableResult
     public func inTests(
         fileID: StaticString = #fileID,
@@ -538,8 +519,8 @@ public struct AsyncRegistered<Value>: Sendable {
         return AsyncRegistered(base: base.replaced { $0.setDouble(stand) })
     }
 
-    /// Makes preview scopes use `standIn`, which may await, in place of this registration's
-    /// factory, as ``Registered/inPreviews(fileID:line:_:)`` does: `.inPreviews { _ in SampleOrdersAPI() }`.
+    /// The actor face's ``Registered/inPreviews(fileID:line:_:)``, its stand-in async and given the run's
+    /// ``AsyncResolver``.
     @discardableResult
     public func inPreviews(
         fileID: StaticString = #fileID,
@@ -563,7 +544,7 @@ public struct AsyncRegistered<Value>: Sendable {
             key: registration.key, scope: registration.scope, factory: .async(make), site: site)
     }
 
-    /// Lets strict test scopes use this registration as it is; see ``Registered/allowedInTests()``.
+    /// The actor face's ``Registered/allowedInTests()``; it behaves the same.
     @discardableResult
     public func allowedInTests() -> AsyncRegistered<Value> {
         AsyncRegistered(base: base.allowedInTests())

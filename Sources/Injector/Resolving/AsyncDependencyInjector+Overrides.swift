@@ -1,8 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Runs `operation` with a test scope of this injector, configured by `overrides`, as ``current``, as
-    /// ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)`` does. Where
-    /// ``DependencyInjector/current`` is this injector's ``synchronous`` (one root, as the shared
-    /// faces are), it is the scope's: one scope for both faces.
+    /// The actor face's ``DependencyInjector/withOverrides(strict:allowing:_:isolation:operation:)``. Where
+    /// ``DependencyInjector/current`` is this injector's ``synchronous``, it binds that to the scope too: one scope for
+    /// both faces.
     @discardableResult
     public func withOverrides<Result>(
         strict: Bool = false,

@@ -32,16 +32,10 @@ public struct AsyncResolver: Sendable {
         self.task = task
     }
 
-    /// The injector's registry as a ``DependencyInjector``; see
-    /// ``AsyncDependencyInjector/synchronous``.
+    /// The injector's ``AsyncDependencyInjector/synchronous``.
     public var synchronous: DependencyInjector { injector.core }
 
-    /// The value registered for `type` under `name`; see ``AsyncDependencyInjector/resolve(_:name:)``:
-    /// `{ r in try await Checkout(cart: r.resolve(), payments: r.resolve()) }`.
-    ///
-    /// Always inlined into the factory that calls it, so that its call is the injector's, with
-    /// no async call between: one costs a frame and two executor hops (on entry, and back
-    /// after the injector's call returns).
+    /// The run's ``AsyncDependencyInjector/resolve(_:name:)``; it behaves the same.
     @inlinable
     #if compiler(>=6.3)
         @inline(always)
@@ -49,7 +43,10 @@ public struct AsyncResolver: Sendable {
         @inline(__always)
     #endif
     public func resolve<T: Sendable>(_ type: T.Type = T.self, name: String? = nil) async throws(InjectionError) -> T {
-        // The injector's hot path, with the run's frames instead of a task-local read.
+        // The injector's hot path, with the run's frames instead of a task-local read. Always
+        // inlined into the factory that calls it, so that its call is the injector's, with no
+        // async call between: one costs a frame and two executor hops (on entry, and back after
+        // the injector's call returns).
         if let found = injector.core.ready.slotUnlessObserved(for: ObjectIdentifier(T.self), name: name) {
             if found.holdsFactoryForTheActorFace {
                 // A `.scoped` one straight to its scope: through `resolvePublished`, an async call
@@ -70,9 +67,7 @@ public struct AsyncResolver: Sendable {
         return try await injector.resolveLocked(type, name: name, in: self)
     }
 
-    /// Resolves a registration whose factory takes run-time arguments; see
-    /// ``AsyncDependencyInjector/resolve(_:name:arguments:_:)``:
-    /// `try await r.resolve(UserSession.self, arguments: userID)`.
+    /// The run's ``AsyncDependencyInjector/resolve(_:name:arguments:_:)``; it behaves the same.
     public func resolve<T: Sendable, First, each Rest>(
         _ type: T.Type = T.self,
         name: String? = nil,
@@ -82,8 +77,7 @@ public struct AsyncResolver: Sendable {
         try await injector.resolve(type, name: name, after: frames, arguments: first, repeat each rest)
     }
 
-    /// The key-path dependency; see ``AsyncDependencyInjector/resolve(_:fileID:filePath:line:)``:
-    /// `{ r in await Feed(network: r.resolve(\.networkProvider)) }`.
+    /// The run's ``AsyncDependencyInjector/resolve(_:fileID:filePath:line:)``; it behaves the same.
     public func resolve<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         fileID: StaticString = #fileID,

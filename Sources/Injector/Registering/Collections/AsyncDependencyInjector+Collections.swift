@@ -1,7 +1,6 @@
 extension AsyncDependencyInjector {
-    /// Registers an element of `[T]`, or the entry under `key` of `[Key: T]`, made by an async factory, as
-    /// ``DependencyInjector/register(into:key:scope:fileID:line:factory:)`` does:
-    /// `await server.register(into: [any Middleware].self) { r in try await Auth(keys: r.resolve()) }`.
+    /// The actor face's ``DependencyInjector/register(into:key:scope:fileID:line:factory:)``, its factory async and
+    /// given the run's ``AsyncResolver``.
     @discardableResult
     public func register<C: ServiceCollection>(
         into collection: C.Type,
@@ -20,11 +19,8 @@ extension AsyncDependencyInjector {
         return AsyncRegistered(base: Registered(injector: core, registration: registration))
     }
 
-    /// Declares the collection `[T]` or the map `[Key: T]`, as
-    /// ``DependencyInjector/declareCollection(_:inheriting:fileID:line:)`` does.
-    ///
-    /// While none of the elements it gathers is the actor face's, the sync face resolves it
-    /// too (an `@Inject` of the collection); the first async element makes it awaited.
+    /// The actor face's ``DependencyInjector/declareCollection(_:inheriting:fileID:line:)``. While none of the elements
+    /// it gathers is the actor face's, the sync face resolves it too; the first async element makes it awaited.
     public func declareCollection<C: ServiceCollection>(
         _ collection: C.Type,
         inheriting: CollectionInheritance = .adding,

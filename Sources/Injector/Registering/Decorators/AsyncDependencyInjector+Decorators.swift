@@ -1,10 +1,7 @@
 extension AsyncDependencyInjector {
-    /// Wraps every value of `type` (under `name`) that this injector or a descendant makes, as
-    /// ``DependencyInjector/decorate(_:name:fileID:line:_:)`` does; the decorator may await:
-    /// `await server.decorate((any Store).self) { r, inner in try await CachingStore(inner, cache: r.resolve()) }`.
-    ///
-    /// It wraps what the actor face's factories make. A value made by a synchronous factory (through
-    /// ``synchronous``) cannot await it and fails to resolve: decorate that one with `synchronous.decorate`.
+    /// The actor face's ``DependencyInjector/decorate(_:name:fileID:line:_:)``, its decorator async and given the run's
+    /// ``AsyncResolver``. A value made by a synchronous factory (through ``synchronous``) cannot await it and fails to
+    /// resolve: decorate that one with `synchronous.decorate`.
     public func decorate<T: Sendable>(
         _ type: T.Type,
         name: String? = nil,

@@ -1,6 +1,5 @@
 extension AsyncDependencyInjector {
-    /// The key-path dependency, its factory awaited, as
-    /// ``DependencyInjector/resolve(_:fileID:filePath:line:)`` reads it.
+    /// The actor face's ``DependencyInjector/resolve(_:fileID:filePath:line:)``; it awaits async factories.
     public nonisolated func resolve<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         fileID: StaticString = #fileID,
@@ -37,9 +36,8 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// Registers an async factory for the key behind `keyPath`, as
-    /// ``DependencyInjector/register(_:scope:fileID:line:factory:)`` does:
-    /// `await injector.register(\.networkProvider) { r in try await LiveNetwork(session: r.resolve()) }`.
+    /// The actor face's ``DependencyInjector/register(_:scope:fileID:line:factory:)``, its factory async and given the
+    /// run's ``AsyncResolver``.
     public nonisolated func register<Value: Sendable>(
         _ keyPath: KeyPath<InjectedValues, Value>,
         scope: Scope? = nil,

@@ -1,7 +1,6 @@
 extension AsyncDependencyInjector {
-    /// Installs ``AsyncDependencyModule``s as ``DependencyInjector/install(_:)-(DependencyModule...)`` installs
-    /// modules, awaiting (not blocking on) one that another `install` is installing:
-    /// `try await server.install(PersistenceModule(), MailModule())`.
+    /// The actor face's ``DependencyInjector/install(_:)-(DependencyModule...)``, for ``AsyncDependencyModule``s; it
+    /// awaits (not blocks on) a module that another `install` is installing.
     public func install(_ modules: any AsyncDependencyModule...) async throws(InjectionError) {
         try await install(modules)
     }
@@ -56,7 +55,7 @@ extension AsyncDependencyInjector {
         }
     }
 
-    /// The module that registered `type` under `name`, as ``DependencyInjector/module(providing:name:)`` says.
+    /// The actor face's ``DependencyInjector/module(providing:name:)``; it behaves the same.
     public func module<T>(providing type: T.Type, name: String? = nil) async -> String? {
         core.module(providing: type, name: name)
     }

@@ -1,6 +1,5 @@
 extension AsyncDependencyInjector {
-    /// A handle that resolves `type` under `name` each time it is awaited, as
-    /// ``DependencyInjector/provider(for:name:)`` does on the sync face.
+    /// The actor face's ``DependencyInjector/provider(for:name:)``; its handle awaits async factories.
     public nonisolated func provider<T: Sendable>(for type: T.Type = T.self, name: String? = nil)
         -> AsyncProviderHandle<T>
     {
