@@ -438,6 +438,11 @@ public struct Registered<Value>: Sendable {
 }
 
 /// The actor face's ``Registered``; its hooks, teardowns and stand-ins may await.
+///
+/// ```swift
+/// await server.register(Router.self, scope: .singleton) { _ in Router() }
+///     .initCompleted { r, router in router.routes = try await r.resolve(Routes.self) }
+/// ```
 public struct AsyncRegistered<Value>: Sendable {
     let base: Registered<Value>
 

@@ -1,4 +1,10 @@
 /// The actor face's ``ProviderHandle``; each call awaits, so async factories run.
+///
+/// ```swift
+/// struct LoginFlow { let makeSession: AsyncProviderHandle<UserSession> }
+/// await injector.register(LoginFlow.self) { r in try await LoginFlow(makeSession: r.resolve()) }
+/// let session = try await flow.makeSession()  // resolved now, not when the flow was made
+/// ```
 public struct AsyncProviderHandle<Value: Sendable>: Sendable {
     /// The actor face's ``ProviderHandle/injector``; it behaves the same.
     public let injector: AsyncDependencyInjector
