@@ -116,14 +116,17 @@ public final class DependencyInjector: Sendable {
         inheritObserver(from: parent)
         // A request's scope opened under a closed injector (a server shut down) begins no
         // request: closed from the start, it builds nothing (principle 14). One atomic load per
-        // ancestor. Not the scopes the library opens (a test's, `verify()`'s).
-        if site != nil, parent.hasClosingAncestry {
-            registry.withLock { registry in
-                registry.isClosed = true
-                registry.kept.isClosed = true
-            }
-            ready.noteClosed()
+        // ancestor. Not a test's scope, whose test may inspect a closed app.
+        if site != nil, parent.hasClosingAncestry { markClosed() }
+    }
+
+    /// Marks a scope closed from its start (see `init(parent:…)`, `scratchScope()`).
+    private func markClosed() {
+        registry.withLock { registry in
+            registry.isClosed = true
+            registry.kept.isClosed = true
         }
+        ready.noteClosed()
     }
 
     /// Whether this injector's `close()` has begun, or an ancestor's: read without their locks
@@ -165,7 +168,10 @@ public final class DependencyInjector: Sendable {
 
     /// A child that keeps its own singletons and opens a scope, which `verify()` resolves in.
     func scratchScope() -> DependencyInjector {
-        DependencyInjector(parent: self, singletons: .own, opensScope: true)
+        let scratch = DependencyInjector(parent: self, singletons: .own, opensScope: true)
+        // `verify()` of a closed injector builds nothing either: each value it would keep is `closed`.
+        if hasClosingAncestry { scratch.markClosed() }
+        return scratch
     }
 
     /// Opens a scope under this injector: a child that keeps one value of each
