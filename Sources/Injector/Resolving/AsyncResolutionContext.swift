@@ -71,13 +71,10 @@ extension AsyncResolutionContext {
             self.innermost = innermost
         }
 
-        /// The top-level resolve these frames belong to, or `nil` when nothing is being
-        /// resolved: the innermost frame's (a node's frame and the frames `appending` returns
-        /// with it always name the same resolve).
-        private var resolve: Resolve? { innermost?.frame.resolve }
-
-        /// What the factories of this top-level resolve share, while it runs.
-        var shared: Resolve? { resolve }
+        /// The top-level resolve these frames belong to, which its factories share while it
+        /// runs, or `nil` when nothing is being resolved: the innermost frame's (a node's frame
+        /// and the frames `appending` returns with it always name the same resolve).
+        var shared: Resolve? { innermost?.frame.resolve }
 
         /// These frames without the innermost: what a run waits from when it waits for
         /// another creation of its own registration (a value cached by argument, see
@@ -120,7 +117,7 @@ extension AsyncResolutionContext {
 
         /// Ends `run` (see `appending(_:creation:unboundIn:)`).
         func end(_ run: Resolve.Run) {
-            resolve?.end(run)
+            shared?.end(run)
         }
 
         /// Keeps the failure of an `@Inject` wrapper initialised in this task for the
@@ -249,7 +246,7 @@ extension AsyncResolutionContext {
         /// The nodes are walked unretained: `innermost`, which these frames hold while the
         /// walk runs, holds each node above it, and no node changes. Walked retained, each level
         /// (and the innermost, bound to a name first) costs a retain and a release.
-        fileprivate func walk(_ body: (Frame) -> Bool) {
+        private func walk(_ body: (Frame) -> Bool) {
             guard var node = innermost.map({ Unmanaged.passUnretained($0) }) else { return }
             while node._withUnsafeGuaranteedRef({ body($0.frame) }),
                 let parent = node._withUnsafeGuaranteedRef({ $0.parent.map { Unmanaged.passUnretained($0) } })
