@@ -227,7 +227,9 @@ extension DependencyInjector {
             registry.teardownTasks[number] = Task {
                 for task in tasks { await task.value }
                 // A close awaits this task: a teardown here that closes the injector must not wait for it.
-                let failures = await Self.$tearingDown.withValue(TeardownRun(task: (ObjectIdentifier(self), number))) {
+                let failures = await TeardownRun.$current.withValue(
+                    TeardownRun(of: nil, teardownTask: (ObjectIdentifier(self), number))
+                ) {
                     await PendingTeardown.runAll(records.withLock { exchange(&$0, with: []) }, of: self)
                 }
                 note(failures)
@@ -305,12 +307,12 @@ extension DependencyInjector {
         }
         // Released in a run of this injector's teardowns on this thread (the running one, or one
         // that another injector's run interrupted), or in this task while a run awaits one of
-        // its teardowns (see `AwaitedTeardownRun`): its records join that run, in their turn
+        // its teardowns (see `TeardownRun`): its records join that run, in their turn
         // among the values left there, not a run of their own before newer values waiting there.
         // Only a release's: what a reset or a replacement in a teardown hands over is awaited by
         // that call itself, through a task.
         var records = consume teardowns
-        if joinsRun(&records) || (AwaitedTeardownRun.mayBeOpen && AwaitedTeardownRun.takeIn(&records, of: self)) {
+        if joinsRun(&records) || (TeardownRun.mayBeOpen && TeardownRun.takeIn(&records, of: self)) {
             return
         }
         tearDown(consume records)
@@ -354,7 +356,7 @@ extension AsyncDependencyInjector {
     /// the teardowns of values let go before, awaited here, among them), and the failures of
     /// the teardowns it ran itself (the others were recorded on the test as they happened).
     private nonisolated func closing() async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
-        let inside = DependencyInjector.tearingDown
+        let inside = TeardownRun.mark
         var owns = core.beginClose()
         // Another close of this face running already: its teardowns end before this one
         // returns. Not from inside a teardown, which that close may be waiting for.
@@ -367,14 +369,14 @@ extension AsyncDependencyInjector {
     }
 
     /// What `closing()` runs: the teardowns of everything this injector keeps. `inside`: the
-    /// teardowns running in this task already, if any (`DependencyInjector.tearingDown`).
+    /// teardowns running in this task already, if any (`TeardownRun.mark`).
     ///
-    /// The teardowns it awaits run with `tearingDown` bound (see there), and so do the tasks
+    /// The teardowns it awaits run marked (a `TeardownRun` of no injector), and so do the tasks
     /// they start; the synchronous teardowns of a scope's values run in place, as the sync
     /// face's close runs them, and the rest runs no user code: neither binds anything, which
     /// costs more than the rest of a request's close.
     private nonisolated func tearDownKept(
-        inside: DependencyInjector.TeardownRun?
+        inside: TeardownRun?
     ) async -> (all: [TeardownError.Failure], ran: [TeardownError.Failure]) {
         var all: [TeardownError.Failure] = []
         var ran: [TeardownError.Failure] = []
@@ -392,8 +394,8 @@ extension AsyncDependencyInjector {
                 (teardowns, kept, tasks) = ([], nil, .init())
             }
             // A close in a teardown of this injector's that let go of a child: the child's
-            // records wait in the run awaiting that teardown (see `AwaitedTeardownRun`).
-            if AwaitedTeardownRun.mayBeOpen { teardowns += AwaitedTeardownRun.takeWaiting(of: core) }
+            // records wait in the run awaiting that teardown (see `TeardownRun`).
+            if TeardownRun.mayBeOpen { teardowns += TeardownRun.takeWaiting(of: core) }
             for (number, task) in tasks where number != running { await task.value }
             let noted = core.takeTeardownFailures()
             // Appended only when there are some: appending even an empty array to an empty one
@@ -420,8 +422,8 @@ extension AsyncDependencyInjector {
                     }
                 }
                 if !inPlace || !teardowns.isEmpty {
-                    let awaited = await DependencyInjector.$tearingDown.withValue(
-                        DependencyInjector.TeardownRun(task: inside?.task)
+                    let awaited = await TeardownRun.$current.withValue(
+                        TeardownRun(of: nil, teardownTask: inside?.teardownTask)
                     ) {
                         // Moved into the run, so that each value is released in its turn.
                         guard teardowns.isEmpty, var kept = kept.take() else {
@@ -483,23 +485,6 @@ extension DependencyInjector {
 }
 
 extension DependencyInjector {
-    /// Set while this task runs teardowns (a close's, or a teardown task's), and in the tasks
-    /// they start: a `close()` called there waits for no running close (the one running these
-    /// teardowns may be waiting for it), nor for the teardown task that runs it.
-    @TaskLocal static var tearingDown: TeardownRun?
-
-    /// Teardowns running (see `tearingDown`): `task`, the teardown task that runs them (its
-    /// injector and number, see `runLater`), if one does.
-    struct TeardownRun: Sendable {
-        let task: (injector: ObjectIdentifier, number: UInt64)?
-
-        /// The number of the teardown task running this, if it is one of `injector`'s.
-        func teardownTask(of injector: DependencyInjector) -> UInt64? {
-            guard let task, task.injector == ObjectIdentifier(injector) else { return nil }
-            return task.number
-        }
-    }
-
     /// Marks a close of the actor face as running; `false` when one runs already, which the
     /// caller awaits (`closeEnded()`) before it asks again. A server's shutdown asked twice at
     /// once: the second `close()` must not return while the first still tears down.
@@ -533,7 +518,7 @@ extension DependencyInjector {
     /// `close()` (replaced, unregistered, reset).
     func teardownsFinished() async {
         let tasks = registry.withLock { $0.teardownTasks }
-        let running = Self.tearingDown?.teardownTask(of: self)  // not the one this runs in
+        let running = TeardownRun.mark?.teardownTask(of: self)  // not the one this runs in
         for (number, task) in tasks where number != running { await task.value }
     }
 }

@@ -86,7 +86,7 @@ final class PendingTeardown: @unchecked Sendable {
     /// Runs `teardowns`, `injector`'s, latest first, awaiting the asynchronous ones; the
     /// failures. Each record is let go once its teardown has run, and what that sets off is
     /// taken in, as in `runSynchronous(_:of:)`: on this thread after each await, and in this
-    /// task while a teardown awaits (`AwaitedTeardownRun`: a child that an async teardown lets
+    /// task while a teardown awaits (`TeardownRun`: a child that an async teardown lets
     /// go of is torn down in that teardown's turn, and awaited here).
     static func runAll(_ teardowns: consuming [PendingTeardown], of injector: DependencyInjector) async
         -> [TeardownError.Failure]
@@ -94,10 +94,10 @@ final class PendingTeardown: @unchecked Sendable {
         var failures: [TeardownError.Failure] = []
         var ordered = consume teardowns  // moved: held here too, each record would outlive its turn
         // With what waits for the injector in an outer run of this task (a teardown that closes it).
-        if AwaitedTeardownRun.mayBeOpen { ordered += AwaitedTeardownRun.takeWaiting(of: injector) }
+        if TeardownRun.mayBeOpen { ordered += TeardownRun.takeWaiting(of: injector) }
         ordered = inCreationOrder(ordered)
-        let run = AwaitedTeardownRun(of: injector)
-        await AwaitedTeardownRun.$current.withValue(run) {
+        let run = TeardownRun(of: injector)
+        await TeardownRun.$current.withValue(run) {
             await runAll(&ordered, failures: &failures, of: injector, in: run)
         }
         // Joined after the last look: run too, in a run of their own.
@@ -111,7 +111,7 @@ final class PendingTeardown: @unchecked Sendable {
         _ ordered: inout [PendingTeardown],
         failures: inout [TeardownError.Failure],
         of injector: DependencyInjector,
-        in run: AwaitedTeardownRun
+        in run: TeardownRun
     ) async {
         while let pending = ordered.popLast() {
             do {
