@@ -71,7 +71,7 @@ final class PendingTeardown: @unchecked Sendable {
             defer { context.endTeardowns(began: began) }
             while true {
                 // Asked before each record, so after the release of the one before.
-                if context.hasTakenIn { ordered = takingIn(ordered, from: context) }
+                if context.hasTakenIn { ordered = inCreationOrder(ordered + context.takeTakenIn()) }
                 guard let pending = ordered.popLast() else { return (failures, []) }
                 guard let teardown = pending.teardown else { continue }
                 switch teardown.runIfSynchronous(on: pending.value, key: pending.key, site: pending.site) {
@@ -138,17 +138,10 @@ final class PendingTeardown: @unchecked Sendable {
             }
             _ = consume pending
             // Read before the run ends: what it took in is its own.
-            if context.hasTakenIn { ordered = takingIn(ordered, from: context) }
+            if context.hasTakenIn { ordered = inCreationOrder(ordered + context.takeTakenIn()) }
             context.endTeardowns(began: began)
             if let joined = run.take() { ordered = inCreationOrder(ordered + joined) }
         }
-    }
-
-    /// `ordered` with what `context`'s run took in, in creation order.
-    private static func takingIn(_ ordered: consuming [PendingTeardown], from context: ResolutionContext)
-        -> [PendingTeardown]
-    {
-        inCreationOrder(ordered + context.takeTakenIn())
     }
 
     /// The failure of this teardown that threw `error`.
