@@ -40,8 +40,13 @@ final class TeardownRun: Sendable {
         if injector != nil { Self.open.increment() }
     }
 
-    /// The innermost mark bound to this task, if any.
-    static var mark: TeardownRun? { bound.first { $0.injector == nil } }
+    /// The innermost mark bound to this task, if any; one task-local read when none is bound
+    /// (a request's close asks).
+    @inline(__always)
+    static var mark: TeardownRun? {
+        guard let run = current else { return nil }
+        return sequence(first: run, next: \.outer).first { $0.injector == nil }
+    }
 
     /// The number of the teardown task running this mark, if it is one of `injector`'s.
     func teardownTask(of injector: DependencyInjector) -> UInt64? {
