@@ -179,8 +179,7 @@ extension DependencyInjector {
     ///
     /// The creation claims its place in the scope's own list (`KeptValues`), so that the
     /// common case, no other thread creating it, takes this scope's lock alone. A thread that
-    /// finds another creating the value waits in `SingletonCreation`, which registers the
-    /// creator for its cycle check, as it does for a singleton's creator; the creator wakes it.
+    /// finds another creating the value waits for it (see `wait(for:of:context:handingBack:)`).
     /// `nil` when `registration` was replaced or removed while this thread waited for its
     /// value: the caller looks the key up again; `nil` too for a task's resolve, which is
     /// handed the creation's end to await instead (see `ResolutionContext.handedBack`).
@@ -195,7 +194,7 @@ extension DependencyInjector {
         context: ResolutionContext
     ) throws(InjectionError) -> Any? {
         while true {
-            switch ownKeptValues.withLock({ $0.claim(registration, by: context) }) {
+            switch ownKeptValues.withLock({ $0.claim(registration, asking: context) { .thread(context) } }) {
             case .ready(let value):
                 return value
             case .cycle:
@@ -203,19 +202,9 @@ extension DependencyInjector {
             case .closed:
                 throw .closed(registration.key, path: context.path + [registration.key])
             case .running(let claim):
-                // A task's creation runs an async factory, which this thread could not run
-                // either: it is the actor face's to await.
-                guard claim.isThread else {
-                    throw .factoryFailed(
-                        registration.key, path: context.path + [registration.key], underlying: RequiresAwait())
-                }
-                try SingletonCreation.shared.wait(
-                    for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
-                    of: registration.key, context: context,
-                    handingBack: context.handsBackWaits() ? registration : nil
-                ) {
-                    ownKeptValues.withLock { $0.awaitedCreator(of: claim) }
-                }
+                try wait(
+                    for: claim, of: registration.key, context: context,
+                    handingBack: context.handsBackWaits() ? registration : nil)
                 // A task's resolve awaits the creation's end, then asks again (see `wait`).
                 if context.handedBack != nil { return nil }
                 // Re-registered while we waited: the value just made may be the old one's.
@@ -273,7 +262,6 @@ extension DependencyInjector {
         heldBy holder: DependencyInjector?,
         context: ResolutionContext
     ) throws(InjectionError) -> Any {
-        let creation = SingletonCreation.Key(registration, keptBy: self)
         let value: Any
         do {
             // This scope's own or an ancestor's registration (`holder` unknown or above): run
@@ -284,16 +272,14 @@ extension DependencyInjector {
                 value = try run(registration, in: context)
             }
         } catch {
-            if ownKeptValues.withLock({ $0.release(claimOf: registration) })?.isAwaited == true {
-                SingletonCreation.shared.finish(creation)
-            }
+            ownKeptValues.withLock { $0.release(claimOf: registration) }?.wakeThreads(keptBy: self)
             throw error
         }
         // Closed meanwhile: nothing is kept, and the claim ends all the same.
         let keeping = ownKeptValues.withLock {
             $0.keep(value, producedBy: registration, heldBy: holder, keptBy: self, claimed: true)
         }
-        if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
+        keeping.ended?.wakeThreads(keptBy: self)
         // After the claim ends, so that no resolve waiting for the value waits for user code.
         // Most keep nothing in another's place: no list is made and released for them.
         if keeping.letsGo { tearDown(letGo(by: keeping, of: registration)) }
@@ -328,9 +314,9 @@ extension AsyncDependencyInjector {
         // Numbered when this task takes the place: a ready value costs no count shared by all cores.
         var number: AsyncSingletonCreation.Number = 0
         let claimed = scoped.withLock { values in
-            values.claim(registration) {
+            values.claim(registration, asking: nil) {
                 number = CreationOrder.next()
-                return number
+                return .task(number: number, awaited: nil)
             }
         }
         // Consumed (its payloads moved, not copied), as `produce` consumes the request this makes.

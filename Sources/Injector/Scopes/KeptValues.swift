@@ -71,6 +71,14 @@ struct KeptValues {
             guard case .task(_, let awaited) = creator else { return nil }
             return awaited
         }
+
+        /// Wakes the threads that wait in `SingletonCreation` for this creation, ended, of a
+        /// value that `keeper` keeps, if any waits.
+        func wakeThreads(keptBy keeper: DependencyInjector) {
+            guard isAwaited else { return }
+            SingletonCreation.shared.finish(
+                SingletonCreation.Key(owner: ObjectIdentifier(keeper), registration: registration))
+        }
     }
 
     /// A kept value, the registration that made it, and its place in creation order (for a
@@ -298,19 +306,13 @@ struct KeptValues {
         return nil
     }
 
-    /// Where the creation of `registration`'s value is, searched in place (no claim copied).
-    private func claimIndex(of registration: Registration) -> Int? {
-        claimIndex(of: registration.lineage)
-    }
-
-    /// Where the creation that `claimed` names (a registration's, a tuple's) is. Inlined, as
-    /// `valueIndex(of:)` is.
+    /// Where the creation that `claimed` names (a registration's lineage, a tuple's identity)
+    /// is, searched in place (no claim copied). Inlined, as `valueIndex(of:)` is.
     @inline(__always)
     private func claimIndex(of claimed: ObjectIdentifier) -> Int? {
-        let registration = claimed
         var index = claims.startIndex
         while index < claims.endIndex {
-            if claims[index].registration == registration { return index }
+            if claims[index].registration == claimed { return index }
             index += 1
         }
         return nil
@@ -323,11 +325,13 @@ struct KeptValues {
     }
 
     /// The value kept for `registration`, for a resolve, which closes it from now on if it is a
-    /// later version of the one that made it.
+    /// later version of the one that made it. A weak value gone is made again, and replaces the
+    /// old one when kept. Inlined into `claim`, as `valueIndex(of:)` is.
+    @inline(__always)
     mutating func resolvedValue(of registration: Registration) -> Any? {
-        guard let index = valueIndex(of: registration) else { return nil }
+        guard let index = valueIndex(of: registration), let value = values[index].value else { return nil }
         if let adopted = values[index].adopted(by: registration) { adopt(adopted, at: index) }
-        return values[index].value
+        return value
     }
 
     /// The value kept for `registration`, for diagnostics, which change nothing.
@@ -349,48 +353,49 @@ struct KeptValues {
         case closed
     }
 
-    /// The kept value of `registration`, or a claim on its creation for the thread of
-    /// `context`, which finds a `cycle` if it claimed it already.
-    mutating func claim(_ registration: Registration, by context: ResolutionContext) -> Claimed {
-        claim(registration, asking: context) { .thread(context) }
-    }
-
-    /// `claim(_:by:)` for a task's resolve (the actor face's), whose creation takes the
-    /// number `numbering` gives, called only when the task takes the place. A task that finds
-    /// another task's creation gets what to await, made now if it is the first to wait. The
-    /// task checks its own frames for a cycle before it asks.
+    /// The kept value of `registration`, or a claim on its creation (see
+    /// `claim(_:of:asking:creator:)`). A thread finds a `cycle` if it claimed it already; a
+    /// task checks its own frames for one before it asks.
+    @inline(__always)
     mutating func claim(
         _ registration: Registration,
-        numbering: () -> AsyncSingletonCreation.Number
-    ) -> Claimed {
-        claim(registration, asking: nil, awaiting: true) { .task(number: numbering(), awaited: nil) }
-    }
-
-    /// What `claim(_:by:)` and `claim(_:numbering:)` do. Inlined into each: called, it was
-    /// handed the whole store and its creator's closure.
-    @inline(__always)
-    private mutating func claim(
-        _ registration: Registration,
         asking thread: ResolutionContext?,
-        awaiting: Bool = false,
         creator: () -> Claim.Creator
     ) -> Claimed {
-        // A weak value gone is made again, and replaces the old one when kept.
-        if let index = valueIndex(of: registration), let value = values[index].value {
-            if let adopted = values[index].adopted(by: registration) { adopt(adopted, at: index) }
-            return .ready(value)
-        }
-        if let index = claimIndex(of: registration) {
+        if let value = resolvedValue(of: registration) { return .ready(value) }
+        return claim(registration.lineage, of: registration, asking: thread, creator: creator)
+    }
+
+    /// The claim on the creation that `claimed` names (a value of `registration`, or one of
+    /// its argument tuples), whose value is not kept: by the thread `thread`, or by a task
+    /// (`thread` is `nil`), `creator` saying which (called only when it takes the place),
+    /// unless another runs it (a task that finds a task's creation gets what to await, made
+    /// now if it is the first to wait) or the keeper is closed. A tuple `handingOut` its value
+    /// counts its creator and the tasks that await it. Inlined into each caller: called, it
+    /// was handed the whole store and its creator's closure.
+    @inline(__always)
+    private mutating func claim(
+        _ claimed: ObjectIdentifier,
+        of registration: Registration,
+        asking thread: ResolutionContext?,
+        handingOut tuple: Tuple? = nil,
+        creator: () -> Claim.Creator
+    ) -> Claimed {
+        if let index = claimIndex(of: claimed) {
             if let thread, claims[index].isCreated(by: thread) { return .cycle }
-            if awaiting, case .task(let number, nil) = claims[index].creator {
-                let awaited = AsyncSingletonCreation(of: registration, number: number)
-                claims[index].creator = .task(number: number, awaited: awaited)
+            if thread == nil, case .task(let number, let awaited) = claims[index].creator {
+                if awaited == nil {
+                    claims[index].creator = .task(
+                        number: number, awaited: AsyncSingletonCreation(of: registration, number: number))
+                }
+                tuple?.handOuts += 1
             }
             return .running(claims[index])
         }
         if isClosed { return .closed }
+        tuple?.handOuts += 1
         if claims.capacity == 0 { claims.reserveCapacity(4) }  // a request's few, without a growth
-        claims.append(Claim(creator: creator(), registration: registration.lineage))
+        claims.append(Claim(creator: creator(), registration: claimed))
         return .claimed
     }
 
@@ -413,7 +418,7 @@ struct KeptValues {
 
     /// What the resolves waiting for a task's creation of `registration`'s value await, if any.
     func awaited(_ registration: Registration) -> AsyncSingletonCreation? {
-        claimIndex(of: registration).flatMap { claims[$0].awaited }
+        claimIndex(of: registration.lineage).flatMap { claims[$0].awaited }
     }
 
     /// Keeps `value` as what `registration` produced, unless closed, ending this thread's claim
@@ -492,7 +497,13 @@ struct KeptValues {
     /// Ends the claim on `registration`'s value, whose factory failed (or made it after the
     /// close began); returns the claim, whose waiters the creator wakes.
     mutating func release(claimOf registration: Registration) -> Claim? {
-        guard let index = claimIndex(of: registration) else { return nil }
+        endClaim(registration.lineage)
+    }
+
+    /// Ends the claim on the creation that `claimed` names; returns it, whose waiters the
+    /// creator wakes.
+    private mutating func endClaim(_ claimed: ObjectIdentifier) -> Claim? {
+        guard let index = claimIndex(of: claimed) else { return nil }
         // Most often the last: the innermost of the creations that nest on a thread.
         return index == claims.count - 1 ? claims.removeLast() : claims.remove(at: index)
     }
@@ -668,10 +679,8 @@ extension KeptValues {
     }
 
     /// The value kept for `arguments` of `registration` (which caches by argument), or a claim
-    /// on its creation: by the thread `thread`, or by a task (`thread` is `nil`), `creator`
-    /// saying which. A task that finds another task's creation gets what to await (made now if
-    /// it is the first to wait), and is counted as handed the value, as a creator is. Nothing
-    /// is claimed once closed. Where the keeper keeps copies of an ancestor's registration (a
+    /// on its creation (see `claim(_:of:asking:creator:)`); a task that awaits another's is
+    /// counted as handed the value, as a creator is. Nothing is claimed once closed. Where the keeper keeps copies of an ancestor's registration (a
     /// test scope), the first claim for `registration` `replacesCopies`: it lets go of the
     /// tuples of another registration of its key, which `registration` replaced. (The holder's
     /// own are let go of by the replacement, or, in an installation, by its end: a failed one
@@ -693,27 +702,21 @@ extension KeptValues {
             }
             tuples[id] = Tuples(registration)
         }
-        let tuple = tuples[id]?.entries[arguments] ?? Tuple(arguments)
-        if let value = tuple.kept {
-            if registration.caching?.limit != nil { noteUse(of: arguments, by: id) }
-            return TupleClaim(claimed: .ready(value), tuple: tuple, letGo: letGo)
-        }
-        let tupleID = ObjectIdentifier(tuple)
-        if let index = claimIndex(of: tupleID) {
-            if let thread, claims[index].isCreated(by: thread) {
-                return TupleClaim(claimed: .cycle, tuple: tuple, letGo: letGo)
+        let tuple: Tuple
+        if let found = tuples[id]?.entries[arguments] {
+            if let value = found.kept {
+                if registration.caching?.limit != nil { noteUse(of: arguments, by: id) }
+                return TupleClaim(claimed: .ready(value), tuple: found, letGo: letGo)
             }
-            if thread == nil, case .task(let number, let awaited) = claims[index].creator {
-                let awaited = awaited ?? AsyncSingletonCreation(of: registration, number: number)
-                claims[index].creator = .task(number: number, awaited: awaited)
-                tuple.handOuts += 1
-            }
-            return TupleClaim(claimed: .running(claims[index]), tuple: tuple, letGo: letGo)
+            tuple = found
+        } else {
+            tuple = Tuple(arguments)  // no creation has its identity: this resolve claims it
+            tuples[id]?.entries[arguments] = tuple
         }
-        tuples[id]?.entries[arguments] = tuple
-        tuple.handOuts += 1
-        claims.append(Claim(creator: creator(), registration: tupleID))
-        return TupleClaim(claimed: .claimed, tuple: tuple, letGo: letGo)
+        return TupleClaim(
+            claimed: claim(
+                ObjectIdentifier(tuple), of: registration, asking: thread, handingOut: tuple, creator: creator),
+            tuple: tuple, letGo: letGo)
     }
 
     /// Notes a bounded cache's use of the value kept for `arguments`: the most recent now.
@@ -745,7 +748,7 @@ extension KeptValues {
         of registration: Registration,
         teardown: PendingTeardown?
     ) -> TupleKeeping {
-        var keeping = TupleKeeping(ended: claimIndex(of: ObjectIdentifier(tuple)).map { claims.remove(at: $0) })
+        var keeping = TupleKeeping(ended: endClaim(ObjectIdentifier(tuple)))
         let id = registration.lineage
         guard !isClosed else {
             tuples[id]?.entries[tuple.arguments] = nil
@@ -771,17 +774,12 @@ extension KeptValues {
             return keeping
         }
         keeping.isKept = true
-        if let limit = caching.limit { keeping.evicted = keepWithin(limit, adding: tuple.arguments, of: id) }
+        if let limit = caching.limit {
+            // The most recently used now; a bound passes over those a creation is still handing out.
+            tuples[id]?.recency.append(tuple.arguments)
+            keeping.evicted = evictBeyond(limit, of: id)
+        }
         return keeping
-    }
-
-    /// Notes `arguments` as the most recently used; returns the tuples a bound lets go, least
-    /// recently used first, passing over those a creation is still handing out.
-    private mutating func keepWithin(_ limit: Int, adding arguments: ArgumentTuple, of id: ObjectIdentifier)
-        -> [Tuple]
-    {
-        tuples[id]?.recency.append(arguments)
-        return evictBeyond(limit, of: id)
     }
 
     /// Ends a resolve's hand-out of `tuple`'s value (of `registration`), unless its bound lets
@@ -825,7 +823,7 @@ extension KeptValues {
         if tuple.kept == nil, tuples[registration.lineage]?.entries[tuple.arguments] === tuple {
             tuples[registration.lineage]?.entries[tuple.arguments] = nil
         }
-        return claimIndex(of: ObjectIdentifier(tuple)).map { claims.remove(at: $0) }
+        return endClaim(ObjectIdentifier(tuple))
     }
 
     /// Forgets the tuples of `registration`'s weak cache whose values are gone, nobody making
@@ -906,6 +904,24 @@ extension DependencyInjector {
     /// What this injector keeps for `registration` in its store of kept values, for a resolve.
     func keptValue(of registration: Registration) -> Any? {
         keptValues?.withLock { $0.resolvedValue(of: registration) }
+    }
+
+    /// Waits in `SingletonCreation` for `claim`, another thread's creation of a value of `key`
+    /// kept here, as for a singleton's creator (the wait is checked for a cycle; the creator
+    /// wakes it, see `Claim.wakeThreads`). A task's creation runs an async factory, which this
+    /// thread could not run either: it is the actor face's to await.
+    func wait(
+        for claim: KeptValues.Claim, of key: DependencyKey, context: ResolutionContext, handingBack: Registration?
+    ) throws(InjectionError) {
+        guard claim.isThread else {
+            throw .factoryFailed(key, path: context.path + [key], underlying: RequiresAwait())
+        }
+        try SingletonCreation.shared.wait(
+            for: SingletonCreation.Key(owner: ObjectIdentifier(self), registration: claim.registration),
+            of: key, context: context, handingBack: handingBack
+        ) {
+            registry.withLock { $0.kept.awaitedCreator(of: claim) }
+        }
     }
 
     /// Whether this injector keeps a value of `registration`, asked by diagnostics. The value

@@ -146,18 +146,11 @@ extension DependencyInjector {
             case .closed:
                 throw InjectionError.closed(key, path: Self.runningPath(endingAt: key))
             case .running(let running):
-                // A task makes it, running an async factory, which this thread could not run either.
-                guard running.isThread else {
-                    throw InjectionError.factoryFailed(key, path: context.path + [key], underlying: RequiresAwait())
-                }
-                let creation = SingletonCreation.Key(
-                    owner: ObjectIdentifier(keeper), registration: running.registration)
                 // A task's resolve, whose run of the registration is the only one here, awaits
                 // the creation's end instead, then asks again (see `handsBackWaits(atDepth:)`).
-                let handingBack = context.handsBackWaits(atDepth: 1) ? registration : nil
-                try SingletonCreation.shared.wait(for: creation, of: key, context: context, handingBack: handingBack) {
-                    keeper.registry.withLock { $0.kept.awaitedCreator(of: running) }
-                }
+                try keeper.wait(
+                    for: running, of: key, context: context,
+                    handingBack: context.handsBackWaits(atDepth: 1) ? registration : nil)
                 if context.handedBack != nil { throw AwaitingAThreadsCreation() }
                 // Made after its registration was replaced: nobody keeps it, but it is this
                 // resolve's, which asked for the registration the creator ran.
@@ -224,20 +217,17 @@ extension DependencyInjector {
         teardown: Registration.Teardown?,
         make: () throws -> Any
     ) throws -> Any {
-        let creation = SingletonCreation.Key(owner: ObjectIdentifier(self), registration: ObjectIdentifier(tuple))
         defer { endHandOut(of: tuple, of: registration) }
         let value: Any
         do {
             value = try make()
         } catch {
-            if registry.withLock({ $0.kept.release(claimOf: tuple, of: registration) })?.isAwaited == true {
-                SingletonCreation.shared.finish(creation)
-            }
+            registry.withLock { $0.kept.release(claimOf: tuple, of: registration) }?.wakeThreads(keptBy: self)
             throw error
         }
         let pending = registration.pendingTeardown(of: value, teardown: teardown)
         let keeping = registry.withLock { $0.kept.keep(value, in: tuple, of: registration, teardown: pending) }
-        if keeping.ended?.isAwaited == true { SingletonCreation.shared.finish(creation) }
+        keeping.ended?.wakeThreads(keptBy: self)
         if keeping.isClosed {
             // Made after the close began: nobody keeps it. Torn down at once, as a singleton's would be.
             if let pending { tearDown([pending]) }
