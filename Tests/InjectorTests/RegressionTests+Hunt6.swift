@@ -137,7 +137,7 @@ import Testing
     /// teardown (two closes that close each other in their teardowns)." A request's later value
     /// has a synchronous teardown that starts a task closing the request; the earlier value's
     /// asynchronous teardown awaits that task. Since the actor face's close runs a scope's
-    /// synchronous teardowns unbound (`DependencyInjector.tearingDown` is bound only around the
+    /// synchronous teardowns unbound (`TeardownRun.mark` is bound only around the
     /// awaited ones), the task waits for the running close, which waits for it: deadlock. (The
     /// same two values as the app's singletons, whose teardowns all run bound, close at once.)
     @Test
