@@ -19,23 +19,25 @@ final class TeardownRun: Sendable {
 
     /// Whose teardowns run: the injector a record must be for to join; `nil` for a mark.
     private let injector: ObjectIdentifier?
-    /// The task that runs it (`CurrentTask.address`): a task started in one of its teardowns,
-    /// which inherits the binding, may add to it, but not take it over.
+    /// The task that runs it (`CurrentTask.address`; 0 for a mark, which nothing takes over): a
+    /// task started in one of its teardowns, which inherits the binding, may add to it, but not
+    /// take it over.
     private let task: UInt
     /// What this task ran when this began (another injector's run, a nested one, a mark).
     private let outer: TeardownRun?
-    /// The records taken in since the run last looked; `nil` for a mark, and once the run has
-    /// ended, when a record can join it no more (a task its teardown started that outlived it).
-    private let takenIn: Locked<[PendingTeardown]?>
+    /// The records taken in since the run last looked; `nil` once the run has ended, when a
+    /// record can join it no more (a task its teardown started that outlived it). No lock for
+    /// a mark, which takes nothing in: an actor-face close that awaits binds one.
+    private let takenIn: Locked<[PendingTeardown]?>?
     /// A mark's: the teardown task that runs it (its injector and number, see `runLater`), if one does.
     let teardownTask: (injector: ObjectIdentifier, number: UInt64)?
 
     /// A run of `injector`'s teardowns, open until `end()`; with none, a mark (of `teardownTask`'s).
     init(of injector: DependencyInjector?, teardownTask: (injector: ObjectIdentifier, number: UInt64)? = nil) {
         self.injector = injector.map(ObjectIdentifier.init)
-        task = CurrentTask.address
+        task = injector == nil ? 0 : CurrentTask.address
         outer = Self.current
-        takenIn = Locked(injector == nil ? nil : [])
+        takenIn = injector == nil ? nil : Locked([])
         self.teardownTask = teardownTask
         if injector != nil { Self.open.increment() }
     }
@@ -89,16 +91,16 @@ final class TeardownRun: Sendable {
 
     /// Adds `records` (emptied then) unless the run has ended.
     private func append(_ records: inout [PendingTeardown]) -> Bool {
-        takenIn.withLock { taken in
+        takenIn?.withLock { taken in
             guard taken != nil else { return false }
             taken?.append(contentsOf: exchange(&records, with: []))
             return true
-        }
+        } ?? false
     }
 
     /// What joined the run since the last call; `nil` when nothing did.
     func take() -> [PendingTeardown]? {
-        takenIn.withLock { taken in
+        takenIn?.withLock { taken in
             guard taken?.isEmpty == false else { return nil }
             return exchange(&taken, with: [])
         }
@@ -108,6 +110,6 @@ final class TeardownRun: Sendable {
     /// records go where they would outside it.
     func end() -> [PendingTeardown] {
         defer { Self.open.decrement() }
-        return takenIn.withLock { exchange(&$0, with: nil) } ?? []
+        return takenIn?.withLock { exchange(&$0, with: nil) } ?? []
     }
 }
