@@ -11,8 +11,9 @@ import Testing
 #endif
 
 /// Audit of issues 41 and 42 (closing, scopes, one root, the per-run resolver): each test
-/// asserts a promised behaviour that did not hold when the audit wrote it.
-@Suite struct AuditRegressionTests {
+/// asserts a promised behaviour that did not hold when the audit wrote it. Serialized: two of
+/// them capture the process's standard output, which a concurrent capture would take.
+@Suite(.serialized) struct AuditRegressionTests {
     private struct Transaction: Sendable {}
     private struct Pool: Sendable {}
     private struct BodyFailed: Error {}
@@ -63,7 +64,10 @@ import Testing
             }
         }
         #expect(tornDown.value == 1)  // torn down as it was released: only the report is lost
-        #expect(output.contains("was released without close()"), "printed: \(output)")
+        // Its own report: other suites' tests may print into the capture meanwhile.
+        #expect(
+            output.contains("was released without close()") && output.contains("AuditRegressionTests.Transaction"),
+            "printed: \(output)")
     }
 
     /// Issue 41 (What to build, 3): `withScope` "throws the body's error", and a teardown that
@@ -84,7 +88,9 @@ import Testing
                 // The body's error, as promised.
             }
         }
-        #expect(output.contains("TeardownFailed"), "printed: \(output)")
+        #expect(
+            output.contains("TeardownFailed") && output.contains("AuditRegressionTests.Transaction"),
+            "printed: \(output)")
     }
 
     /// Principle 14 ("a closed thing builds nothing", "a shut-down server opens no pool"):
