@@ -34,8 +34,9 @@ public actor AsyncDependencyInjector {
     /// A synchronous resolve of a key whose factory is `async` throws, saying to `await` it.
     public static let shared = AsyncDependencyInjector(parent: nil, core: DependencyInjector.shared)
 
-    /// The actor face's ``DependencyInjector/current``; it behaves the same.
-    /// While an injector runs a factory, its ``synchronous`` registry is ``DependencyInjector/current`` too.
+    /// The actor face's ``DependencyInjector/current``: ``shared`` unless a task-local scope binds another.
+    /// The property wrappers read ``DependencyInjector/current``; while an injector runs a factory, its
+    /// ``synchronous`` registry is that too.
     @TaskLocal public static var current: AsyncDependencyInjector = .shared
 
     /// The actor face's ``DependencyInjector/parent``; it behaves the same.
@@ -109,7 +110,8 @@ public actor AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.scratchScope())
     }
 
-    /// The actor face's ``DependencyInjector/previewScope()``; it behaves the same.
+    /// The actor face's ``DependencyInjector/previewScope()``. Bind its ``synchronous`` as
+    /// ``DependencyInjector/current`` for the views' wrappers.
     public nonisolated func previewScope() -> AsyncDependencyInjector {
         AsyncDependencyInjector(parent: self, core: core.testChild(.preview))
     }

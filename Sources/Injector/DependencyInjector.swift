@@ -169,8 +169,9 @@ public final class DependencyInjector: Sendable {
     /// A child that keeps its own singletons and opens a scope, which `verify()` resolves in.
     func scratchScope() -> DependencyInjector {
         let scratch = DependencyInjector(parent: self, singletons: .own, opensScope: true)
-        // `verify()` of a closed injector builds nothing either: each value it would keep is `closed`.
-        if hasClosingAncestry { scratch.markClosed() }
+        // `verify()` of a closed injector builds no value it would keep: each is `closed`. Only its
+        // own close: a test scope, a child or a scope opened before an ancestor's close still builds.
+        if ready.mayBeClosed, registry.withLock({ $0.isClosed }) { scratch.markClosed() }
         return scratch
     }
 

@@ -2,6 +2,7 @@ package import Injector
 import Testing
 
 #if canImport(XCTest)
+    import Foundation  // `Thread.isMainThread`
     import XCTest
 #endif
 
@@ -44,9 +45,11 @@ extension TestIssueRecorder {
 /// Records on the test running when it binds no recorder (a plain `@Test` or `XCTestCase`
 /// that calls `withOverrides(strict:)`): found by `Injector` by its name, so keep the name
 /// (`TestIssueRecorder.currentOrRunningTest`). Outside a Swift Testing test, a failure goes
-/// to XCTest, which records it on the test case it runs, if any, and is printed too: XCTest
-/// drops it where no test case runs (a thread a Swift Testing test started), and nothing
-/// public says whether one does (principle 14: never lost in silence).
+/// to XCTest, which records it on the test case it runs, if any; off the main thread it is
+/// printed too: XCTest drops it where no test case runs (a thread a Swift Testing test
+/// started), and only an observer registered before a test case starts knows whether one
+/// runs. A synchronous XCTest test runs on the main thread, where its failures are not
+/// printed twice (principle 14: never lost in silence).
 package enum RunningTestIssues: RunningTestRecorderSource {
     package static func recorderForRunningTest() -> TestIssueRecorder? {
         if let test = Test.current { return .recordingIssues(of: test) }
@@ -64,10 +67,10 @@ package enum RunningTestIssues: RunningTestRecorderSource {
         /// Fails the running XCTest test case, at the property's declaration (or the
         /// registration's line), where known: `testCase`, until it ends (`end()`), when named;
         /// else whichever runs (a plain `XCTestCase`'s `withOverrides`, whose end is unknown),
-        /// printed too (see `RunningTestIssues`).
+        /// printed too off the main thread (see `RunningTestIssues`).
         package static func failingTestCase(named testCase: String? = nil) -> TestIssueRecorder {
             TestIssueRecorder(rememberingRefusals: true, endingWith: testCase) { message, site in
-                if testCase == nil { print(message) }
+                if testCase == nil, !Thread.isMainThread { print(message) }
                 if let site {
                     XCTFail(message, file: site.filePath ?? site.fileID, line: site.line)
                 } else {

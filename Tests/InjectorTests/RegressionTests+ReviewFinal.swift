@@ -15,7 +15,7 @@ import Testing
     /// A preview scope of a closed app keeps its own singletons, and builds them (its `init`
     /// exempts it: "a test's scope, whose test may inspect a closed app"); its `verify()` says
     /// every one is `closed`.
-    @Test(.disabled("review: verify() in a preview/test scope of a closed app reports closed what the scope builds"))
+    @Test
     func verifyInAPreviewScopeOfAClosedAppAgreesWithItsResolves() async throws {
         let app = DependencyInjector()
         app.register(Pool.self, scope: .singleton) { _ in Pool() }
@@ -36,7 +36,7 @@ import Testing
 
     /// ServersAndRequestScopes.md: "A scope opened before the close makes its own values until
     /// its own `close()`". Its `verify()` says they are `closed`.
-    @Test(.disabled("review: verify() of a scope opened before the app's close reports its scoped values closed"))
+    @Test
     func verifyOfAScopeOpenedBeforeTheAppsCloseAgreesWithItsResolves() throws {
         let app = DependencyInjector()
         app.register(Transaction.self, scope: .scoped) { _ in Transaction() }
@@ -49,7 +49,7 @@ import Testing
 
     /// A child's own singleton is kept by the child, which its parent's close does not close;
     /// `verify()` of the child says it is `closed`.
-    @Test(.disabled("review: verify() of a child of a closed app reports the child's own singletons closed"))
+    @Test
     func verifyOfAChildOfAClosedAppChecksItsOwnSingletons() throws {
         let app = DependencyInjector()
         let child = app.child()

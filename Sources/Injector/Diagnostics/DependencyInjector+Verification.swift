@@ -11,7 +11,7 @@ extension DependencyInjector {
     /// The resolves run in a throw-away child that builds its own copy of every singleton:
     /// this injector's (and its ancestors') are not created, and only the dependencies seen are
     /// recorded, for ``graph()``. Each key it can resolve, own or inherited, is resolved once.
-    /// After ``close()`` it builds nothing: each value it would keep is a problem, `closed`.
+    /// After ``close()`` it builds no value this injector would keep: each is reported `closed`.
     ///
     /// It sees the failures of the `@Inject` and `@OptionalInject` properties of the objects the
     /// factories build, with their paths. What it cannot see:

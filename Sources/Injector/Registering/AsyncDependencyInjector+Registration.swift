@@ -1,7 +1,7 @@
 extension AsyncDependencyInjector {
     /// The actor face's ``DependencyInjector/register(_:name:scope:fileID:line:factory:)-method``, its factory async
-    /// and given the run's ``AsyncResolver``. A singleton's (or weak instance's) factory runs in a task of the
-    /// injector's, which the first caller's cancellation does not reach.
+    /// and given the run's ``AsyncResolver``. A transient's factory runs in the caller's task; a singleton's (or
+    /// weak instance's) in a task of the injector's, which the first caller's cancellation does not reach.
     @discardableResult
     public func register<T: Sendable>(
         _ type: T.Type = T.self,
