@@ -133,8 +133,12 @@ public final class DependencyInjector: Sendable {
     /// while none has. Recursive (an ancestry is a few injectors deep): a loop retained each
     /// injector it passed.
     private var hasClosingAncestry: Bool {
-        if ready.mayBeClosed, registry.withLock({ $0.isClosed }) { return true }
-        return parent?.hasClosingAncestry ?? false
+        isClosing || parent?.hasClosingAncestry ?? false
+    }
+
+    /// Whether this injector's own `close()` has begun: read without its lock while it has not.
+    private var isClosing: Bool {
+        ready.mayBeClosed && registry.withLock { $0.isClosed }
     }
 
     deinit {
@@ -171,7 +175,7 @@ public final class DependencyInjector: Sendable {
         let scratch = DependencyInjector(parent: self, singletons: .own, opensScope: true)
         // `verify()` of a closed injector builds no value it would keep: each is `closed`. Only its
         // own close: a test scope, a child or a scope opened before an ancestor's close still builds.
-        if ready.mayBeClosed, registry.withLock({ $0.isClosed }) { scratch.markClosed() }
+        if isClosing { scratch.markClosed() }
         return scratch
     }
 

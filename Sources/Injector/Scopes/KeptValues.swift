@@ -680,11 +680,11 @@ extension KeptValues {
 
     /// The value kept for `arguments` of `registration` (which caches by argument), or a claim
     /// on its creation (see `claim(_:of:asking:creator:)`); a task that awaits another's is
-    /// counted as handed the value, as a creator is. Nothing is claimed once closed. Where the keeper keeps copies of an ancestor's registration (a
-    /// test scope), the first claim for `registration` `replacesCopies`: it lets go of the
-    /// tuples of another registration of its key, which `registration` replaced. (The holder's
-    /// own are let go of by the replacement, or, in an installation, by its end: a failed one
-    /// puts them back.)
+    /// counted as handed the value, as a creator is. Nothing is claimed once closed. Where the
+    /// keeper keeps copies of an ancestor's registration (a test scope), the first claim for
+    /// `registration` `replacesCopies`: it lets go of the tuples of another registration of its
+    /// key, which `registration` replaced. (The holder's own are let go of by the replacement,
+    /// or, in an installation, by its end: a failed one puts them back.)
     mutating func claim(
         _ arguments: ArgumentTuple,
         of registration: Registration,
